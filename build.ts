@@ -1,0 +1,20 @@
+// Compiles the CLI into one executable, dist/stack, that needs neither Bun nor node_modules.
+// No --minify: Elysia apps compiled with it are reported broken (elysia issue 1711).
+import { mkdirSync, statSync } from 'node:fs'
+
+const outfile = 'dist/stack'
+mkdirSync('dist', { recursive: true })
+const started = performance.now()
+const result = await Bun.build({
+  entrypoints: ['src/main.ts'],
+  compile: { outfile },
+  target: 'bun',
+  minify: false,
+  sourcemap: 'inline',
+})
+if (!result.success) {
+  for (const message of result.logs) console.error(message)
+  process.exit(1)
+}
+const megabytes = (statSync(outfile).size / 1024 / 1024).toFixed(1)
+console.log(`built ${outfile} (${megabytes} MiB) in ${Math.round(performance.now() - started)} ms`)

@@ -1,0 +1,55 @@
+import { parseArgs } from 'node:util'
+
+export const USAGE = `stack: the explorer, exchange index, faucet and arcade of chain 78270, on loopback
+
+Usage:
+  stack [start] [--config FILE]   run the four services against the node in the config
+  stack dev [--config FILE]       run a local chain and the four services against it
+  stack validate                  check the token list and tag registry
+  stack --help                    print this text
+  stack --version                 print the version
+
+Options:
+  -c, --config FILE   the config file (default: ./stack.toml when present, else built-in defaults)
+
+Environment:
+  STACK_FAUCET_KEY    the faucet operator's private key (never read from the config file)
+`
+
+export type Command =
+  | { kind: 'help' }
+  | { kind: 'version' }
+  | { kind: 'start' | 'dev' | 'validate'; config: string | undefined }
+
+/** A command line that does not parse; the CLI prints the message and the usage, and exits 2. */
+export class UsageError extends Error {
+  override name = 'UsageError'
+}
+
+const COMMANDS = new Set(['start', 'dev', 'validate'])
+
+export function parseCommand(argv: string[]): Command {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        config: { type: 'string', short: 'c' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    })
+  } catch (error) {
+    throw new UsageError((error as Error).message.split('\n')[0]!)
+  }
+  const { values, positionals } = parsed
+  if (values.help) return { kind: 'help' }
+  if (values.version) return { kind: 'version' }
+  const [name = 'start', ...rest] = positionals
+  if (!COMMANDS.has(name)) throw new UsageError(`unknown command '${name}'`)
+  if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'`)
+  if (values.config === '') throw new UsageError('--config needs a file path')
+  return { kind: name as 'start' | 'dev' | 'validate', config: values.config }
+}

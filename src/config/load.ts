@@ -1,0 +1,149 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { dirname, isAbsolute, resolve } from 'node:path'
+import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors'
+import { Value } from '@sinclair/typebox/value'
+import { ConfigSchema, serviceNames, type ConfigFile } from './schema.ts'
+
+export const DEFAULT_CONFIG_FILE = 'stack.toml'
+
+/** Secrets come from the environment only; they never appear in the config file or a log line. */
+export const SECRET_ENV = { faucetKey: 'STACK_FAUCET_KEY' } as const
+
+export type Secrets = { faucetKey: `0x${string}` | null }
+
+export type Config = ConfigFile & {
+  /** Absolute path of the file read, or null when the defaults were used. */
+  file: string | null
+  /** `data.dir` resolved to an absolute path (compiled binaries must not rely on the bundle's path). */
+  dataDir: string
+  secrets: Secrets
+}
+
+/** A config that cannot be used; `problems` lists every one found, not only the first. */
+export class ConfigError extends Error {
+  constructor(
+    readonly source: string,
+    readonly problems: string[],
+  ) {
+    super(problems.map((problem) => `${source}: ${problem}`).join('\n'))
+    this.name = 'ConfigError'
+  }
+}
+
+/**
+ * Reads the config file. With no path, `stack.toml` in the working directory is used when it
+ * exists and the defaults otherwise; a path given explicitly must exist.
+ */
+export function loadConfig(path: string | undefined, env: Record<string, string | undefined> = process.env, cwd = process.cwd()): Config {
+  const file = resolve(cwd, path ?? DEFAULT_CONFIG_FILE)
+  if (!existsSync(file)) {
+    if (path !== undefined) throw new ConfigError(path, ['cannot read the file: it does not exist'])
+    return parseConfig('', null, env, cwd)
+  }
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (error) {
+    throw new ConfigError(path ?? DEFAULT_CONFIG_FILE, [`cannot read the file: ${(error as Error).message}`])
+  }
+  return parseConfig(text, file, env, cwd)
+}
+
+/** Parses and checks config text; `file` is where it came from (null for built-in defaults). */
+export function parseConfig(text: string, file: string | null, env: Record<string, string | undefined> = {}, cwd = process.cwd()): Config {
+  const source = file ?? 'config'
+  let raw: unknown
+  try {
+    raw = Bun.TOML.parse(text)
+  } catch (error) {
+    throw new ConfigError(source, [tomlProblem(text, error)])
+  }
+
+  const value = Value.Default(ConfigSchema, Value.Clone(raw)) as ConfigFile
+  const problems = schemaProblems(value)
+  if (problems.length === 0) problems.push(...portCollisions(value))
+  const secrets = readSecrets(env, problems)
+  if (problems.length > 0) throw new ConfigError(source, problems)
+
+  const base = file ? dirname(file) : cwd
+  return {
+    ...value,
+    file,
+    dataDir: isAbsolute(value.data.dir) ? value.data.dir : resolve(base, value.data.dir),
+    secrets,
+  }
+}
+
+function tomlProblem(text: string, error: unknown): string {
+  const message = String((error as Error)?.message ?? error).replace(/^TOML Parse error:\s*/, '')
+  // Bun's TOML errors carry no position: find the first line at which a prefix fails the same way.
+  const lines = text.split('\n')
+  for (let end = 1; end <= lines.length; end++) {
+    try {
+      Bun.TOML.parse(lines.slice(0, end).join('\n'))
+    } catch (prefixError) {
+      if ((prefixError as Error).message === (error as Error).message) return `line ${end}: not valid TOML: ${message}`
+      break
+    }
+  }
+  return `not valid TOML: ${message}`
+}
+
+function schemaProblems(value: unknown): string[] {
+  const byPath = new Map<string, string>()
+  for (const error of Value.Errors(ConfigSchema, value)) {
+    if (!byPath.has(error.path)) byPath.set(error.path, describe(error))
+  }
+  return [...byPath.values()]
+}
+
+function describe(error: ValueError): string {
+  const key = keyPath(error.path)
+  if (error.type === ValueErrorType.ObjectAdditionalProperties) {
+    const name = error.path.split('/').pop() ?? ''
+    if (/key|secret|password|mnemonic/i.test(name)) {
+      return `${key}: secrets are never read from the config file; set ${SECRET_ENV.faucetKey} in the environment`
+    }
+    const known = Object.keys((error.schema as { properties?: object }).properties ?? {})
+    return `${key}: unknown key (expected one of: ${known.join(', ')})`
+  }
+  const expected = (error.schema as { description?: string }).description ?? error.message.toLowerCase()
+  return `${key} = ${show(error.value)}: expected ${expected}`
+}
+
+/** `/explorer/corsOrigins/0` → `explorer.corsOrigins[0]` */
+function keyPath(pointer: string): string {
+  const parts = pointer.split('/').slice(1)
+  if (parts.length === 0) return '(document)'
+  return parts.reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '')
+}
+
+function show(value: unknown): string {
+  if (value instanceof Date) return value.toISOString()
+  const text = JSON.stringify(value)
+  return text === undefined ? String(value) : text.length > 80 ? `${text.slice(0, 77)}...` : text
+}
+
+function portCollisions(config: ConfigFile): string[] {
+  const problems: string[] = []
+  const taken = new Map<string, string>()
+  for (const name of serviceNames) {
+    const { host, port } = config[name]
+    if (port === 0) continue
+    const owner = taken.get(`${host}:${port}`)
+    if (owner) problems.push(`${name}.port = ${port}: expected a port no other service uses (${owner}.port is ${port})`)
+    else taken.set(`${host}:${port}`, name)
+  }
+  return problems
+}
+
+function readSecrets(env: Record<string, string | undefined>, problems: string[]): Secrets {
+  const key = env[SECRET_ENV.faucetKey]?.trim()
+  if (!key) return { faucetKey: null }
+  if (!/^0x[0-9a-fA-F]{64}$/.test(key)) {
+    // Never echo the value: it is meant to be a private key.
+    problems.push(`environment ${SECRET_ENV.faucetKey}: expected a 32-byte hex private key starting with 0x`)
+    return { faucetKey: null }
+  }
+  return { faucetKey: key as `0x${string}` }
+}

@@ -1,0 +1,88 @@
+import { Type as T, type Static, type TSchema } from '@sinclair/typebox'
+
+// Every key has a default, so an empty file (or none) starts a working local stack.
+// `description` is what an error message says was expected.
+
+const table = <P extends Record<string, TSchema>>(name: string, properties: P) =>
+  T.Object(properties, { additionalProperties: false, default: {}, description: `a [${name}] table` })
+
+const host = (fallback: string) =>
+  T.String({ minLength: 1, default: fallback, description: 'a host name or IP address to listen on' })
+
+const port = (fallback: number) =>
+  T.Integer({
+    minimum: 0,
+    maximum: 65535,
+    default: fallback,
+    description: 'an integer port from 1 to 65535 (0 picks a free port)',
+  })
+
+const origins = T.Array(
+  T.String({ pattern: '^https?://[^/\\s]+$', description: 'an origin such as "https://example.org" (scheme and host, no path)' }),
+  { default: [], description: 'a list of origins such as ["https://example.org"]' },
+)
+
+const trustedProxyHops = T.Integer({
+  minimum: 0,
+  maximum: 16,
+  default: 0,
+  description: 'the number of trusted proxies in front of the service, an integer from 0 to 16',
+})
+
+const url = (schemes: string[], fallback: string) =>
+  T.String({
+    pattern: `^(${schemes.join('|')})://[^\\s]+$`,
+    default: fallback,
+    description: `a ${schemes.join(' or ')} URL`,
+  })
+
+export const ConfigSchema = T.Object(
+  {
+    chain: table('chain', {
+      rpc: url(['http', 'https'], 'http://127.0.0.1:8545'),
+      ws: url(['ws', 'wss'], 'ws://127.0.0.1:8545'),
+      chainId: T.Integer({ minimum: 1, default: 78270, description: 'a positive integer chain id' }),
+    }),
+    data: table('data', {
+      dir: T.String({
+        minLength: 1,
+        default: 'data',
+        description: 'a folder path, relative to the config file or absolute',
+      }),
+    }),
+    log: table('log', {
+      level: T.Union(
+        ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'].map((level) => T.Literal(level)),
+        { default: 'info', description: 'one of "trace", "debug", "info", "warn", "error", "fatal", "silent"' },
+      ),
+    }),
+    explorer: table('explorer', {
+      host: host('127.0.0.1'),
+      port: port(4010),
+      corsOrigins: origins,
+      trustedProxyHops,
+    }),
+    exchange: table('exchange', {
+      host: host('127.0.0.1'),
+      port: port(4020),
+    }),
+    faucet: table('faucet', {
+      host: host('127.0.0.1'),
+      port: port(3000),
+      corsOrigins: origins,
+      trustedProxyHops,
+    }),
+    arcade: table('arcade', {
+      host: host('127.0.0.1'),
+      port: port(4030),
+      corsOrigins: origins,
+      trustedProxyHops,
+    }),
+  },
+  { additionalProperties: false, description: 'a TOML document of tables' },
+)
+
+export type ConfigFile = Static<typeof ConfigSchema>
+
+export const serviceNames = ['explorer', 'exchange', 'faucet', 'arcade'] as const
+export type ServiceName = (typeof serviceNames)[number]

@@ -1,0 +1,111 @@
+import { Elysia } from 'elysia'
+import type { Logger } from '../log.ts'
+import { clientAddress } from './clientAddress.ts'
+import { isAllowedOrigin, type CorsPolicy } from './cors.ts'
+import { errorBody, HttpError } from './errors.ts'
+
+export type ConventionsOptions = {
+  service: string
+  log: Logger
+  /** The host the service listens on (its own origins are always allowed). */
+  host: string
+  /** null: no CORS at all, no preflight handler, Origin ignored (the exchange index). */
+  cors: CorsPolicy | null
+  /** Proxies in front that append to X-Forwarded-For; 0 means the socket's peer is the client. */
+  trustedProxyHops: number
+  /** Every method but GET, HEAD and OPTIONS answers 405 (the explorer: "every POST answers 405"). */
+  readOnly?: boolean
+  /** A declared body larger than this answers 413 before routing. */
+  maxBodyBytes?: number
+}
+
+const JSON_TYPE = 'application/json;charset=utf-8'
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+const ALWAYS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' } as const
+
+/**
+ * The conventions every service shares (spec 03 "Shared conventions"): no-store and nosniff on
+ * every answer, a JSON `{"error"}` body for every status from 400 up (unknown routes and thrown
+ * errors included, never a page or a stack trace), CORS as an allowlist, the client's address from
+ * the trusted end of X-Forwarded-For, and one log line per request.
+ */
+export function conventions(options: ConventionsOptions) {
+  const { service, log, cors, trustedProxyHops } = options
+  const started = new WeakMap<Request, number>()
+
+  const logRequest = (request: Request, status: number) => {
+    const since = started.get(request)
+    const ms = since === undefined ? undefined : Math.round((performance.now() - since) * 100) / 100
+    log.info({ service, method: request.method, path: new URL(request.url).pathname, status, ms }, 'request')
+  }
+
+  /** An answer made before routing; Elysia skips the after-response hook for these, so log here. */
+  const early = (request: Request, status: number, headers: Record<string, string>, body: string | null) => {
+    logRequest(request, status)
+    const contentType: Record<string, string> = body === null ? {} : { 'content-type': JSON_TYPE }
+    return new Response(body, { status, headers: { ...ALWAYS, ...contentType, ...headers } })
+  }
+
+  return new Elysia({ name: 'conventions', seed: service })
+    .onRequest(({ request, set, server }) => {
+      started.set(request, performance.now())
+      Object.assign(set.headers, ALWAYS)
+
+      const corsHeaders: Record<string, string> = {}
+      if (cors) {
+        corsHeaders.vary = 'Origin'
+        const origin = request.headers.get('origin')
+        if (origin !== null) {
+          if (!isAllowedOrigin(origin, cors, options.host, server?.port ?? 0)) {
+            return early(request, 403, corsHeaders, errorBody('origin not allowed'))
+          }
+          corsHeaders['access-control-allow-origin'] = origin
+        }
+        if (request.method === 'OPTIONS') {
+          if (origin !== null) {
+            corsHeaders['access-control-allow-methods'] = cors.methods.join(', ')
+            corsHeaders['access-control-allow-headers'] = 'Content-Type'
+            corsHeaders['access-control-max-age'] = '600'
+          }
+          return early(request, 204, corsHeaders, null)
+        }
+        Object.assign(set.headers, corsHeaders)
+      }
+
+      if (options.readOnly && !SAFE_METHODS.has(request.method)) {
+        return early(request, 405, { ...corsHeaders, allow: 'GET, OPTIONS' }, errorBody('method not allowed'))
+      }
+      const declared = Number(request.headers.get('content-length') ?? 0)
+      if (options.maxBodyBytes !== undefined && declared > options.maxBodyBytes) {
+        return early(request, 413, corsHeaders, errorBody(`payload too large (limit ${options.maxBodyBytes} bytes)`))
+      }
+    })
+    .derive({ as: 'global' }, ({ request, server }) => ({
+      client: clientAddress(request.headers.get('x-forwarded-for'), server?.requestIP(request)?.address ?? null, trustedProxyHops),
+    }))
+    .onError({ as: 'global' }, ({ code, error, set, request }) => {
+      let status: number
+      let message: string
+      let extra: Record<string, unknown> = {}
+      if (error instanceof HttpError) {
+        ;({ status, message, extra } = error)
+      } else if (code === 'NOT_FOUND') {
+        ;[status, message] = [404, 'not found']
+      } else if (code === 'VALIDATION') {
+        ;[status, message] = [400, 'invalid request']
+      } else if (code === 'PARSE') {
+        ;[status, message] = [400, 'invalid json']
+      } else {
+        // The details stay in the log; the caller learns only that it failed.
+        ;[status, message] = [500, 'internal error']
+        log.error({ service, err: error, method: request.method, path: new URL(request.url).pathname }, 'unhandled error')
+      }
+      set.status = status
+      set.headers['content-type'] = JSON_TYPE
+      return errorBody(message, extra)
+    })
+    .onAfterResponse({ as: 'global' }, ({ request, set, responseValue }) => {
+      const status = responseValue instanceof Response ? responseValue.status : Number(set.status ?? 200)
+      logRequest(request, status)
+    })
+}

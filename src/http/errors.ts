@@ -1,0 +1,23 @@
+/**
+ * An error meant for the caller: the status and message go into the JSON body as
+ * `{"error": message}`, plus any extra keys. Handlers throw it; the conventions plugin
+ * turns it into the response, so no handler formats an error itself.
+ */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message)
+    this.name = 'HttpError'
+  }
+}
+
+export const notFound = (message = 'not found') => new HttpError(404, message)
+export const badRequest = (message: string) => new HttpError(400, message)
+
+/** The JSON body every error answer carries. */
+export function errorBody(message: string, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({ error: message, ...extra })
+}

@@ -1,0 +1,35 @@
+import { createArcadeApp } from './arcade/app.ts'
+import { serviceNames, type ServiceName } from './config/schema.ts'
+import type { ServiceContext } from './context.ts'
+import { createExchangeApp } from './exchange/app.ts'
+import { createExplorerApp } from './explorer/app.ts'
+import { createFaucetApp } from './faucet/app.ts'
+import { listen, type Listening } from './http/serve.ts'
+
+const factories = {
+  explorer: createExplorerApp,
+  exchange: createExchangeApp,
+  faucet: createFaucetApp,
+  arcade: createArcadeApp,
+} satisfies Record<ServiceName, (context: ServiceContext) => unknown>
+
+/**
+ * Builds and opens the four services. If one cannot open its port, the ones already open are
+ * closed again before the error is rethrown, so a failed start leaves no port behind.
+ */
+export async function startServices(context: ServiceContext): Promise<Listening[]> {
+  const apps = serviceNames.map((name) => [name, factories[name](context)] as const)
+  const open: Listening[] = []
+  try {
+    for (const [name, app] of apps) {
+      const { host, port } = context.config[name]
+      const listening = listen(app, name, host, port)
+      context.log.info({ service: name, url: listening.url }, 'listening')
+      open.push(listening)
+    }
+  } catch (error) {
+    await Promise.all(open.map((listening) => listening.stop()))
+    throw error
+  }
+  return open
+}
