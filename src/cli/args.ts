@@ -13,7 +13,7 @@ Options:
   -c, --config FILE   the config file (default: ./stack.toml when present, else built-in defaults)
 
 Environment:
-  STACK_FAUCET_KEY    the faucet operator's private key (never read from the config file)
+  FAUCET_OPERATOR_KEY  the faucet operator's private key (never read from the config file)
 `
 
 export type Command =

@@ -7,7 +7,7 @@ import { ConfigSchema, serviceNames, type ConfigFile } from './schema.ts'
 export const DEFAULT_CONFIG_FILE = 'stack.toml'
 
 /** Secrets come from the environment only; they never appear in the config file or a log line. */
-export const SECRET_ENV = { faucetKey: 'STACK_FAUCET_KEY' } as const
+export const SECRET_ENV = { faucetKey: 'FAUCET_OPERATOR_KEY' } as const
 
 export type Secrets = { faucetKey: `0x${string}` | null }
 

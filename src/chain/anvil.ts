@@ -1,0 +1,151 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Subprocess } from 'bun'
+
+/** anvil could not be found or did not start; the message is one line for the operator. */
+export class AnvilError extends Error {
+  override name = 'AnvilError'
+}
+
+export type AnvilOptions = {
+  host?: string
+  /** 0 lets anvil pick a free port, which is read back from its output. */
+  port?: number
+  chainId?: number
+  /** Interval mining in seconds; 0 mines one block per transaction. */
+  blockTime?: number
+  /** Extra command-line arguments. */
+  args?: string[]
+  /** How long to wait for the first answer. */
+  startTimeoutMs?: number
+}
+
+export type Anvil = {
+  rpcUrl: string
+  wsUrl: string
+  port: number
+  process: Subprocess
+  /** Stops the node and waits for it to exit. */
+  stop: () => Promise<void>
+}
+
+const PLATFORM_PACKAGES: Record<string, string> = {
+  'linux-x64': 'anvil-linux-amd64',
+  'linux-arm64': 'anvil-linux-arm64',
+  'darwin-x64': 'anvil-darwin-amd64',
+  'darwin-arm64': 'anvil-darwin-arm64',
+  'win32-x64': 'anvil-win32-amd64',
+}
+
+/**
+ * The anvil executable: the platform binary that the npm package `@foundry-rs/anvil` installed
+ * (found from the working directory, as a compiled stack has no node_modules of its own), else
+ * `anvil` on the PATH.
+ */
+export function findAnvil(cwd = process.cwd()): string {
+  const platformPackage = PLATFORM_PACKAGES[`${process.platform}-${process.arch}`]
+  const exe = process.platform === 'win32' ? 'anvil.exe' : 'anvil'
+  for (let dir = cwd; ; ) {
+    if (platformPackage) {
+      const candidate = join(dir, 'node_modules', '@foundry-rs', platformPackage, 'bin', exe)
+      if (existsSync(candidate)) return candidate
+    }
+    const parent = join(dir, '..')
+    if (parent === dir) break
+    dir = parent
+  }
+  const onPath = Bun.which('anvil')
+  if (onPath) return onPath
+  throw new AnvilError('cannot find anvil: run `npm install` (it installs @foundry-rs/anvil) or put anvil on the PATH')
+}
+
+/** Starts anvil and resolves once it answers JSON-RPC. */
+export async function startAnvil(options: AnvilOptions = {}): Promise<Anvil> {
+  const { host = '127.0.0.1', port = 0, chainId = 78270, blockTime = 0, args = [], startTimeoutMs = 15_000 } = options
+  const argv = [findAnvil(), '--host', host, '--port', String(port), '--chain-id', String(chainId), ...args]
+  if (blockTime > 0) argv.push('--block-time', String(blockTime))
+
+  const child = Bun.spawn(argv, { stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' })
+  const stop = async () => {
+    child.kill('SIGTERM')
+    await child.exited
+  }
+
+  const listening = await readListening(child, startTimeoutMs).catch(async (error: Error) => {
+    child.kill('SIGKILL')
+    await child.exited
+    throw error
+  })
+  const hostForUrl = host.includes(':') ? `[${host}]` : host
+  const anvil: Anvil = {
+    rpcUrl: `http://${hostForUrl}:${listening}`,
+    wsUrl: `ws://${hostForUrl}:${listening}`,
+    port: listening,
+    process: child,
+    stop,
+  }
+  await waitForRpc(anvil.rpcUrl, startTimeoutMs).catch(async (error: Error) => {
+    await stop()
+    throw error
+  })
+  return anvil
+}
+
+/** Reads anvil's output until it says where it listens; a start failure carries its last words. */
+async function readListening(child: Subprocess<'ignore', 'pipe', 'pipe'>, timeoutMs: number): Promise<number> {
+  const decoder = new TextDecoder()
+  let seen = ''
+  const reader = child.stdout.getReader()
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
+  try {
+    for (;;) {
+      const { value, done } = await reader.read()
+      if (done) break
+      seen += decoder.decode(value, { stream: true })
+      const match = /Listening on .*:(\d+)/.exec(seen)
+      if (match) {
+        // Keep draining stdout so a chatty node never blocks on a full pipe.
+        void drain(reader)
+        return Number(match[1])
+      }
+    }
+  } finally {
+    clearTimeout(timer)
+  }
+  const stderr = (await new Response(child.stderr).text()).trim()
+  const reason = lastLine(stderr) || lastLine(seen) || `exited with code ${await child.exited}`
+  if (/address already in use|Address in use/i.test(stderr)) throw new AnvilError(`anvil: the port is already in use (${reason})`)
+  throw new AnvilError(`anvil did not start: ${reason}`)
+}
+
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>) {
+  try {
+    while (!(await reader.read()).done);
+  } catch {
+    // The process went away; nothing left to read.
+  }
+}
+
+function lastLine(text: string): string {
+  return text.trim().split('\n').pop()?.trim() ?? ''
+}
+
+/** Polls `eth_chainId` until the node answers. */
+export async function waitForRpc(rpcUrl: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    try {
+      const response = await fetch(rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+        signal: AbortSignal.timeout(1000),
+      })
+      if (response.ok) return
+    } catch {
+      // Not up yet.
+    }
+    if (Date.now() > deadline) throw new AnvilError(`the node at ${rpcUrl} did not answer within ${timeoutMs} ms`)
+    await Bun.sleep(50)
+  }
+}
