@@ -118,7 +118,7 @@ async function readListening(child: Subprocess<'ignore', 'pipe', 'pipe'>, timeou
   throw new AnvilError(`anvil did not start: ${reason}`)
 }
 
-async function drain(reader: ReadableStreamDefaultReader<Uint8Array>) {
+async function drain(reader: { read: () => Promise<{ done: boolean }> }) {
   try {
     while (!(await reader.read()).done);
   } catch {

@@ -76,14 +76,14 @@ export function parseConfig(text: string, file: string | null, env: Record<strin
 
 function tomlProblem(text: string, error: unknown): string {
   const message = String((error as Error)?.message ?? error).replace(/^TOML Parse error:\s*/, '')
-  // Bun's TOML errors carry no position: find the first line at which a prefix fails the same way.
+  // Bun's TOML errors carry no position: the first line at which a prefix of the text fails
+  // with the same message is where the problem is.
   const lines = text.split('\n')
-  for (let end = 1; end <= lines.length; end++) {
+  for (let end = 1; end <= Math.min(lines.length, 2000); end++) {
     try {
-      Bun.TOML.parse(lines.slice(0, end).join('\n'))
+      Bun.TOML.parse(`${lines.slice(0, end).join('\n')}\n`)
     } catch (prefixError) {
       if ((prefixError as Error).message === (error as Error).message) return `line ${end}: not valid TOML: ${message}`
-      break
     }
   }
   return `not valid TOML: ${message}`

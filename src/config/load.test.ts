@@ -1,0 +1,140 @@
+import { describe, expect, test } from 'bun:test'
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Value } from '@sinclair/typebox/value'
+import { ConfigError, loadConfig, parseConfig } from './load.ts'
+import { ConfigSchema } from './schema.ts'
+
+/** The problems a config text produces, or [] when it loads. */
+function problems(text: string, env: Record<string, string> = {}): string[] {
+  try {
+    parseConfig(text, '/etc/stack/stack.toml', env)
+    return []
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError)
+    return (error as ConfigError).problems
+  }
+}
+
+describe('defaults', () => {
+  test('an empty file starts every service on its default loopback port', () => {
+    const config = parseConfig('', '/srv/stack/stack.toml')
+    expect(config.explorer).toMatchObject({ host: '127.0.0.1', port: 4010 })
+    expect(config.exchange).toMatchObject({ host: '127.0.0.1', port: 4020 })
+    expect(config.faucet).toMatchObject({ host: '127.0.0.1', port: 3000 })
+    expect(config.arcade).toMatchObject({ host: '127.0.0.1', port: 4030 })
+    expect(config.chain.chainId).toBe(78270)
+    expect(config.dataDir).toBe('/srv/stack/data')
+  })
+
+  test('no file at the default path uses the defaults', () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'stack-config-'))
+    const config = loadConfig(undefined, {}, cwd)
+    expect(config.file).toBeNull()
+    expect(config.explorer.port).toBe(4010)
+    expect(config.dataDir).toBe(join(cwd, 'data'))
+  })
+
+  test('a path given explicitly must exist', () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'stack-config-'))
+    expect(() => loadConfig('missing.toml', {}, cwd)).toThrow('missing.toml: cannot read the file: it does not exist')
+  })
+
+  test('data.dir resolves from the config file folder, not the working directory', () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'stack-config-'))
+    mkdirSync(join(cwd, 'conf'))
+    writeFileSync(join(cwd, 'conf', 'custom.toml'), '[data]\ndir = "state"\n')
+    expect(loadConfig('conf/custom.toml', {}, cwd).dataDir).toBe(join(cwd, 'conf', 'state'))
+    writeFileSync(join(cwd, 'conf', 'absolute.toml'), '[data]\ndir = "/var/lib/stack"\n')
+    expect(loadConfig('conf/absolute.toml', {}, cwd).dataDir).toBe('/var/lib/stack')
+  })
+
+  test('stack.example.toml lists every key with its default value', () => {
+    const example = Bun.TOML.parse(readFileSync(join(import.meta.dir, '../../stack.example.toml'), 'utf8'))
+    const defaults = Value.Default(ConfigSchema, {})
+    expect(example).toEqual(defaults as object)
+  })
+})
+
+describe('bad files name the key path, the value and what was expected', () => {
+  test('wrong type', () => {
+    expect(problems('[explorer]\nport = "4010"')).toEqual([
+      'explorer.port = "4010": expected an integer port from 1 to 65535 (0 picks a free port)',
+    ])
+  })
+
+  test('port out of range', () => {
+    expect(problems('[faucet]\nport = 70000')).toEqual([
+      'faucet.port = 70000: expected an integer port from 1 to 65535 (0 picks a free port)',
+    ])
+  })
+
+  test('unknown key lists the known ones', () => {
+    expect(problems('[arcade]\nprot = 4030')).toEqual([
+      'arcade.prot: unknown key (expected one of: host, port, corsOrigins, trustedProxyHops)',
+    ])
+    expect(problems('[explorr]\nport = 1')[0]).toStartWith('explorr: unknown key (expected one of: chain, data, log, explorer')
+  })
+
+  test('a secret in the file is refused and pointed at the environment', () => {
+    expect(problems('[faucet]\noperatorKey = "0xabc"')).toEqual([
+      'faucet.operatorKey: secrets are never read from the config file; set FAUCET_OPERATOR_KEY in the environment',
+    ])
+  })
+
+  test('enumerations and nested values', () => {
+    expect(problems('[log]\nlevel = "loud"')).toEqual([
+      'log.level = "loud": expected one of "trace", "debug", "info", "warn", "error", "fatal", "silent"',
+    ])
+    expect(problems('[explorer]\ncorsOrigins = ["https://ok.example", "ftp://no.example/x"]')).toEqual([
+      'explorer.corsOrigins[1] = "ftp://no.example/x": expected an origin such as "https://example.org" (scheme and host, no path)',
+    ])
+    expect(problems('[chain]\nrpc = "localhost:8545"')).toEqual(['chain.rpc = "localhost:8545": expected a http or https URL'])
+    expect(problems('explorer = 5')).toEqual(['explorer = 5: expected a [explorer] table'])
+  })
+
+  test('every problem is reported, not only the first', () => {
+    const found = problems('[explorer]\nport = -1\ntrustedProxyHops = 99\n[exchange]\nhost = ""\n[bogus]\n')
+    expect(found).toHaveLength(4)
+    expect(found.join('\n')).toContain('explorer.port = -1')
+    expect(found.join('\n')).toContain('explorer.trustedProxyHops = 99')
+    expect(found.join('\n')).toContain('exchange.host = ""')
+    expect(found.join('\n')).toContain('bogus: unknown key')
+  })
+
+  test('two services on one port', () => {
+    expect(problems('[arcade]\nport = 4010')).toEqual([
+      'arcade.port = 4010: expected a port no other service uses (explorer.port is 4010)',
+    ])
+    expect(problems('[arcade]\nport = 0\n[faucet]\nport = 0')).toEqual([])
+  })
+
+  test('TOML that does not parse names the line', () => {
+    expect(problems('[explorer]\nport = 4010\nhost = \n')).toEqual([
+      "line 3: not valid TOML: Missing value after '='; values must be on the same line",
+    ])
+    expect(problems('[explorer]\nport = 1\nport = 2')[0]).toContain('not valid TOML')
+  })
+
+  test('the error message carries the file', () => {
+    expect(() => parseConfig('[explorer]\nport = "x"', '/etc/stack/stack.toml')).toThrow(
+      '/etc/stack/stack.toml: explorer.port = "x": expected',
+    )
+  })
+})
+
+describe('secrets come from the environment only', () => {
+  const key = `0x${'ab'.repeat(32)}`
+
+  test('the faucet key is read from FAUCET_OPERATOR_KEY', () => {
+    expect(parseConfig('', null, { FAUCET_OPERATOR_KEY: key }).secrets.faucetKey).toBe(key as `0x${string}`)
+    expect(parseConfig('', null, {}).secrets.faucetKey).toBeNull()
+  })
+
+  test('a malformed key is refused without being echoed', () => {
+    const found = problems('', { FAUCET_OPERATOR_KEY: '0xnotakey-secretvalue' })
+    expect(found).toEqual(['environment FAUCET_OPERATOR_KEY: expected a 32-byte hex private key starting with 0x'])
+    expect(found.join()).not.toContain('secretvalue')
+  })
+})

@@ -1,0 +1,208 @@
+import { afterAll, describe, expect, test } from 'bun:test'
+import { Elysia, t } from 'elysia'
+import { captureLog, serveOnFreePort } from '../../tests/helpers/service.ts'
+import { conventions, type ConventionsOptions } from './conventions.ts'
+import { HttpError } from './errors.ts'
+import { listen, StartError } from './serve.ts'
+
+const ALLOWED = 'https://app.example'
+const { log, lines } = captureLog()
+
+function testApp(options: Partial<ConventionsOptions> = {}) {
+  return new Elysia()
+    .use(
+      conventions({
+        service: 'test',
+        log,
+        host: '127.0.0.1',
+        cors: { origins: [ALLOWED], methods: ['GET', 'OPTIONS'] },
+        trustedProxyHops: 0,
+        ...options,
+      }),
+    )
+    .get('/ok', () => ({ ok: true }))
+    .get('/client', ({ client }) => ({ client }))
+    .get('/boom', () => {
+      throw new Error('database password is hunter2')
+    })
+    .get('/teapot', () => {
+      throw new HttpError(418, 'short and stout', { retryIn: 5 })
+    })
+    .get('/typed/:n', ({ params }) => params, { params: t.Object({ n: t.Numeric() }) })
+    .post('/echo', ({ body }) => body)
+    .get('/slow', async () => {
+      await Bun.sleep(300)
+      return { slow: true }
+    })
+}
+
+const plain = serveOnFreePort(testApp())
+const proxied = serveOnFreePort(testApp({ trustedProxyHops: 1 }))
+const limited = serveOnFreePort(testApp({ cors: null, maxBodyBytes: 16 }))
+const readOnly = serveOnFreePort(testApp({ readOnly: true }))
+afterAll(() => Promise.all([plain, proxied, limited, readOnly].map((service) => service.stop())))
+
+function expectConventions(response: Response) {
+  expect(response.headers.get('cache-control')).toBe('no-store')
+  expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+}
+
+async function expectJsonError(response: Response, status: number) {
+  expect(response.status).toBe(status)
+  expectConventions(response)
+  expect(response.headers.get('content-type')).toStartWith('application/json')
+  const body = (await response.json()) as { error: unknown } & Record<string, unknown>
+  expect(typeof body.error).toBe('string')
+  return body
+}
+
+describe('headers and error bodies', () => {
+  test('a normal answer carries no-store and nosniff', async () => {
+    const response = await fetch(`${plain.url}/ok`)
+    expect(response.status).toBe(200)
+    expectConventions(response)
+    expect(await response.json()).toEqual({ ok: true })
+  })
+
+  test('an unknown route is a JSON 404', async () => {
+    expect(await expectJsonError(await fetch(`${plain.url}/nope`), 404)).toEqual({ error: 'not found' })
+  })
+
+  test('a thrown error is a JSON 500 without its message or stack; the log keeps them', async () => {
+    const response = await fetch(`${plain.url}/boom`)
+    const text = await response.clone().text()
+    expect(await expectJsonError(response, 500)).toEqual({ error: 'internal error' })
+    expect(text).not.toContain('hunter2')
+    expect(text).not.toContain('at ')
+    const logged = lines.find((line) => line.msg === 'unhandled error')
+    expect(JSON.stringify(logged)).toContain('hunter2')
+  })
+
+  test('an HttpError keeps its status, message and extra keys', async () => {
+    expect(await expectJsonError(await fetch(`${plain.url}/teapot`), 418)).toEqual({ error: 'short and stout', retryIn: 5 })
+  })
+
+  test('input that fails its schema, and JSON that does not parse, are JSON 400s', async () => {
+    await expectJsonError(await fetch(`${plain.url}/typed/abc`), 400)
+    const broken = await fetch(`${limited.url}/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{nope' })
+    expect(await expectJsonError(broken, 400)).toEqual({ error: 'invalid json' })
+  })
+
+  test('a declared body over the limit is a JSON 413 before the handler', async () => {
+    const response = await fetch(`${limited.url}/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ a: 'x'.repeat(64) }) })
+    await expectJsonError(response, 413)
+    const small = await fetch(`${limited.url}/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' })
+    expect(await small.json()).toEqual({ a: 1 })
+  })
+
+  test('one log line per request with method, path, status and duration', async () => {
+    await fetch(`${plain.url}/teapot?x=1`)
+    await fetch(`${plain.url}/ok`, { headers: { origin: 'https://evil.example' } })
+    const requests = lines.filter((line) => line.msg === 'request')
+    expect(requests).toContainEqual(expect.objectContaining({ service: 'test', method: 'GET', path: '/teapot', status: 418 }))
+    expect(requests).toContainEqual(expect.objectContaining({ method: 'GET', path: '/ok', status: 403 }))
+    for (const line of requests) expect(typeof line.ms).toBe('number')
+  })
+})
+
+describe('CORS allowlist', () => {
+  test('no Origin: served, with no CORS headers', async () => {
+    const response = await fetch(`${plain.url}/ok`)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('access-control-allow-origin')).toBeNull()
+  })
+
+  test('an allowed Origin is echoed', async () => {
+    const response = await fetch(`${plain.url}/ok`, { headers: { origin: ALLOWED } })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('access-control-allow-origin')).toBe(ALLOWED)
+    expect(response.headers.get('vary')).toContain('Origin')
+  })
+
+  test("the service's own origin is always allowed", async () => {
+    const own = `http://localhost:${plain.port}`
+    const response = await fetch(`${plain.url}/ok`, { headers: { origin: own } })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('access-control-allow-origin')).toBe(own)
+  })
+
+  test('an Origin not on the list is a JSON 403, without CORS headers', async () => {
+    const response = await fetch(`${plain.url}/ok`, { headers: { origin: 'https://evil.example' } })
+    expect(await expectJsonError(response, 403)).toEqual({ error: 'origin not allowed' })
+    expect(response.headers.get('access-control-allow-origin')).toBeNull()
+    // Errors of other kinds keep the CORS headers when the Origin is allowed.
+    const missing = await fetch(`${plain.url}/nope`, { headers: { origin: ALLOWED } })
+    await expectJsonError(missing, 404)
+    expect(missing.headers.get('access-control-allow-origin')).toBe(ALLOWED)
+  })
+
+  test('a preflight from an allowed Origin is 204 with the methods and header', async () => {
+    const response = await fetch(`${plain.url}/anything`, { method: 'OPTIONS', headers: { origin: ALLOWED, 'access-control-request-method': 'GET' } })
+    expect(response.status).toBe(204)
+    expectConventions(response)
+    expect(response.headers.get('access-control-allow-origin')).toBe(ALLOWED)
+    expect(response.headers.get('access-control-allow-methods')).toBe('GET, OPTIONS')
+    expect(response.headers.get('access-control-allow-headers')).toBe('Content-Type')
+    expect(await response.text()).toBe('')
+  })
+
+  test('a preflight from another Origin is a JSON 403', async () => {
+    const response = await fetch(`${plain.url}/ok`, { method: 'OPTIONS', headers: { origin: 'https://evil.example' } })
+    await expectJsonError(response, 403)
+  })
+
+  test('OPTIONS without an Origin is 204 with no CORS headers', async () => {
+    const response = await fetch(`${plain.url}/ok`, { method: 'OPTIONS' })
+    expect(response.status).toBe(204)
+    expect(response.headers.get('access-control-allow-origin')).toBeNull()
+    expect(response.headers.get('access-control-allow-methods')).toBeNull()
+  })
+
+  test('with CORS off, Origin is ignored and OPTIONS is not handled', async () => {
+    const response = await fetch(`${limited.url}/ok`, { headers: { origin: 'https://evil.example' } })
+    expect(response.status).toBe(200)
+    expect([...response.headers.keys()].filter((name) => name.startsWith('access-control'))).toEqual([])
+    await expectJsonError(await fetch(`${limited.url}/ok`, { method: 'OPTIONS', headers: { origin: ALLOWED } }), 404)
+  })
+})
+
+describe('read-only services', () => {
+  test('every write method is a JSON 405, with the CORS headers for an allowed Origin', async () => {
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+      const response = await fetch(`${readOnly.url}/anything`, { method, headers: { origin: ALLOWED } })
+      expect(await expectJsonError(response, 405)).toEqual({ error: 'method not allowed' })
+      expect(response.headers.get('access-control-allow-origin')).toBe(ALLOWED)
+    }
+  })
+})
+
+describe('client address', () => {
+  test('with 0 hops the socket peer is the client; X-Forwarded-For is ignored', async () => {
+    const response = await fetch(`${plain.url}/client`, { headers: { 'x-forwarded-for': '203.0.113.9' } })
+    expect(await response.json()).toEqual({ client: '127.0.0.1' })
+  })
+
+  test('with 1 hop the right-hand end of X-Forwarded-For is the client', async () => {
+    const response = await fetch(`${proxied.url}/client`, { headers: { 'x-forwarded-for': '6.6.6.6, 203.0.113.9' } })
+    expect(await response.json()).toEqual({ client: '203.0.113.9' })
+  })
+})
+
+describe('listening and stopping', () => {
+  test('a port in use is a one-line error naming the service and the port', () => {
+    expect(() => listen(testApp(), 'explorer', '127.0.0.1', plain.port)).toThrow(
+      new StartError(`explorer: port ${plain.port} on 127.0.0.1 is already in use`),
+    )
+  })
+
+  test('stopping finishes the requests in flight and then refuses new ones', async () => {
+    const service = serveOnFreePort(testApp())
+    const inFlight = fetch(`${service.url}/slow`)
+    await Bun.sleep(50)
+    await service.stop()
+    const response = await inFlight
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual({ slow: true })
+    await expect(fetch(`${service.url}/ok`)).rejects.toThrow()
+  })
+})

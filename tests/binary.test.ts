@@ -1,0 +1,55 @@
+import { beforeAll, expect, test } from 'bun:test'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { configDir, ROOT, runOnce, startStack } from './helpers/stack.ts'
+
+const BINARY = join(ROOT, 'dist/stack')
+
+// The compiled executable must run with no Bun and no node_modules: build it, then run it from
+// an empty folder with a PATH that holds neither.
+beforeAll(async () => {
+  const build = await runOnce([process.execPath, 'build.ts'], [])
+  if (build.code !== 0) throw new Error(`bun run build failed:\n${build.stdout}\n${build.stderr}`)
+  expect(existsSync(BINARY)).toBe(true)
+}, 120_000)
+
+const bare = { PATH: '/usr/bin:/bin' }
+
+test('the binary prints its version and usage', async () => {
+  const { dir } = configDir()
+  const version = await runOnce([BINARY], ['--version'], { cwd: dir, env: bare })
+  expect(version.code).toBe(0)
+  expect(version.stdout).toStartWith('stack ')
+  const usage = await runOnce([BINARY], ['bogus'], { cwd: dir, env: bare })
+  expect(usage.code).toBe(2)
+})
+
+test('the binary answers all four health routes with no-store, and stops on SIGTERM', async () => {
+  const { dir, file } = configDir()
+  const stack = await startStack([BINARY], ['start', '--config', file], { cwd: dir, env: bare })
+  const { explorer, exchange, faucet, arcade } = stack.urls
+  const expected: Array<[string, number]> = [
+    [`${explorer}/api/health`, 200],
+    [`${exchange}/health`, 200],
+    [`${faucet}/health`, 200],
+    [`${arcade}/api/ready`, 503],
+    [`${exchange}/nope`, 404],
+  ]
+  for (const [url, status] of expected) {
+    const response = await fetch(url)
+    expect(response.status).toBe(status)
+    expect(response.headers.get('cache-control')).toBe('no-store')
+    expect(response.headers.get('content-type')).toStartWith('application/json')
+  }
+  const refused = await fetch(`${explorer}/api/stats`, { headers: { origin: 'https://evil.example' } })
+  expect(refused.status).toBe(403)
+  expect(await stack.stop()).toBe(0)
+})
+
+test('the binary refuses a bad config before opening a port', async () => {
+  const { dir, file } = configDir('[exchange]\nport = "4020"\n')
+  const { code, stderr, stdout } = await runOnce([BINARY], ['--config', file], { cwd: dir, env: bare })
+  expect(code).toBe(1)
+  expect(stderr).toContain('exchange.port = "4020": expected')
+  expect(stdout).not.toContain('listening')
+})

@@ -1,0 +1,88 @@
+import { describe, expect, test } from 'bun:test'
+import pkg from '../package.json' with { type: 'json' }
+import { configDir, fromSource, runOnce, startStack } from './helpers/stack.ts'
+
+describe('usage', () => {
+  test('--help prints the usage and exits 0', async () => {
+    const { stdout, code } = await runOnce(fromSource, ['--help'])
+    expect(code).toBe(0)
+    expect(stdout).toContain('Usage:')
+    expect(stdout).toContain('stack dev')
+  })
+
+  test('--version prints the version', async () => {
+    const { stdout, code } = await runOnce(fromSource, ['--version'])
+    expect(code).toBe(0)
+    expect(stdout.trim()).toBe(`stack ${pkg.version}`)
+  })
+
+  test.each([
+    [['frobnicate'], "unknown command 'frobnicate'"],
+    [['--nope'], "Unknown option '--nope'"],
+    [['start', 'extra'], "unexpected argument 'extra'"],
+    [['start', '--config'], "Option '-c, --config <value>' argument missing"],
+  ])('%p prints the usage and exits 2', async (args, message) => {
+    const { stderr, stdout, code } = await runOnce(fromSource, args)
+    expect(code).toBe(2)
+    expect(stderr).toContain(message)
+    expect(stderr).toContain('Usage:')
+    expect(stdout).toBe('')
+  })
+})
+
+describe('config errors stop the start before any port opens', () => {
+  test('a bad key names the path, the value and what was expected', async () => {
+    const { file } = configDir('[explorer]\nport = 99999\n[faucet]\nhots = "x"\n')
+    const { stderr, stdout, code } = await runOnce(fromSource, ['start', '--config', file])
+    expect(code).toBe(1)
+    expect(stderr).toContain('explorer.port = 99999: expected an integer port from 1 to 65535')
+    expect(stderr).toContain('faucet.hots: unknown key')
+    expect(stdout).not.toContain('listening')
+  })
+
+  test('TOML that does not parse', async () => {
+    const { file } = configDir('[explorer\n')
+    const { stderr, code } = await runOnce(fromSource, ['--config', file])
+    expect(code).toBe(1)
+    expect(stderr).toContain('not valid TOML')
+  })
+
+  test('a config file that does not exist', async () => {
+    const { stderr, code } = await runOnce(fromSource, ['--config', '/nonexistent/stack.toml'])
+    expect(code).toBe(1)
+    expect(stderr).toContain('/nonexistent/stack.toml: cannot read the file: it does not exist')
+  })
+})
+
+describe('running', () => {
+  test('a port in use is one line naming the service and the port; the other ports close again', async () => {
+    const squatter = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response('taken') })
+    try {
+      const { file } = configDir(`[arcade]\nport = ${squatter.port}\n`)
+      const { stderr, stdout, code } = await runOnce(fromSource, ['--config', file])
+      expect(code).toBe(1)
+      expect(stderr.trim()).toBe(`stack: arcade: port ${squatter.port} on 127.0.0.1 is already in use`)
+      const opened = stdout.split('\n').filter((line) => line.includes('"listening"')).map((line) => JSON.parse(line).url as string)
+      expect(opened).toHaveLength(3)
+      for (const url of opened) await expect(fetch(url)).rejects.toThrow()
+    } finally {
+      squatter.stop(true)
+    }
+  })
+
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    test(`start answers on all four services and stops cleanly on ${signal}`, async () => {
+      const { file } = configDir()
+      const stack = await startStack(fromSource, ['start', '--config', file])
+      const { explorer, exchange, faucet, arcade } = stack.urls
+      for (const url of [`${explorer}/api/health`, `${exchange}/health`, `${exchange}/api/health`, `${faucet}/health`, `${arcade}/api/health`]) {
+        const response = await fetch(url)
+        expect(response.status).toBe(200)
+        expect(response.headers.get('cache-control')).toBe('no-store')
+      }
+      expect(await stack.stop(signal)).toBe(0)
+      expect(stack.lines.map((line) => line.msg)).toContain('stopped')
+      await expect(fetch(`${explorer}/api/health`)).rejects.toThrow()
+    })
+  }
+})

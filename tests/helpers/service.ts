@@ -1,0 +1,29 @@
+import { Writable } from 'node:stream'
+import type { Elysia } from 'elysia'
+import { parseConfig, type Config } from '../../src/config/load.ts'
+import type { ServiceContext } from '../../src/context.ts'
+import { listen, type Listening } from '../../src/http/serve.ts'
+import { createLogger } from '../../src/log.ts'
+
+/** A logger whose JSON lines are kept for assertions. */
+export function captureLog(level = 'info') {
+  const lines: Record<string, unknown>[] = []
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n')) if (line.trim()) lines.push(JSON.parse(line))
+      done()
+    },
+  })
+  return { log: createLogger({ level, pretty: false, destination }), lines }
+}
+
+/** A service context from config text (defaults when empty), logging into memory. */
+export function testContext(toml = ''): ServiceContext & { lines: Record<string, unknown>[]; config: Config } {
+  const { log, lines } = captureLog()
+  return { config: parseConfig(toml, null), log, lines }
+}
+
+/** Opens an app on a free loopback port; `stop` closes it. */
+export function serveOnFreePort(app: Elysia<any, any, any, any, any, any, any>, name = 'test'): Listening {
+  return listen(app, name, '127.0.0.1', 0)
+}

@@ -1,0 +1,99 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+
+export const ROOT = resolve(import.meta.dir, '../..')
+
+/** How to run the CLI: from source with the Bun running the tests, or a compiled binary. */
+export const fromSource = [process.execPath, join(ROOT, 'src/main.ts')]
+
+/** A folder with a stack.toml in it (every service on a free port unless the text says otherwise). */
+export function configDir(toml = ''): { dir: string; file: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'stack-cli-'))
+  const file = join(dir, 'stack.toml')
+  const freePorts = ['explorer', 'exchange', 'faucet', 'arcade']
+    .filter((name) => !toml.includes(`[${name}]`))
+    .map((name) => `[${name}]\nport = 0\n`)
+    .join('')
+  writeFileSync(file, `[log]\nlevel = "info"\n${toml}\n${freePorts}`)
+  return { dir, file }
+}
+
+/** Runs the CLI to completion. */
+export async function runOnce(command: string[], args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
+  const child = Bun.spawn([...command, ...args], {
+    cwd: options.cwd ?? ROOT,
+    env: { ...process.env, ...options.env },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
+  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited])
+  return { stdout, stderr, code }
+}
+
+export type RunningStack = {
+  child: Bun.Subprocess<'ignore', 'pipe', 'pipe'>
+  /** Every JSON log line seen so far. */
+  lines: Record<string, unknown>[]
+  /** The base URL of each service, from its `listening` line. */
+  urls: Record<string, string>
+  stderr: () => Promise<string>
+  stop: (signal?: 'SIGTERM' | 'SIGINT') => Promise<number>
+}
+
+/** Starts the CLI and resolves once all four services say they listen. */
+export async function startStack(
+  command: string[],
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<RunningStack> {
+  const child = Bun.spawn([...command, ...args], {
+    cwd: options.cwd ?? ROOT,
+    env: options.env ?? process.env,
+    stdin: 'ignore',
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
+  const lines: Record<string, unknown>[] = []
+  const urls: Record<string, string> = {}
+  const stderrText = new Response(child.stderr).text()
+  let announce: () => void = () => {}
+  const allListening = new Promise<void>((resolve) => (announce = resolve))
+  // One reader for the life of the process: every line is kept, and the pipe never fills.
+  const reading = (async () => {
+    const decoder = new TextDecoder()
+    let buffer = ''
+    for await (const chunk of child.stdout) {
+      buffer += decoder.decode(chunk, { stream: true })
+      let newline: number
+      while ((newline = buffer.indexOf('\n')) >= 0) {
+        const line = buffer.slice(0, newline)
+        buffer = buffer.slice(newline + 1)
+        if (!line.trim()) continue
+        const parsed = JSON.parse(line) as Record<string, unknown>
+        lines.push(parsed)
+        if (parsed.msg === 'listening') urls[parsed.service as string] = parsed.url as string
+        if (Object.keys(urls).length === 4) announce()
+      }
+    }
+    announce()
+  })()
+  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 15_000)
+  await allListening
+  clearTimeout(timer)
+  if (Object.keys(urls).length < 4) {
+    throw new Error(`the stack did not start (exit ${await child.exited}): ${await stderrText}`)
+  }
+  return {
+    child,
+    lines,
+    urls,
+    stderr: () => stderrText,
+    stop: async (signal = 'SIGTERM') => {
+      child.kill(signal)
+      const code = await child.exited
+      await reading
+      return code
+    },
+  }
+}

@@ -1,0 +1,114 @@
+import { afterAll, describe, expect, test } from 'bun:test'
+import { createArcadeApp } from '../src/arcade/app.ts'
+import { createExchangeApp } from '../src/exchange/app.ts'
+import { createExplorerApp } from '../src/explorer/app.ts'
+import { createFaucetApp } from '../src/faucet/app.ts'
+import { serveOnFreePort, testContext } from './helpers/service.ts'
+
+const SITE = 'https://site.example'
+const EVIL = 'https://evil.example'
+const context = testContext(
+  ['explorer', 'faucet', 'arcade'].map((name) => `[${name}]\ncorsOrigins = ["${SITE}"]\n`).join(''),
+)
+const explorer = serveOnFreePort(createExplorerApp(context), 'explorer')
+const exchange = serveOnFreePort(createExchangeApp(context), 'exchange')
+const faucet = serveOnFreePort(createFaucetApp(context), 'faucet')
+const arcade = serveOnFreePort(createArcadeApp(context), 'arcade')
+afterAll(() => Promise.all([explorer, exchange, faucet, arcade].map((service) => service.stop())))
+
+async function expectJson(response: Response, status: number) {
+  expect(response.status).toBe(status)
+  expect(response.headers.get('cache-control')).toBe('no-store')
+  expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+  expect(response.headers.get('content-type')).toStartWith('application/json')
+  return (await response.json()) as Record<string, unknown>
+}
+
+const corsHeaderNames = (response: Response) => [...response.headers.keys()].filter((name) => name.startsWith('access-control'))
+
+describe('explorer (4010, /api)', () => {
+  test('health answers', async () => {
+    expect(await expectJson(await fetch(`${explorer.url}/api/health`), 200)).toMatchObject({ service: 'explorer', status: 'ok' })
+  })
+
+  test('any POST is a JSON 405 with the CORS headers', async () => {
+    const body = await expectJson(await fetch(`${explorer.url}/api/anything`, { method: 'POST', headers: { origin: SITE } }), 405)
+    expect(body).toEqual({ error: 'method not allowed' })
+    const again = await fetch(`${explorer.url}/api/stats`, { method: 'POST', headers: { origin: SITE }, body: '{}' })
+    expect(again.status).toBe(405)
+    expect(again.headers.get('access-control-allow-origin')).toBe(SITE)
+  })
+
+  test('an Origin not on the allowlist is a JSON 403, on requests and preflights', async () => {
+    await expectJson(await fetch(`${explorer.url}/api/stats`, { headers: { origin: EVIL } }), 403)
+    await expectJson(await fetch(`${explorer.url}/api/stats`, { method: 'OPTIONS', headers: { origin: EVIL } }), 403)
+  })
+
+  test('a preflight announces GET and OPTIONS and the Content-Type header', async () => {
+    const response = await fetch(`${explorer.url}/api/stats`, { method: 'OPTIONS', headers: { origin: SITE } })
+    expect(response.status).toBe(204)
+    expect(response.headers.get('access-control-allow-methods')).toBe('GET, OPTIONS')
+    expect(response.headers.get('access-control-allow-headers')).toBe('Content-Type')
+  })
+
+  test('unknown routes, inside and outside the mount, are JSON 404s', async () => {
+    await expectJson(await fetch(`${explorer.url}/api/nope`), 404)
+    await expectJson(await fetch(`${explorer.url}/`), 404)
+  })
+})
+
+describe('exchange index (4020, / and /api)', () => {
+  test('health answers at both mounts with the health object', async () => {
+    for (const path of ['/health', '/api/health']) {
+      const body = await expectJson(await fetch(`${exchange.url}${path}`), 200)
+      expect(Object.keys(body)).toEqual(['cursorBlock', 'lagBlocks', 'updatedAt', 'spoolHeadBlock', 'streams'])
+    }
+  })
+
+  test('no CORS headers at all, whatever the Origin', async () => {
+    const response = await fetch(`${exchange.url}/health`, { headers: { origin: EVIL } })
+    expect(response.status).toBe(200)
+    expect(corsHeaderNames(response)).toEqual([])
+  })
+
+  test('no OPTIONS handler and no verb but GET', async () => {
+    await expectJson(await fetch(`${exchange.url}/health`, { method: 'OPTIONS', headers: { origin: SITE } }), 404)
+    await expectJson(await fetch(`${exchange.url}/health`, { method: 'POST' }), 404)
+  })
+
+  test('an unknown route is a JSON 404 with nosniff', async () => {
+    expect(await expectJson(await fetch(`${exchange.url}/nope`), 404)).toEqual({ error: 'not found' })
+  })
+})
+
+describe('faucet (3000, / and /api)', () => {
+  test('health answers at both mounts', async () => {
+    for (const path of ['/health', '/api/health']) await expectJson(await fetch(`${faucet.url}${path}`), 200)
+  })
+
+  test('a preflight announces POST, GET and OPTIONS', async () => {
+    const response = await fetch(`${faucet.url}/drip`, { method: 'OPTIONS', headers: { origin: SITE } })
+    expect(response.status).toBe(204)
+    expect(response.headers.get('access-control-allow-methods')).toBe('POST, GET, OPTIONS')
+    expect(response.headers.get('access-control-allow-headers')).toBe('Content-Type')
+  })
+
+  test('an Origin not on the allowlist is refused 403', async () => {
+    await expectJson(await fetch(`${faucet.url}/status`, { headers: { origin: EVIL } }), 403)
+  })
+
+  test('anything off the API answers 404, never 403', async () => {
+    await expectJson(await fetch(`${faucet.url}/.env`), 404)
+  })
+})
+
+describe('arcade (4030, /api)', () => {
+  test('health answers; readiness is 503 while no node socket is open', async () => {
+    await expectJson(await fetch(`${arcade.url}/api/health`), 200)
+    expect(await expectJson(await fetch(`${arcade.url}/api/ready`), 503)).toEqual({ error: 'not ready: the node socket is down' })
+  })
+
+  test('writes are refused 405', async () => {
+    await expectJson(await fetch(`${arcade.url}/api/stats`, { method: 'POST' }), 405)
+  })
+})
