@@ -38,7 +38,7 @@ const PLATFORM_PACKAGES: Record<string, string> = {
 }
 
 /**
- * The anvil executable: the platform binary that the npm package `@foundry-rs/anvil` installed
+ * The anvil executable: the platform binary that the npm package `@foundry-rs/anvil-linux-amd64` installed
  * (found from the working directory, as a compiled stack has no node_modules of its own), else
  * `anvil` on the PATH.
  */
@@ -56,7 +56,7 @@ export function findAnvil(cwd = process.cwd()): string {
   }
   const onPath = Bun.which('anvil')
   if (onPath) return onPath
-  throw new AnvilError('cannot find anvil: run `npm install` (it installs @foundry-rs/anvil) or put anvil on the PATH')
+  throw new AnvilError('cannot find anvil: run `npm install` (it installs anvil on Linux x64) or put anvil on the PATH')
 }
 
 /** Starts anvil and resolves once it answers JSON-RPC. */
