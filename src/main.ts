@@ -1,10 +1,10 @@
 #!/usr/bin/env bun
 import { parseCommand, USAGE, UsageError, type Command } from './cli/args.ts'
-import { onShutdown } from './cli/shutdown.ts'
+import { dev, start } from './cli/commands.ts'
 import { ConfigError, loadConfig } from './config/load.ts'
 import { StartError } from './http/serve.ts'
-import { createLogger } from './log.ts'
-import { startServices } from './services.ts'
+import { AnvilError } from './chain/anvil.ts'
+import { DevnetError } from './devnet/deploy.ts'
 import { VERSION } from './version.ts'
 
 async function run(command: Command): Promise<void> {
@@ -19,17 +19,9 @@ async function run(command: Command): Promise<void> {
       // The registry validator (registry/scripts/validate.mjs) is not part of the build yet.
       throw new StartError('validate: the registry validator is not available in this build yet')
     case 'start':
-    case 'dev': {
-      const config = loadConfig(command.config)
-      const log = createLogger({ level: config.log.level })
-      log.info({ version: VERSION, config: config.file ?? '(defaults)', dataDir: config.dataDir }, 'starting')
-      if (command.kind === 'dev') {
-        log.warn({ rpc: config.chain.rpc }, 'dev: no local chain is started yet; the services use chain.rpc')
-      }
-      const listening = await startServices({ config, log })
-      onShutdown(log, [() => Promise.all(listening.map((service) => service.stop())).then(() => undefined)])
-      return
-    }
+      return start(loadConfig(command.config))
+    case 'dev':
+      return dev(loadConfig(command.config))
   }
 }
 
@@ -44,7 +36,7 @@ try {
     process.stderr.write(`stack: the config is not valid, nothing was started\n${error.message.replace(/^/gm, '  ')}\n`)
     process.exit(1)
   }
-  if (error instanceof StartError) {
+  if (error instanceof StartError || error instanceof AnvilError || error instanceof DevnetError) {
     process.stderr.write(`stack: ${error.message}\n`)
     process.exit(1)
   }

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import type { Subprocess } from 'bun'
 
 /** anvil could not be found or did not start; the message is one line for the operator. */
@@ -38,21 +38,22 @@ const PLATFORM_PACKAGES: Record<string, string> = {
 }
 
 /**
- * The anvil executable: the platform binary that the npm package `@foundry-rs/anvil-linux-amd64` installed
- * (found from the working directory, as a compiled stack has no node_modules of its own), else
- * `anvil` on the PATH.
+ * The anvil executable: the platform binary that the npm package `@foundry-rs/anvil-linux-amd64`
+ * installed, looked for in node_modules above the working directory, above this source file
+ * (a checkout run with bun) and above the executable (dist/stack in a checkout), else `anvil` on
+ * the PATH.
  */
 export function findAnvil(cwd = process.cwd()): string {
   const platformPackage = PLATFORM_PACKAGES[`${process.platform}-${process.arch}`]
   const exe = process.platform === 'win32' ? 'anvil.exe' : 'anvil'
-  for (let dir = cwd; ; ) {
-    if (platformPackage) {
-      const candidate = join(dir, 'node_modules', '@foundry-rs', platformPackage, 'bin', exe)
-      if (existsSync(candidate)) return candidate
+  if (platformPackage) {
+    for (const start of [cwd, import.meta.dir, dirname(process.execPath)]) {
+      for (let dir = start; ; dir = dirname(dir)) {
+        const candidate = join(dir, 'node_modules', '@foundry-rs', platformPackage, 'bin', exe)
+        if (existsSync(candidate)) return candidate
+        if (dirname(dir) === dir) break
+      }
     }
-    const parent = join(dir, '..')
-    if (parent === dir) break
-    dir = parent
   }
   const onPath = Bun.which('anvil')
   if (onPath) return onPath

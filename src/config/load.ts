@@ -127,7 +127,7 @@ function show(value: unknown): string {
 function portCollisions(config: ConfigFile): string[] {
   const problems: string[] = []
   const taken = new Map<string, string>()
-  for (const name of serviceNames) {
+  for (const name of [...serviceNames, 'dev'] as const) {
     const { host, port } = config[name]
     if (port === 0) continue
     const owner = taken.get(`${host}:${port}`)

@@ -36,6 +36,13 @@ const url = (schemes: string[], fallback: string) =>
     description: `a ${schemes.join(' or ')} URL`,
   })
 
+const etherAmount = (fallback: string, what: string) =>
+  T.String({
+    pattern: '^(0|[1-9][0-9]{0,17})(\\.[0-9]{1,18})?$',
+    default: fallback,
+    description: `${what} as a decimal string such as "1" or "0.5" (never a bare number: amounts are exact)`,
+  })
+
 export const ConfigSchema = T.Object(
   {
     chain: table('chain', {
@@ -71,6 +78,26 @@ export const ConfigSchema = T.Object(
       port: port(3000),
       corsOrigins: origins,
       trustedProxyHops,
+    }),
+    dev: table('dev', {
+      host: host('127.0.0.1'),
+      port: T.Integer({
+        minimum: 0,
+        maximum: 65535,
+        default: 8545,
+        description: "the local chain's JSON-RPC port, an integer from 1 to 65535 (0 picks a free port)",
+      }),
+      blockTime: T.Integer({
+        minimum: 1,
+        maximum: 3600,
+        default: 1,
+        description: 'seconds between blocks, an integer from 1 to 3600',
+      }),
+      seed: T.Boolean({ default: true, description: 'true or false' }),
+      faucetDripEth: etherAmount('1', 'ether per drip'),
+      faucetDripBx: etherAmount('100', 'BX per drip'),
+      faucetFundEth: etherAmount('1000', 'ether given to the faucet'),
+      faucetFundBx: etherAmount('1000000', 'BX given to the faucet'),
     }),
     arcade: table('arcade', {
       host: host('127.0.0.1'),

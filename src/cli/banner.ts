@@ -1,0 +1,30 @@
+import type { Listening } from '../http/serve.ts'
+
+/** The lines a person reads when `stack dev` is up: where everything answers. */
+export function devBanner(options: {
+  rpcUrl: string
+  wsUrl: string
+  chainId: number
+  blockTime: number
+  services: Listening[]
+  manifestPath: string
+  operator: string
+}): string {
+  const url = (name: string) => options.services.find((service) => service.service === name)?.url ?? '(not running)'
+  const arcade = url('arcade')
+  return [
+    '',
+    `stack dev: chain ${options.chainId} at ${options.rpcUrl} (${options.wsUrl}), a block every ${options.blockTime} s`,
+    `  explorer   ${url('explorer')}/api`,
+    `  exchange   ${url('exchange')}`,
+    `  faucet     ${url('faucet')}`,
+    `  arcade     ${arcade}/api   ${arcade.replace(/^http/, 'ws')}/ws/<room>`,
+    `  manifest   ${options.manifestPath}`,
+    '',
+    `WARNING: the faucet operator ${options.operator} signs with anvil's public dev key #1.`,
+    '         Anyone can spend from it on any chain: never use it outside this local chain.',
+    '',
+    'Ctrl-C stops the services and the chain.',
+    '',
+  ].join('\n')
+}

@@ -1,0 +1,62 @@
+import type { Config } from '../config/load.ts'
+import { DEV_OPERATOR_KEY, devAccounts } from '../devnet/accounts.ts'
+import { startDevnet } from '../devnet/devnet.ts'
+import { createLogger } from '../log.ts'
+import { startServices } from '../services.ts'
+import { VERSION } from '../version.ts'
+import { devBanner } from './banner.ts'
+import { onShutdown } from './shutdown.ts'
+
+/** `stack start`: the four services against the node the config names. Never starts a node. */
+export async function start(config: Config): Promise<void> {
+  const log = createLogger({ level: config.log.level })
+  log.info({ version: VERSION, config: config.file ?? '(defaults)', dataDir: config.dataDir, rpc: config.chain.rpc }, 'starting')
+  if (!config.secrets.faucetKey) {
+    log.warn('FAUCET_OPERATOR_KEY is not set: the faucet will refuse to drip')
+  }
+  const services = await startServices({ config, log })
+  onShutdown(log, [() => Promise.all(services.map((service) => service.stop())).then(() => undefined)])
+}
+
+/** `stack dev`: a fresh local chain with the contract set, then the four services against it. */
+export async function dev(fileConfig: Config): Promise<void> {
+  const log = createLogger({ level: fileConfig.log.level })
+  log.info({ version: VERSION, config: fileConfig.file ?? '(defaults)', dataDir: fileConfig.dataDir }, 'starting dev')
+  const devnet = await startDevnet(fileConfig, log)
+  const config: Config = {
+    ...fileConfig,
+    chain: { ...fileConfig.chain, rpc: devnet.anvil.rpcUrl, ws: devnet.anvil.wsUrl },
+    secrets: { ...fileConfig.secrets, faucetKey: DEV_OPERATOR_KEY },
+  }
+  log.warn({ operator: devAccounts.operator.address }, "the faucet operator signs with anvil's public dev key #1; never use it outside the local chain")
+
+  let services
+  try {
+    services = await startServices({ config, log })
+  } catch (error) {
+    await devnet.stop()
+    throw error
+  }
+  const stopServices = () => Promise.all(services.map((service) => service.stop())).then(() => undefined)
+  onShutdown(log, [stopServices, devnet.stop])
+
+  // The chain is part of this process's promise: if it dies, say so and stop everything.
+  void devnet.anvil.process.exited.then(async (code) => {
+    if (devnet.anvil.process.killed) return
+    log.error({ code }, 'the dev chain (anvil) exited; stopping')
+    await stopServices()
+    process.exit(1)
+  })
+
+  process.stderr.write(
+    devBanner({
+      rpcUrl: devnet.anvil.rpcUrl,
+      wsUrl: devnet.anvil.wsUrl,
+      chainId: config.chain.chainId,
+      blockTime: config.dev.blockTime,
+      services,
+      manifestPath: devnet.manifestPath,
+      operator: devAccounts.operator.address,
+    }),
+  )
+}

@@ -1,0 +1,49 @@
+import { join } from 'node:path'
+import { startAnvil, type Anvil } from '../chain/anvil.ts'
+import type { Config } from '../config/load.ts'
+import { writeFileAtomic } from '../files/writeFileAtomic.ts'
+import type { Logger } from '../log.ts'
+import { deployContracts, devClients, DevnetError, type Manifest } from './deploy.ts'
+import { seedActivity, type SeedReport } from './seed.ts'
+
+export const MANIFEST_FILE = 'l2-addresses.json'
+
+export type Devnet = {
+  anvil: Anvil
+  manifest: Manifest
+  manifestPath: string
+  seed: SeedReport | null
+  /** Stops the node. */
+  stop: () => Promise<void>
+}
+
+/**
+ * A fresh local chain: starts anvil mining on demand (so deploying and seeding take well under a
+ * second), deploys the contract set, seeds activity, switches to interval mining, and writes the
+ * deployment manifest. A failure at any step stops the node again.
+ */
+export async function startDevnet(config: Config, log: Logger): Promise<Devnet> {
+  const { dev } = config
+  const anvil = await startAnvil({ host: dev.host, port: dev.port, chainId: config.chain.chainId })
+  log.info({ rpc: anvil.rpcUrl, ws: anvil.wsUrl, chainId: config.chain.chainId }, 'dev chain started')
+  try {
+    const started = performance.now()
+    const clients = devClients(anvil.rpcUrl, config.chain.chainId)
+    const manifest = await deployContracts(clients, { faucetDripEth: dev.faucetDripEth, faucetDripBx: dev.faucetDripBx })
+    log.info({ contracts: Object.keys(manifest.contracts).length, block: manifest.deploymentBlock }, 'contracts deployed')
+    const seed = dev.seed
+      ? await seedActivity(clients, manifest, { faucetFundEth: dev.faucetFundEth, faucetFundBx: dev.faucetFundBx })
+      : null
+    if (seed) log.info({ transactions: seed.transactions, ms: Math.round(performance.now() - started) }, 'demo activity seeded')
+    await clients.publicClient.request({ method: 'evm_setIntervalMining', params: [dev.blockTime] } as never)
+
+    const manifestPath = join(config.dataDir, MANIFEST_FILE)
+    writeFileAtomic(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`)
+    log.info({ path: manifestPath }, 'deployment manifest written')
+    return { anvil, manifest, manifestPath, seed, stop: anvil.stop }
+  } catch (error) {
+    await anvil.stop()
+    if (error instanceof DevnetError) throw error
+    throw new DevnetError(`setting up the dev chain failed: ${(error as Error).message.split('\n')[0]}`)
+  }
+}
