@@ -67,12 +67,17 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<Anvil> {
   if (blockTime > 0) argv.push('--block-time', String(blockTime))
 
   const child = Bun.spawn(argv, { stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' })
+  // However this process ends (short of SIGKILL), the node it started ends with it.
+  const killOnExit = () => child.kill('SIGKILL')
+  process.on('exit', killOnExit)
   const stop = async () => {
+    process.off('exit', killOnExit)
     child.kill('SIGTERM')
     await child.exited
   }
 
   const listening = await readListening(child, startTimeoutMs).catch(async (error: Error) => {
+    process.off('exit', killOnExit)
     child.kill('SIGKILL')
     await child.exited
     throw error

@@ -1,3 +1,4 @@
+import { createChain } from '../chain/client.ts'
 import type { Config } from '../config/load.ts'
 import { DEV_OPERATOR_KEY, devAccounts } from '../devnet/accounts.ts'
 import { startDevnet } from '../devnet/devnet.ts'
@@ -14,7 +15,8 @@ export async function start(config: Config): Promise<void> {
   if (!config.secrets.faucetKey) {
     log.warn('FAUCET_OPERATOR_KEY is not set: the faucet will refuse to drip')
   }
-  const services = await startServices({ config, log })
+  const chain = createChain({ rpcUrl: config.chain.rpc, wsUrl: config.chain.ws, chainId: config.chain.chainId })
+  const services = await startServices({ config, log, chain })
   onShutdown(log, [() => Promise.all(services.map((service) => service.stop())).then(() => undefined)])
 }
 
@@ -32,7 +34,8 @@ export async function dev(fileConfig: Config): Promise<void> {
 
   let services
   try {
-    services = await startServices({ config, log })
+    const chain = createChain({ rpcUrl: config.chain.rpc, wsUrl: config.chain.ws, chainId: config.chain.chainId })
+    services = await startServices({ config, log, chain })
   } catch (error) {
     await devnet.stop()
     throw error

@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream'
 import type { Elysia } from 'elysia'
+import { createChain } from '../../src/chain/client.ts'
 import { parseConfig, type Config } from '../../src/config/load.ts'
 import type { ServiceContext } from '../../src/context.ts'
 import { listen, type Listening } from '../../src/http/serve.ts'
@@ -17,10 +18,15 @@ export function captureLog(level = 'info') {
   return { log: createLogger({ level, pretty: false, destination }), lines }
 }
 
-/** A service context from config text (defaults when empty), logging into memory. */
-export function testContext(toml = ''): ServiceContext & { lines: Record<string, unknown>[]; config: Config } {
+/**
+ * A service context from config text (defaults when empty), logging into memory. The chain is
+ * the one the config names; pass a running anvil's URLs in the text to reach a real node.
+ */
+export function testContext(toml = '', env: Record<string, string> = {}): ServiceContext & { lines: Record<string, unknown>[]; config: Config } {
   const { log, lines } = captureLog()
-  return { config: parseConfig(toml, null), log, lines }
+  const config = parseConfig(toml, null, env)
+  const chain = createChain({ rpcUrl: config.chain.rpc, wsUrl: config.chain.ws, chainId: config.chain.chainId, timeoutMs: 1000 })
+  return { config, log, lines, chain }
 }
 
 /** Opens an app on a free loopback port; `stop` closes it. */

@@ -1,0 +1,61 @@
+import {
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  http,
+  HttpRequestError,
+  TimeoutError,
+  type Account,
+  type PublicClient,
+  type WalletClient,
+} from 'viem'
+
+export type ChainOptions = {
+  rpcUrl: string
+  wsUrl: string
+  chainId: number
+  /** Per-request timeout for reads made while an HTTP request waits (live parts, status). */
+  timeoutMs?: number
+}
+
+export type Chain = {
+  rpcUrl: string
+  wsUrl: string
+  chainId: number
+  /** Reads over HTTP JSON-RPC, with a short timeout and no retries: callers decide what a miss means. */
+  publicClient: PublicClient
+  /** A signer over the same transport. */
+  walletFor: (account: Account) => WalletClient
+}
+
+/** The chain as viem sees it; the only place that knows how the node is reached. */
+export function createChain({ rpcUrl, wsUrl, chainId, timeoutMs = 3000 }: ChainOptions): Chain {
+  const chain = defineChain({
+    id: chainId,
+    name: `chain ${chainId}`,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl], webSocket: [wsUrl] } },
+  })
+  const transport = http(rpcUrl, { timeout: timeoutMs, retryCount: 0 })
+  return {
+    rpcUrl,
+    wsUrl,
+    chainId,
+    publicClient: createPublicClient({ chain, transport, pollingInterval: 250 }) as PublicClient,
+    walletFor: (account) => createWalletClient({ chain, transport, account, pollingInterval: 250 }),
+  }
+}
+
+/**
+ * True when an error means the node could not be reached (refused, reset, timed out), as
+ * opposed to the node answering with an error. Services answer 502 for the first kind.
+ */
+export function isNodeUnreachable(error: unknown): boolean {
+  for (let cause = error as { cause?: unknown } | undefined; cause; cause = cause.cause as typeof cause) {
+    if (cause instanceof TimeoutError) return true
+    if (cause instanceof HttpRequestError && cause.status === undefined) return true
+    const code = (cause as { code?: unknown }).code
+    if (typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|ConnectionRefused)$/.test(code)) return true
+  }
+  return false
+}
