@@ -1,0 +1,41 @@
+import type { Address } from 'viem'
+import { HttpError } from '../http/errors.ts'
+import { parseAddress } from './address.ts'
+import { MAX_BODY_BYTES } from './limits.ts'
+
+/**
+ * The address a `POST /drip` asks for, after the request rules of spec 02: a chunked body is
+ * refused outright (its size is not known before reading it), a body is required and at most
+ * 4096 bytes (zero or too many: 413), the declared length must be a length and match what
+ * arrived (400), the content type must be JSON, the JSON must parse (400) and name an address
+ * (400). Nothing is read past the declared length.
+ *
+ * Bun's HTTP parser already answers a malformed Content-Length header with a bare 400 before
+ * any of this runs; the checks here cover what reaches the service.
+ */
+export async function readDripRequest(request: Request): Promise<Address> {
+  const headers = request.headers
+  if (headers.get('transfer-encoding') !== null) throw new HttpError(400, 'chunked request bodies are refused; send a Content-Length')
+
+  const declared = headers.get('content-length')
+  if (declared === null || declared.trim() === '0') throw new HttpError(413, 'a body is required')
+  if (!/^\d+$/.test(declared.trim())) throw new HttpError(400, 'invalid content length')
+  const length = Number(declared.trim())
+  if (length > MAX_BODY_BYTES) throw new HttpError(413, `payload too large (limit ${MAX_BODY_BYTES} bytes)`)
+
+  const type = headers.get('content-type') ?? ''
+  if (!/^application\/json\s*(;|$)/i.test(type)) throw new HttpError(400, 'content-type must be application/json')
+
+  const bytes = new Uint8Array(await request.arrayBuffer())
+  if (bytes.byteLength !== length) throw new HttpError(400, 'invalid content length')
+
+  let body: unknown
+  try {
+    body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
+  } catch {
+    throw new HttpError(400, 'invalid json')
+  }
+  const address = typeof body === 'object' && body !== null ? parseAddress((body as { address?: unknown }).address) : null
+  if (!address) throw new HttpError(400, 'invalid address')
+  return address
+}
