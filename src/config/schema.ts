@@ -50,6 +50,13 @@ export const ConfigSchema = T.Object(
       ws: url(['ws', 'wss'], 'ws://127.0.0.1:8545'),
       chainId: T.Integer({ minimum: 1, default: 78270, description: 'a positive integer chain id' }),
     }),
+    spool: table('spool', {
+      startBlock: T.Integer({ minimum: 0, default: 0, description: 'the first block to copy, an integer from 0' }),
+      batchBlocks: T.Integer({ minimum: 1, maximum: 2000, default: 100, description: 'blocks per fetch and per write, an integer from 1 to 2000' }),
+      concurrency: T.Integer({ minimum: 1, maximum: 32, default: 4, description: 'fetches in flight while catching up, an integer from 1 to 32' }),
+      pollMs: T.Integer({ minimum: 50, maximum: 60_000, default: 1000, description: 'milliseconds between head checks when no new-heads notice came, from 50 to 60000' }),
+      maxReorgDepth: T.Integer({ minimum: 1, maximum: 100_000, default: 1000, description: 'the deepest reorganisation followed, in blocks, from 1 to 100000' }),
+    }),
     data: table('data', {
       dir: T.String({
         minLength: 1,
@@ -78,6 +85,33 @@ export const ConfigSchema = T.Object(
       port: port(3000),
       corsOrigins: origins,
       trustedProxyHops,
+      contract: T.String({
+        pattern: '^(0x[0-9a-fA-F]{40})?$',
+        default: '',
+        description: 'a faucet contract address (0x and 40 hex digits), or "" to take it from the deployment manifest',
+      }),
+      allTimeBudget: T.Integer({
+        minimum: 1,
+        default: 100000,
+        description: 'the number of drips the faucet may ever pay, a positive integer',
+      }),
+      receiptTimeoutMs: T.Integer({
+        minimum: 100,
+        maximum: 60000,
+        default: 3000,
+        description: 'milliseconds to wait for a drip receipt, an integer from 100 to 60000',
+      }),
+      journalMaxBytes: T.Integer({
+        minimum: 4096,
+        default: 1048576,
+        description: 'the size in bytes at which the quota journal starts a new file, an integer of at least 4096',
+      }),
+      journalMaxAgeHours: T.Integer({
+        minimum: 1,
+        maximum: 8760,
+        default: 24,
+        description: 'the age in hours at which the quota journal starts a new file, an integer from 1 to 8760',
+      }),
     }),
     dev: table('dev', {
       host: host('127.0.0.1'),

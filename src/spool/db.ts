@@ -1,0 +1,39 @@
+import { Database } from 'bun:sqlite'
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { migrate, spoolMigrations, type Migration } from './migrations.ts'
+
+export type { Database }
+
+export const SPOOL_FILE = 'spool.db'
+
+/**
+ * Opens the spool database in WAL mode (readers never wait for the writer) and applies the
+ * migrations: the spool's own first, then those of the derived streams.
+ */
+export function openSpool(path: string, extraMigrations: Migration[] = []): Database {
+  mkdirSync(dirname(path), { recursive: true })
+  const db = new Database(path, { create: true, strict: true })
+  db.run('PRAGMA journal_mode = WAL')
+  db.run('PRAGMA synchronous = NORMAL')
+  db.run('PRAGMA busy_timeout = 5000')
+  db.run('PRAGMA foreign_keys = OFF')
+  migrate(db, [...spoolMigrations, ...extraMigrations])
+  return db
+}
+
+/** A connection for answering requests: never writes, never waits long. */
+export function openReader(path: string): Database {
+  const db = new Database(path, { readonly: true, strict: true })
+  db.run('PRAGMA busy_timeout = 2000')
+  db.run('PRAGMA query_only = ON')
+  return db
+}
+
+export function getMeta(db: Database, key: string): string | null {
+  return db.query<{ value: string }, [string]>('SELECT value FROM meta WHERE key = ?').get(key)?.value ?? null
+}
+
+export function setMeta(db: Database, key: string, value: string): void {
+  db.run('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [key, value])
+}

@@ -1,0 +1,289 @@
+import type { Database } from 'bun:sqlite'
+import { subscribeNewHeads, type NewHeadsSubscription } from '../chain/newHeads.ts'
+import { RpcUnreachableError, type Rpc } from '../chain/rpc.ts'
+import { getMeta, setMeta } from './db.ts'
+import { checkIdentity, SpoolIdentityError } from './identity.ts'
+import { fetchBlocks, type BlockBundle, type Capabilities } from './fetchBlocks.ts'
+import type { SpoolHealth } from './health.ts'
+import { getCursor, prepare, rollbackTo, storedHash, writeBatch } from './store.ts'
+import { CAUGHT_UP_SLEEP_MS, readStreamCursor, rollbackStream, runPass, type StreamDefinition } from './streams.ts'
+
+export type FollowerOptions = {
+  /** The spool's file, for messages. */
+  path: string
+  rpc: Rpc
+  wsUrl: string | null
+  chainId: number
+  /** The first block the spool keeps. */
+  startBlock: number
+  /** Blocks per fetch and per write transaction. */
+  batchBlocks: number
+  /** Fetches in flight at once during backfill. */
+  concurrency: number
+  /** How often to ask for the head when no new-heads notice came. */
+  pollMs: number
+  /** How far back a reorganisation may reach before the follower gives up. */
+  maxReorgDepth: number
+  streams: StreamDefinition[]
+  /** Logs per stream pass; spec 02 fixes 5000, tests use fewer. */
+  maxLogsPerPass?: number
+  log: (level: 'info' | 'warn' | 'error', fields: Record<string, unknown>, message: string) => void
+  onHealth: (health: SpoolHealth) => void
+}
+
+/** The chain reorganised deeper than maxReorgDepth: the spool cannot find where it forked. */
+export class DeepReorgError extends Error {
+  override name = 'DeepReorgError'
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms)
+    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true })
+  })
+
+/**
+ * Copies the node into the spool: backfills from the start block in batches fetched with
+ * bounded concurrency and written one transaction each, then follows the head; rolls back on
+ * reorganisations; keeps the derived streams running; reports health after every change.
+ */
+export class Follower {
+  private readonly statements
+  private readonly caps: Capabilities = { blockReceipts: null, traces: null }
+  private nodeHead: number | null = null
+  private reachable = false
+  private lastError: string | null = null
+  private historyGap: { from: number; to: number } | null = null
+  private heads: NewHeadsSubscription | null = null
+  private wake: (() => void) | null = null
+  private identityChecked = false
+  private streamsDueAt = 0
+
+  constructor(
+    private readonly db: Database,
+    private readonly options: FollowerOptions,
+  ) {
+    this.statements = prepare(db)
+    const traces = getMeta(db, 'traces_available')
+    if (traces !== null) this.caps.traces = traces === '1'
+  }
+
+  /** Runs until the signal aborts. Throws only for what cannot be retried (another chain, a reorg too deep). */
+  async run(signal: AbortSignal): Promise<void> {
+    if (this.options.wsUrl) {
+      this.heads = subscribeNewHeads(this.options.wsUrl, { onHead: () => this.wake?.() })
+    }
+    let backoff = 500
+    try {
+      while (!signal.aborted) {
+        try {
+          if (!this.identityChecked) {
+            await checkIdentity(this.db, this.options.rpc, this.options.chainId, this.options.path)
+            this.identityChecked = true
+          }
+          const progressed = await this.step()
+          this.markReachable()
+          this.runStreams()
+          backoff = 500
+          if (!progressed) await this.idle(signal)
+        } catch (error) {
+          if (error instanceof SpoolIdentityError || error instanceof DeepReorgError) throw error
+          this.markUnreachable(error)
+          await sleep(backoff, signal)
+          backoff = Math.min(backoff * 2, 10_000)
+        }
+      }
+    } finally {
+      this.heads?.close()
+    }
+  }
+
+  health(): SpoolHealth {
+    const cursor = getCursor(this.db)
+    const head = cursor >= 0 ? cursor : null
+    const updated = getMeta(this.db, 'updated_at')
+    return {
+      chainId: this.options.chainId,
+      genesisHash: getMeta(this.db, 'genesis_hash'),
+      spoolHeadBlock: head,
+      nodeHeadBlock: this.nodeHead,
+      lagBlocks: this.nodeHead === null ? null : Math.max(0, this.nodeHead - (head ?? this.options.startBlock - 1)),
+      updatedAt: updated === null ? null : new Date(Number(updated)).toISOString(),
+      nodeReachable: this.reachable,
+      nodeSocket: this.heads?.connected() ?? false,
+      tracesAvailable: this.caps.traces,
+      historyGap: this.historyGap,
+      lastError: this.lastError,
+      streams: Object.fromEntries(
+        this.options.streams.map((stream) => {
+          const streamCursor = readStreamCursor(this.db, stream.name)
+          const at = streamCursor.blockNumber >= 0 ? streamCursor.blockNumber : null
+          return [
+            stream.name,
+            {
+              cursorBlock: at,
+              lagBlocks: head === null ? null : head - (at ?? -1),
+              updatedAt: streamCursor.updatedAt ? new Date(streamCursor.updatedAt).toISOString() : null,
+            },
+          ]
+        }),
+      ),
+    }
+  }
+
+  /** One unit of work; true when something was written (so there may be more to do at once). */
+  private async step(): Promise<boolean> {
+    const { rpc, batchBlocks, concurrency, startBlock } = this.options
+    this.nodeHead = Number.parseInt(await rpc.call<string>('eth_blockNumber'), 16)
+    let cursor = getCursor(this.db)
+    if (cursor < startBlock - 1) {
+      cursor = startBlock - 1
+    }
+    if (cursor >= this.nodeHead) {
+      // Caught up: the stored tip must still be the node's, or the chain reorganised under it.
+      if (cursor > this.nodeHead || !(await this.tipMatches(cursor))) {
+        await this.reorganise(Math.min(cursor, this.nodeHead))
+        return true
+      }
+      return false
+    }
+
+    const last = Math.min(this.nodeHead, cursor + batchBlocks * concurrency)
+    const ranges: number[][] = []
+    for (let from = cursor + 1; from <= last; from += batchBlocks) {
+      ranges.push(Array.from({ length: Math.min(batchBlocks, last - from + 1) }, (_, index) => from + index))
+    }
+    const fetched = await Promise.all(ranges.map((numbers) => fetchBlocks(rpc, numbers, this.caps)))
+    this.rememberCapabilities()
+
+    for (const bundles of fetched) {
+      const present = bundles.filter((bundle): bundle is BlockBundle => bundle !== null)
+      if (present.length !== bundles.length) {
+        const missing = getCursor(this.db) + 1
+        // A block at or below the head that the node no longer has: it fell out of the node's
+        // history window. Never skip it silently.
+        this.noteHistoryGap(missing)
+        return false
+      }
+      const tip = getCursor(this.db)
+      const stored = tip >= startBlock ? storedHash(this.db, tip) : null
+      if (stored !== null && present[0]!.block.parentHash.toLowerCase() !== stored) {
+        await this.reorganise(tip)
+        return true
+      }
+      if (!linked(present)) return true // the node reorganised while we fetched: fetch again
+      writeBatch(this.db, this.statements, present)
+      this.historyGap = null
+      this.options.onHealth(this.health())
+    }
+    return true
+  }
+
+  private async tipMatches(cursor: number): Promise<boolean> {
+    const stored = storedHash(this.db, cursor)
+    if (stored === null) return true
+    const block = await this.options.rpc.call<{ hash: string } | null>('eth_getBlockByNumber', [`0x${cursor.toString(16)}`, false])
+    return block?.hash.toLowerCase() === stored
+  }
+
+  /** Walks back from `from` to the newest block the node and the spool agree on, and drops the rest. */
+  private async reorganise(from: number): Promise<void> {
+    const { rpc, maxReorgDepth, startBlock } = this.options
+    const floor = Math.max(startBlock - 1, getCursor(this.db) - maxReorgDepth)
+    for (let high = from; high > floor; high -= 32) {
+      const numbers = Array.from({ length: Math.min(32, high - floor) }, (_, index) => high - index)
+      const answers = await rpc.batch(numbers.map((number) => ({ method: 'eth_getBlockByNumber', params: [`0x${number.toString(16)}`, false] })))
+      for (const [index, number] of numbers.entries()) {
+        const answer = answers[index]!
+        if (!answer.ok) throw answer.error
+        const nodeHash = (answer.value as { hash: string } | null)?.hash.toLowerCase()
+        if (nodeHash !== undefined && nodeHash === storedHash(this.db, number)) {
+          this.rollback(number)
+          return
+        }
+      }
+    }
+    if (floor <= startBlock - 1) {
+      this.rollback(startBlock - 1)
+      return
+    }
+    throw new DeepReorgError(`the chain reorganised more than ${maxReorgDepth} blocks below block ${from}`)
+  }
+
+  private rollback(ancestor: number): void {
+    const before = getCursor(this.db)
+    rollbackTo(this.db, ancestor, () => {
+      for (const stream of this.options.streams) rollbackStream(this.db, stream, ancestor)
+    })
+    this.options.log('warn', { from: before, to: ancestor, dropped: before - ancestor }, 'chain reorganised: rolled back to the common ancestor')
+    this.options.onHealth(this.health())
+  }
+
+  private runStreams(): void {
+    if (this.options.streams.length === 0 || Date.now() < this.streamsDueAt) return
+    const spoolCursor = getCursor(this.db)
+    let allCaughtUp = true
+    // One stream per pass, never two in one transaction.
+    for (const stream of this.options.streams) {
+      const result = runPass(this.db, stream, spoolCursor, this.options.maxLogsPerPass)
+      if (!result.caughtUp) allCaughtUp = false
+    }
+    this.streamsDueAt = allCaughtUp ? Date.now() + CAUGHT_UP_SLEEP_MS : 0
+    this.options.onHealth(this.health())
+  }
+
+  private async idle(signal: AbortSignal): Promise<void> {
+    const wait = this.options.streams.length > 0 ? Math.min(this.options.pollMs, Math.max(0, this.streamsDueAt - Date.now())) : this.options.pollMs
+    await new Promise<void>((resolve) => {
+      this.wake = resolve
+      sleep(Math.max(wait, 10), signal).then(resolve)
+    })
+    this.wake = null
+  }
+
+  private rememberCapabilities(): void {
+    if (this.caps.traces !== null && getMeta(this.db, 'traces_available') !== (this.caps.traces ? '1' : '0')) {
+      setMeta(this.db, 'traces_available', this.caps.traces ? '1' : '0')
+      if (!this.caps.traces) this.options.log('warn', {}, 'the node has no call tracer: transactions are stored without traces')
+    }
+  }
+
+  private noteHistoryGap(missing: number): void {
+    if (this.historyGap?.from !== missing) {
+      this.options.log(
+        'error',
+        { missingBlock: missing, nodeHead: this.nodeHead },
+        'the spool fell behind the node history window: a block below the head is gone from the node; the spool stops here rather than leave a hole',
+      )
+    }
+    this.historyGap = { from: missing, to: this.nodeHead ?? missing }
+    this.options.onHealth(this.health())
+  }
+
+  private markReachable(): void {
+    if (!this.reachable) {
+      this.options.log('info', { rpc: this.options.rpc.url }, 'node reachable')
+      this.reachable = true
+      this.lastError = null
+      this.options.onHealth(this.health())
+    }
+  }
+
+  private markUnreachable(error: unknown): void {
+    const message = (error as Error).message?.split('\n')[0] ?? String(error)
+    if (this.reachable || this.lastError === null) {
+      this.options.log('warn', { error: message }, error instanceof RpcUnreachableError ? 'node unreachable; retrying' : 'spool step failed; retrying')
+    }
+    this.reachable = false
+    this.lastError = message
+    this.options.onHealth(this.health())
+  }
+}
+
+/** Each block's parent is the block before it. */
+function linked(bundles: BlockBundle[]): boolean {
+  for (let index = 1; index < bundles.length; index++) {
+    if (bundles[index]!.block.parentHash.toLowerCase() !== bundles[index - 1]!.block.hash.toLowerCase()) return false
+  }
+  return true
+}

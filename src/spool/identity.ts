@@ -1,0 +1,40 @@
+import type { Database } from 'bun:sqlite'
+import type { Rpc } from '../chain/rpc.ts'
+import { getMeta, setMeta } from './db.ts'
+
+/** The node is a different chain from the one the spool holds (or the config expects). */
+export class SpoolIdentityError extends Error {
+  override name = 'SpoolIdentityError'
+}
+
+/**
+ * Checks that the node is the chain the config expects and the chain the spool holds (same
+ * chain id, same genesis hash), and records both in a new spool.
+ */
+export async function checkIdentity(db: Database, rpc: Rpc, expectedChainId: number, path: string): Promise<void> {
+  const nodeChainId = Number.parseInt(await rpc.call<string>('eth_chainId'), 16)
+  const genesis = await rpc.call<{ hash: string } | null>('eth_getBlockByNumber', ['0x0', false])
+  // A node that pruned its genesis cannot prove it; the chain id and the stored tip still must match.
+  const genesisHash = genesis?.hash.toLowerCase() ?? null
+  if (nodeChainId !== expectedChainId) {
+    throw new SpoolIdentityError(`the node at ${rpc.url} is chain ${nodeChainId}, but chain.chainId is ${expectedChainId}`)
+  }
+  const storedChain = getMeta(db, 'chain_id')
+  const storedGenesis = getMeta(db, 'genesis_hash')
+  if (storedChain === null) {
+    db.transaction(() => {
+      setMeta(db, 'chain_id', String(nodeChainId))
+      if (genesisHash) setMeta(db, 'genesis_hash', genesisHash)
+    })()
+    return
+  }
+  const sameChain = Number(storedChain) === nodeChainId
+  const sameGenesis = storedGenesis === null || genesisHash === null || storedGenesis === genesisHash
+  if (!sameChain || !sameGenesis) {
+    throw new SpoolIdentityError(
+      `the spool ${path} holds chain ${storedChain} (genesis ${storedGenesis ?? 'unknown'}), ` +
+        `but the node at ${rpc.url} is chain ${nodeChainId} (genesis ${genesisHash ?? 'unknown'}); ` +
+        'point chain.rpc at the right node, or move the spool away to start a new one',
+    )
+  }
+}

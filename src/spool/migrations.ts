@@ -1,0 +1,110 @@
+import type { Database } from 'bun:sqlite'
+
+/**
+ * A schema change, applied once, in order, and recorded by id. Each layer (the spool, each
+ * derived stream) contributes its own; ids are never reused or edited once released.
+ */
+export type Migration = { id: string; sql: string }
+
+export const spoolMigrations: Migration[] = [
+  {
+    id: 'spool/001-core',
+    sql: `
+      CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+      CREATE TABLE blocks (
+        number INTEGER PRIMARY KEY,
+        hash BLOB NOT NULL UNIQUE,
+        parent_hash BLOB NOT NULL,
+        timestamp INTEGER NOT NULL,          -- seconds
+        miner BLOB,
+        gas_used INTEGER NOT NULL,
+        gas_limit INTEGER NOT NULL,
+        base_fee TEXT,                       -- wei, decimal
+        size INTEGER,
+        tx_count INTEGER NOT NULL
+      );
+
+      -- On a node without mini-blocks every block is its own mini-block.
+      CREATE TABLE minis (
+        number INTEGER PRIMARY KEY,
+        block_number INTEGER NOT NULL,
+        hash BLOB,
+        timestamp_us INTEGER NOT NULL,       -- microseconds
+        tx_count INTEGER NOT NULL
+      );
+      CREATE INDEX minis_block ON minis(block_number);
+
+      CREATE TABLE txs (
+        id INTEGER PRIMARY KEY,              -- block_number * 2^20 + index
+        hash BLOB NOT NULL UNIQUE,
+        block_number INTEGER NOT NULL,
+        tx_index INTEGER NOT NULL,
+        from_addr BLOB NOT NULL,
+        to_addr BLOB,
+        created BLOB,                        -- contract address a creation made
+        value TEXT NOT NULL,                 -- wei, decimal
+        nonce INTEGER NOT NULL,
+        type INTEGER NOT NULL,
+        gas INTEGER NOT NULL,
+        gas_price TEXT,
+        max_fee TEXT,
+        max_priority_fee TEXT,
+        input BLOB NOT NULL,
+        status INTEGER NOT NULL,             -- 1 success, 0 reverted
+        gas_used INTEGER NOT NULL,
+        effective_gas_price TEXT,
+        log_count INTEGER NOT NULL
+      );
+      CREATE INDEX txs_from ON txs(from_addr, id);
+      CREATE INDEX txs_to ON txs(to_addr, id);
+
+      -- The log index is per transaction on this chain: the identity is (transaction, index).
+      CREATE TABLE logs (
+        tx_id INTEGER NOT NULL,
+        log_index INTEGER NOT NULL,
+        block_number INTEGER NOT NULL,
+        address BLOB NOT NULL,
+        topic0 BLOB,
+        topic1 BLOB,
+        topic2 BLOB,
+        topic3 BLOB,
+        data BLOB NOT NULL,
+        PRIMARY KEY (tx_id, log_index)
+      ) WITHOUT ROWID;
+      CREATE INDEX logs_address ON logs(address, tx_id);
+      CREATE INDEX logs_topic0 ON logs(topic0, tx_id);
+
+      -- The call tree of each transaction, as the node's call tracer gave it (JSON).
+      CREATE TABLE traces (
+        tx_id INTEGER PRIMARY KEY,
+        trace TEXT NOT NULL
+      );
+
+      -- Derived streams: one cursor each, over (tx_id, log_index) of the logs table.
+      CREATE TABLE stream_cursors (
+        name TEXT PRIMARY KEY,
+        tx_id INTEGER NOT NULL,
+        log_index INTEGER NOT NULL,
+        block_number INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL          -- unix milliseconds
+      );
+    `,
+  },
+]
+
+/** Applies the migrations not yet recorded, each in its own transaction. Returns the ids applied. */
+export function migrate(db: Database, migrations: Migration[]): string[] {
+  db.run('CREATE TABLE IF NOT EXISTS migrations (id TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)')
+  const done = new Set(db.query<{ id: string }, []>('SELECT id FROM migrations').all().map((row) => row.id))
+  const applied: string[] = []
+  for (const migration of migrations) {
+    if (done.has(migration.id)) continue
+    db.transaction(() => {
+      db.run(migration.sql)
+      db.run('INSERT INTO migrations (id, applied_at) VALUES (?, ?)', [migration.id, Date.now()])
+    })()
+    applied.push(migration.id)
+  }
+  return applied
+}

@@ -1,0 +1,130 @@
+import type { Database } from 'bun:sqlite'
+import { blob, decimal, quantity, txId } from './codec.ts'
+import { getMeta, setMeta } from './db.ts'
+import type { BlockBundle } from './fetchBlocks.ts'
+
+/** The last block stored in full, or -1 before the first one. */
+export function getCursor(db: Database): number {
+  const value = getMeta(db, 'cursor')
+  return value === null ? -1 : Number(value)
+}
+
+/** The hash stored for a block, or null when the block is not stored. */
+export function storedHash(db: Database, number: number): string | null {
+  const row = db.query<{ hash: Uint8Array }, [number]>('SELECT hash FROM blocks WHERE number = ?').get(number)
+  return row ? `0x${Buffer.from(row.hash).toString('hex')}` : null
+}
+
+export type Statements = ReturnType<typeof prepare>
+
+/** Statements prepared once per connection: the bulk insert path is hot. */
+export function prepare(db: Database) {
+  return {
+    block: db.prepare(
+      `INSERT INTO blocks (number, hash, parent_hash, timestamp, miner, gas_used, gas_limit, base_fee, size, tx_count)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    mini: db.prepare('INSERT INTO minis (number, block_number, hash, timestamp_us, tx_count) VALUES (?, ?, ?, ?, ?)'),
+    tx: db.prepare(
+      `INSERT INTO txs (id, hash, block_number, tx_index, from_addr, to_addr, created, value, nonce, type, gas, gas_price,
+         max_fee, max_priority_fee, input, status, gas_used, effective_gas_price, log_count)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    log: db.prepare(
+      `INSERT INTO logs (tx_id, log_index, block_number, address, topic0, topic1, topic2, topic3, data)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    trace: db.prepare('INSERT INTO traces (tx_id, trace) VALUES (?, ?)'),
+  }
+}
+
+/**
+ * Writes a run of consecutive blocks and moves the cursor to the last of them, in one
+ * transaction: after a crash either all of the batch is there and the cursor says so, or none
+ * of it is and the batch is fetched again. Nothing is skipped and nothing is written twice.
+ */
+export function writeBatch(db: Database, statements: Statements, bundles: BlockBundle[]): number {
+  let logs = 0
+  db.transaction(() => {
+    for (const { block, receipts, traces } of bundles) {
+      const number = quantity(block.number)
+      const timestamp = quantity(block.timestamp)
+      statements.block.run(
+        number,
+        blob(block.hash),
+        blob(block.parentHash),
+        timestamp,
+        block.miner ? blob(block.miner) : null,
+        quantity(block.gasUsed),
+        quantity(block.gasLimit),
+        decimal(block.baseFeePerGas),
+        block.size ? quantity(block.size) : null,
+        block.transactions.length,
+      )
+      // No mini-blocks on this node: the block is its own mini-block, its time in microseconds.
+      statements.mini.run(number, number, blob(block.hash), timestamp * 1_000_000, block.transactions.length)
+      block.transactions.forEach((tx, index) => {
+        const receipt = receipts[index]!
+        const id = txId(number, index)
+        statements.tx.run(
+          id,
+          blob(tx.hash),
+          number,
+          index,
+          blob(tx.from),
+          tx.to ? blob(tx.to) : null,
+          receipt.contractAddress ? blob(receipt.contractAddress) : null,
+          decimal(tx.value),
+          quantity(tx.nonce),
+          quantity(tx.type ?? '0x0'),
+          quantity(tx.gas),
+          decimal(tx.gasPrice),
+          decimal(tx.maxFeePerGas),
+          decimal(tx.maxPriorityFeePerGas),
+          blob(tx.input),
+          quantity(receipt.status),
+          quantity(receipt.gasUsed),
+          decimal(receipt.effectiveGasPrice),
+          receipt.logs.length,
+        )
+        for (const log of receipt.logs) {
+          const [topic0, topic1, topic2, topic3] = log.topics
+          statements.log.run(
+            id,
+            quantity(log.logIndex),
+            number,
+            blob(log.address),
+            topic0 ? blob(topic0) : null,
+            topic1 ? blob(topic1) : null,
+            topic2 ? blob(topic2) : null,
+            topic3 ? blob(topic3) : null,
+            blob(log.data),
+          )
+          logs++
+        }
+        if (traces) statements.trace.run(id, JSON.stringify(traces[index]))
+      })
+    }
+    setMeta(db, 'cursor', String(quantity(bundles.at(-1)!.block.number)))
+    setMeta(db, 'updated_at', String(Date.now()))
+  })()
+  return logs
+}
+
+/**
+ * Deletes every row above `ancestor` and moves the cursor back to it, in one transaction with
+ * `alsoInside` (the derived streams rolling back their own rows).
+ */
+export function rollbackTo(db: Database, ancestor: number, alsoInside: () => void = () => {}): void {
+  const firstOrphanTx = txId(ancestor + 1, 0)
+  db.transaction(() => {
+    db.run('DELETE FROM logs WHERE tx_id >= ?', [firstOrphanTx])
+    db.run('DELETE FROM traces WHERE tx_id >= ?', [firstOrphanTx])
+    db.run('DELETE FROM txs WHERE id >= ?', [firstOrphanTx])
+    db.run('DELETE FROM minis WHERE block_number > ?', [ancestor])
+    db.run('DELETE FROM blocks WHERE number > ?', [ancestor])
+    alsoInside()
+    setMeta(db, 'cursor', String(ancestor))
+    setMeta(db, 'updated_at', String(Date.now()))
+  })()
+}

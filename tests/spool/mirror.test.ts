@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { createRpc } from '../../src/chain/rpc.ts'
+import { silentLogger } from '../../src/log.ts'
+import { startSpool, type Spool } from '../../src/spool/spool.ts'
+import type { Anvil } from '../helpers/anvil.ts'
+import { chainWithActivity, deposits, expectMirror, spoolConfig, waitFor } from './helpers.ts'
+
+let anvil: Anvil
+let spool: Spool
+let weth: string
+
+beforeAll(async () => {
+  const chain = await chainWithActivity()
+  anvil = chain.anvil
+  weth = chain.manifest.contracts.WETH9
+  // Small batches so the backfill spans many transactions and several rounds of fetches.
+  spool = await startSpool(spoolConfig(anvil.rpcUrl, anvil.wsUrl, 'batchBlocks = 7\nconcurrency = 3\n'), silentLogger, { fresh: true })
+})
+afterAll(async () => {
+  await spool?.stop()
+  await anvil?.stop()
+})
+
+const nodeHead = async () => Number.parseInt(await createRpc(anvil.rpcUrl).call<string>('eth_blockNumber'), 16)
+
+test('after the backfill the spool equals the node', async () => {
+  const head = await nodeHead()
+  await waitFor(() => spool.health().spoolHeadBlock === head, 'the backfill')
+  expect(await expectMirror(spool.reader, anvil.rpcUrl, head)).toEqual([])
+  const health = spool.health()
+  expect(health).toMatchObject({ chainId: 78270, spoolHeadBlock: head, nodeHeadBlock: head, lagBlocks: 0, nodeReachable: true, tracesAvailable: true })
+  expect(health.genesisHash).toMatch(/^0x[0-9a-f]{64}$/)
+})
+
+test('while following the head, new blocks arrive and still equal the node', async () => {
+  await deposits(anvil.rpcUrl, weth, 40)
+  const head = await nodeHead()
+  await waitFor(() => spool.health().spoolHeadBlock === head, 'the new blocks')
+  expect(await expectMirror(spool.reader, anvil.rpcUrl, head)).toEqual([])
+})
+
+test('mini-blocks: one per block, timestamp in microseconds', () => {
+  const rows = spool.reader.query<{ number: number; block_number: number; timestamp_us: number; timestamp: number; minis: number; txs: number }, []>(
+    'SELECT m.number, m.block_number, m.timestamp_us, b.timestamp, m.tx_count AS minis, b.tx_count AS txs FROM minis m JOIN blocks b ON b.number = m.block_number',
+  ).all()
+  expect(rows.length).toBe(spool.health().spoolHeadBlock! + 1)
+  for (const row of rows) {
+    expect(row.number).toBe(row.block_number)
+    expect(row.timestamp_us).toBe(row.timestamp * 1_000_000)
+    expect(row.minis).toBe(row.txs)
+  }
+})
+
+test('amounts are stored as exact decimal strings, and every transaction has its call trace', () => {
+  const values = spool.reader.query<{ value: unknown }, []>('SELECT value FROM txs').all()
+  for (const { value } of values) expect(typeof value).toBe('string')
+  expect(values.some(({ value }) => value === '1000000000000000000000')).toBe(true)
+  const missing = spool.reader.query<{ n: number }, []>('SELECT count(*) AS n FROM txs WHERE id NOT IN (SELECT tx_id FROM traces)').get()!
+  expect(missing.n).toBe(0)
+  const nested = spool.reader.query<{ n: number }, []>(`SELECT count(*) AS n FROM traces WHERE trace LIKE '%"calls":[%'`).get()!
+  expect(nested.n).toBeGreaterThan(0)
+})
+
+test('a log is keyed by its transaction and its index', () => {
+  const duplicates = spool.reader.query<{ n: number }, []>('SELECT count(*) AS n FROM (SELECT tx_id, log_index FROM logs GROUP BY tx_id, log_index HAVING count(*) > 1)').get()!
+  expect(duplicates.n).toBe(0)
+})
