@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from './config/load.ts'
 import { StartError } from './http/serve.ts'
 import { AnvilError } from './chain/anvil.ts'
 import { DevnetError } from './devnet/deploy.ts'
+import { SpoolIdentityError } from './spool/identity.ts'
 import { VERSION } from './version.ts'
 
 async function run(command: Command): Promise<void> {
@@ -36,7 +37,7 @@ try {
     process.stderr.write(`stack: the config is not valid, nothing was started\n${error.message.replace(/^/gm, '  ')}\n`)
     process.exit(1)
   }
-  if (error instanceof StartError || error instanceof AnvilError || error instanceof DevnetError) {
+  if (error instanceof StartError || error instanceof AnvilError || error instanceof DevnetError || error instanceof SpoolIdentityError) {
     process.stderr.write(`stack: ${error.message}\n`)
     process.exit(1)
   }

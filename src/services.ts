@@ -5,20 +5,21 @@ import { createExchangeApp } from './exchange/app.ts'
 import { createExplorerApp } from './explorer/app.ts'
 import { createFaucetApp } from './faucet/app.ts'
 import { listen, type Listening } from './http/serve.ts'
+import type { Spool } from './spool/spool.ts'
 
 const factories = {
   explorer: createExplorerApp,
   exchange: createExchangeApp,
   faucet: createFaucetApp,
   arcade: createArcadeApp,
-} satisfies Record<ServiceName, (context: ServiceContext) => unknown>
+} satisfies Record<ServiceName, (context: ServiceContext, spool: Spool) => unknown>
 
 /**
  * Builds and opens the four services. If one cannot open its port, the ones already open are
  * closed again before the error is rethrown, so a failed start leaves no port behind.
  */
-export async function startServices(context: ServiceContext): Promise<Listening[]> {
-  const apps = serviceNames.map((name) => [name, factories[name](context)] as const)
+export async function startServices(context: ServiceContext, spool: Spool): Promise<Listening[]> {
+  const apps = serviceNames.map((name) => [name, factories[name](context, spool)] as const)
   const open: Listening[] = []
   try {
     for (const [name, app] of apps) {

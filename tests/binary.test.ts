@@ -1,7 +1,10 @@
 import { beforeAll, expect, test } from 'bun:test'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
+import { createRpc } from '../src/chain/rpc.ts'
+import { spawnAnvil } from './helpers/anvil.ts'
 import { configDir, ROOT, runOnce, startStack } from './helpers/stack.ts'
+import { waitFor } from './helpers/wait.ts'
 
 const BINARY = join(ROOT, 'dist/stack')
 
@@ -52,4 +55,19 @@ test('the binary refuses a bad config before opening a port', async () => {
   expect(code).toBe(1)
   expect(stderr).toContain('exchange.port = "4020": expected')
   expect(stdout).not.toContain('listening')
+})
+
+test("the binary's spool worker follows a real node", async () => {
+  const anvil = await spawnAnvil()
+  try {
+    await createRpc(anvil.rpcUrl).call('anvil_mine', ['0x3'])
+    const { dir, file } = configDir(`[chain]\nrpc = "${anvil.rpcUrl}"\nws = "${anvil.wsUrl}"\n`)
+    const stack = await startStack([BINARY], ['start', '--config', file], { cwd: dir, env: bare })
+    const health = async () => (await (await fetch(`${stack.urls.exchange}/health`)).json()) as { spoolHeadBlock: number | null }
+    await waitFor(async () => (await health()).spoolHeadBlock === 3, 'the spool to reach block 3')
+    expect(await stack.stop()).toBe(0)
+    expect(existsSync(join(dir, 'data', 'spool.db'))).toBe(true)
+  } finally {
+    await anvil.stop()
+  }
 })

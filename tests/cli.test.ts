@@ -1,5 +1,9 @@
 import { describe, expect, test } from 'bun:test'
+import { readFileSync, writeFileSync } from 'node:fs'
 import pkg from '../package.json' with { type: 'json' }
+import { createRpc } from '../src/chain/rpc.ts'
+import { spawnAnvil, type Anvil } from './helpers/anvil.ts'
+import { waitFor } from './helpers/wait.ts'
 import { configDir, fromSource, runOnce, startStack } from './helpers/stack.ts'
 
 describe('usage', () => {
@@ -85,4 +89,29 @@ describe('running', () => {
       await expect(fetch(`${explorer}/api/health`)).rejects.toThrow()
     })
   }
+})
+
+describe('the spool under stack start', () => {
+  test('follows the node, and a restart against another chain is refused before any port opens', async () => {
+    const first = await spawnAnvil()
+    const second = await spawnAnvil({ args: ['--timestamp', '1700000000'] })
+    try {
+      await createRpc(first.rpcUrl).call('anvil_mine', ['0x5'])
+      const chainToml = (anvil: Anvil) => `[chain]\nrpc = "${anvil.rpcUrl}"\nws = "${anvil.wsUrl}"\n`
+      const { dir, file } = configDir(chainToml(first))
+      const stack = await startStack(fromSource, ['start', '--config', file], { cwd: dir })
+      const health = async () => (await (await fetch(`${stack.urls.exchange}/health`)).json()) as { spoolHeadBlock: number | null }
+      await waitFor(async () => (await health()).spoolHeadBlock === 5, "the spool to reach block 5")
+      expect(await stack.stop()).toBe(0)
+
+      writeFileSync(file, readFileSync(file, 'utf8').replace(chainToml(first), chainToml(second)))
+      const { code, stderr, stdout } = await runOnce(fromSource, ['start', '--config', file], { cwd: dir })
+      expect(code).toBe(1)
+      expect(stderr).toMatch(/holds chain 78270 \(genesis 0x[0-9a-f]{64}\), but the node at .* is chain 78270 \(genesis 0x[0-9a-f]{64}\)/)
+      expect(stdout).not.toContain('"listening"')
+    } finally {
+      await first.stop()
+      await second.stop()
+    }
+  })
 })

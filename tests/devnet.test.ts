@@ -8,6 +8,7 @@ import { deployContracts, DEPLOY_ORDER, devClients, DevnetError, predictedAddres
 import { startDevnet, type Devnet } from '../src/devnet/devnet.ts'
 import { captureLog } from './helpers/service.ts'
 import { configDir, fromSource, runOnce, startStack } from './helpers/stack.ts'
+import { waitFor } from './helpers/wait.ts'
 
 let devnet: Devnet
 let clients: ReturnType<typeof devClients>
@@ -196,6 +197,9 @@ describe('stack dev', () => {
     const manifest = JSON.parse(readFileSync(`${dir}/data/l2-addresses.json`, 'utf8'))
     expect(Object.keys(manifest.contracts)).toEqual([...DEPLOY_ORDER])
     expect((await fetch(`${stack.urls.explorer}/api/health`)).status).toBe(200)
+    // A fresh spool follows the new chain.
+    const health = async () => (await (await fetch(`${stack.urls.exchange}/health`)).json()) as { spoolHeadBlock: number | null }
+    await waitFor(async () => ((await health()).spoolHeadBlock ?? -1) >= manifest.deploymentBlock + 80, 'the spool to copy the seeded blocks')
     expect(await stack.stop('SIGINT')).toBe(0)
     const banner = await stack.stderr()
     expect(banner).toContain(`stack dev: chain 78270 at ${rpc}`)

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, test } from 'bun:test'
+import { startSpool } from '../src/spool/spool.ts'
 import { createArcadeApp } from '../src/arcade/app.ts'
 import { createExchangeApp } from '../src/exchange/app.ts'
 import { createExplorerApp } from '../src/explorer/app.ts'
@@ -10,11 +11,16 @@ const EVIL = 'https://evil.example'
 const context = testContext(
   ['explorer', 'faucet', 'arcade'].map((name) => `[${name}]\ncorsOrigins = ["${SITE}"]\n`).join(''),
 )
+// A real spool over the config's node, which is not running: it waits for it.
+const spool = await startSpool(context.config, context.log)
 const explorer = serveOnFreePort(createExplorerApp(context), 'explorer')
-const exchange = serveOnFreePort(createExchangeApp(context), 'exchange')
+const exchange = serveOnFreePort(createExchangeApp(context, spool), 'exchange')
 const faucet = serveOnFreePort(createFaucetApp(context), 'faucet')
 const arcade = serveOnFreePort(createArcadeApp(context), 'arcade')
-afterAll(() => Promise.all([explorer, exchange, faucet, arcade].map((service) => service.stop())))
+afterAll(async () => {
+  await Promise.all([explorer, exchange, faucet, arcade].map((service) => service.stop()))
+  await spool.stop()
+})
 
 async function expectJson(response: Response, status: number) {
   expect(response.status).toBe(status)

@@ -1,5 +1,8 @@
 import { createChain } from '../chain/client.ts'
 import type { Config } from '../config/load.ts'
+import type { ServiceContext } from '../context.ts'
+import type { Listening } from '../http/serve.ts'
+import { startSpool, type Spool } from '../spool/spool.ts'
 import { DEV_OPERATOR_KEY, devAccounts } from '../devnet/accounts.ts'
 import { startDevnet } from '../devnet/devnet.ts'
 import { createLogger } from '../log.ts'
@@ -16,8 +19,31 @@ export async function start(config: Config): Promise<void> {
     log.warn('FAUCET_OPERATOR_KEY is not set: the faucet will refuse to drip')
   }
   const chain = createChain({ rpcUrl: config.chain.rpc, wsUrl: config.chain.ws, chainId: config.chain.chainId })
-  const services = await startServices({ config, log, chain })
-  onShutdown(log, [() => Promise.all(services.map((service) => service.stop())).then(() => undefined)])
+  const spool = await startSpool(config, log)
+  await serve({ config, log, chain }, spool, [])
+}
+
+/**
+ * Opens the services over the spool and arranges the stop: on a signal, or when the spool stops
+ * for good, the listeners close first, then the spool, then whatever `also` holds (the dev chain).
+ */
+async function serve(context: ServiceContext, spool: Spool, also: Array<() => Promise<void>>): Promise<Listening[]> {
+  let services: Listening[]
+  try {
+    services = await startServices(context, spool)
+  } catch (error) {
+    await spool.stop()
+    for (const stop of also) await stop()
+    throw error
+  }
+  const closers = [() => Promise.all(services.map((service) => service.stop())).then(() => undefined), spool.stop, ...also]
+  onShutdown(context.log, closers)
+  void spool.fatal.then(async (error) => {
+    context.log.fatal({ error: error.message }, 'stopping: the spool cannot go on')
+    for (const close of closers) await close().catch(() => {})
+    process.exit(1)
+  })
+  return services
 }
 
 /** `stack dev`: a fresh local chain with the contract set, then the four services against it. */
@@ -32,22 +58,24 @@ export async function dev(fileConfig: Config): Promise<void> {
   }
   log.warn({ operator: devAccounts.operator.address }, "the faucet operator signs with anvil's public dev key #1; never use it outside the local chain")
 
-  let services
+  const chain = createChain({ rpcUrl: config.chain.rpc, wsUrl: config.chain.ws, chainId: config.chain.chainId })
+  let spool: Spool
   try {
-    const chain = createChain({ rpcUrl: config.chain.rpc, wsUrl: config.chain.ws, chainId: config.chain.chainId })
-    services = await startServices({ config, log, chain })
+    // The dev chain is new at every start, so is its spool.
+    spool = await startSpool(config, log, { fresh: true })
   } catch (error) {
     await devnet.stop()
     throw error
   }
+  const services = await serve({ config, log, chain }, spool, [devnet.stop])
   const stopServices = () => Promise.all(services.map((service) => service.stop())).then(() => undefined)
-  onShutdown(log, [stopServices, devnet.stop])
 
   // The chain is part of this process's promise: if it dies, say so and stop everything.
   void devnet.anvil.process.exited.then(async (code) => {
     if (devnet.anvil.process.killed) return
     log.error({ code }, 'the dev chain (anvil) exited; stopping')
     await stopServices()
+    await spool.stop()
     process.exit(1)
   })
 

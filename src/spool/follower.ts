@@ -157,24 +157,26 @@ export class Follower {
     this.rememberCapabilities()
 
     for (const bundles of fetched) {
-      const present = bundles.filter((bundle): bundle is BlockBundle => bundle !== null)
-      if (present.length !== bundles.length) {
-        const missing = getCursor(this.db) + 1
-        // A block at or below the head that the node no longer has: it fell out of the node's
-        // history window. Never skip it silently.
-        this.noteHistoryGap(missing)
+      // A block at or below the head that the node no longer has fell out of its history
+      // window: store what comes before it, then stop there rather than leave a hole.
+      const gap = bundles.indexOf(null)
+      const present = (gap === -1 ? bundles : bundles.slice(0, gap)) as BlockBundle[]
+      if (present.length > 0) {
+        const tip = getCursor(this.db)
+        const stored = tip >= startBlock ? storedHash(this.db, tip) : null
+        if (stored !== null && present[0]!.block.parentHash.toLowerCase() !== stored) {
+          await this.reorganise(tip)
+          return true
+        }
+        if (!linked(present)) return true // the node reorganised while we fetched: fetch again
+        writeBatch(this.db, this.statements, present)
+        this.historyGap = null
+        this.options.onHealth(this.health())
+      }
+      if (gap !== -1) {
+        this.noteHistoryGap(getCursor(this.db) + 1)
         return false
       }
-      const tip = getCursor(this.db)
-      const stored = tip >= startBlock ? storedHash(this.db, tip) : null
-      if (stored !== null && present[0]!.block.parentHash.toLowerCase() !== stored) {
-        await this.reorganise(tip)
-        return true
-      }
-      if (!linked(present)) return true // the node reorganised while we fetched: fetch again
-      writeBatch(this.db, this.statements, present)
-      this.historyGap = null
-      this.options.onHealth(this.health())
     }
     return true
   }

@@ -5,6 +5,7 @@ import { createRpc, RpcUnreachableError } from '../chain/rpc.ts'
 import type { Config } from '../config/load.ts'
 import type { Logger } from '../log.ts'
 import { createStreams } from '../streams.ts'
+import { SPOOL_WORKER_URL } from '../workers.ts'
 import { openReader, openSpool, SPOOL_FILE } from './db.ts'
 import { emptyHealth, type SpoolHealth } from './health.ts'
 import { checkIdentity, SpoolIdentityError } from './identity.ts'
@@ -59,7 +60,7 @@ export async function startSpool(config: Config, log: Logger, { fresh = false } 
   let stopped: () => void = () => {}
   const stoppedPromise = new Promise<void>((resolve) => (stopped = resolve))
 
-  const worker = new Worker(new URL('./worker.ts', import.meta.url).href)
+  const worker = new Worker(SPOOL_WORKER_URL)
   worker.onmessage = (event: MessageEvent<FromWorker>) => {
     const message = event.data
     switch (message.type) {

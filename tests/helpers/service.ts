@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import type { Elysia } from 'elysia'
 import { createChain } from '../../src/chain/client.ts'
@@ -24,7 +27,9 @@ export function captureLog(level = 'info') {
  */
 export function testContext(toml = '', env: Record<string, string> = {}): ServiceContext & { lines: Record<string, unknown>[]; config: Config } {
   const { log, lines } = captureLog()
-  const config = parseConfig(toml, null, env)
+  // Runtime state goes to a folder of the test's own, never the checkout's data/.
+  const data = toml.includes('[data]') ? '' : `[data]\ndir = "${mkdtempSync(join(tmpdir(), 'stack-test-'))}"\n`
+  const config = parseConfig(`${data}${toml}`, null, env)
   const chain = createChain({ rpcUrl: config.chain.rpc, wsUrl: config.chain.ws, chainId: config.chain.chainId, timeoutMs: 1000 })
   return { config, log, lines, chain }
 }

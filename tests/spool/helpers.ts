@@ -9,6 +9,8 @@ import { deployContracts, devClients, type Manifest } from '../../src/devnet/dep
 import { seedActivity } from '../../src/devnet/seed.ts'
 import { spawnAnvil, type Anvil } from '../helpers/anvil.ts'
 
+export { waitFor } from '../helpers/wait.ts'
+
 /** A real anvil with the dev contract set deployed and the demo activity seeded. */
 export async function chainWithActivity(): Promise<{ anvil: Anvil; manifest: Manifest }> {
   const anvil = await spawnAnvil()
@@ -31,16 +33,6 @@ export function spoolConfig(rpcUrl: string, wsUrl: string | null, spool = '', di
   // An unreachable WebSocket leaves the follower polling, which the tests then exercise.
   const ws = wsUrl ?? 'ws://127.0.0.1:9'
   return parseConfig(`[chain]\nrpc = "${rpcUrl}"\nws = "${ws}"\n[data]\ndir = "${dir}"\n[spool]\npollMs = 100\n${spool}`, null)
-}
-
-export async function waitFor<T>(probe: () => T | Promise<T>, what: string, timeoutMs = 20_000): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (value) return value as NonNullable<T>
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await Bun.sleep(50)
-  }
 }
 
 type NodeLog = { transactionHash: string; logIndex: string; address: string; topics: string[]; data: string; blockNumber: string }

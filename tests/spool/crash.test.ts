@@ -1,0 +1,55 @@
+import { afterAll, expect, test } from 'bun:test'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createRpc } from '../../src/chain/rpc.ts'
+import { openReader } from '../../src/spool/db.ts'
+import type { Anvil } from '../helpers/anvil.ts'
+import { chainWithActivity, deposits, expectMirror } from './helpers.ts'
+
+let anvil: Anvil
+afterAll(() => anvil?.stop())
+
+/** Starts the spool in a child process and resolves with it once its head reaches `until` (then kills it, -9). */
+async function runUntil(rpcUrl: string, dir: string, until: number, kill: boolean): Promise<number> {
+  const child = Bun.spawn([process.execPath, join(import.meta.dir, 'fixtures/spoolProcess.ts'), rpcUrl, dir], { stdout: 'pipe', stderr: 'inherit' })
+  let head = -1
+  const decoder = new TextDecoder()
+  let buffer = ''
+  for await (const chunk of child.stdout) {
+    buffer += decoder.decode(chunk, { stream: true })
+    const lines = buffer.split('\n')
+    buffer = lines.pop()!
+    for (const line of lines) head = JSON.parse(line).head ?? head
+    if (head >= until) break
+  }
+  if (kill) child.kill('SIGKILL')
+  else child.kill('SIGTERM')
+  await child.exited
+  return head
+}
+
+test('kill -9 in the middle of the backfill, twice, then a restart: no gap and no duplicate', async () => {
+  const chain = await chainWithActivity()
+  anvil = chain.anvil
+  await deposits(anvil.rpcUrl, chain.manifest.contracts.WETH9, 400)
+  const head = Number.parseInt(await createRpc(anvil.rpcUrl).call<string>('eth_blockNumber'), 16)
+  const dir = mkdtempSync(join(tmpdir(), 'stack-crash-'))
+
+  const firstKill = await runUntil(anvil.rpcUrl, dir, 120, true)
+  expect(firstKill).toBeLessThan(head)
+  const secondKill = await runUntil(anvil.rpcUrl, dir, 300, true)
+  expect(secondKill).toBeGreaterThanOrEqual(300)
+  expect(secondKill).toBeLessThan(head)
+  // Wait for the last deposit to be mined, then let a last run catch up with the node.
+  await Bun.sleep(200)
+  const final = Number.parseInt(await createRpc(anvil.rpcUrl).call<string>('eth_blockNumber'), 16)
+  expect(await runUntil(anvil.rpcUrl, dir, final, false)).toBe(final)
+
+  const reader = openReader(join(dir, 'spool.db'))
+  try {
+    expect(await expectMirror(reader, anvil.rpcUrl, final)).toEqual([])
+  } finally {
+    reader.close()
+  }
+})

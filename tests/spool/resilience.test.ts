@@ -1,0 +1,82 @@
+import { afterAll, expect, test } from 'bun:test'
+import { createRpc } from '../../src/chain/rpc.ts'
+import { captureLog } from '../helpers/service.ts'
+import { spawnAnvil, type Anvil } from '../helpers/anvil.ts'
+import { startSpool, SpoolIdentityError, type Spool } from '../../src/spool/spool.ts'
+import { chainWithActivity, deposits, expectMirror, rpcProxy, spoolConfig, waitFor } from './helpers.ts'
+
+const cleanup: Array<() => unknown> = []
+afterAll(async () => {
+  for (const step of cleanup.reverse()) await step()
+})
+
+const headOf = async (url: string) => Number.parseInt(await createRpc(url).call<string>('eth_blockNumber'), 16)
+
+test('a node that goes away and comes back: the spool says so, waits, and resumes without a gap', async () => {
+  const { anvil, manifest } = await chainWithActivity()
+  cleanup.push(() => anvil.stop())
+  const proxy = rpcProxy(anvil.rpcUrl)
+  cleanup.push(() => proxy.stop())
+  const { log, lines } = captureLog()
+  const spool = await startSpool(spoolConfig(proxy.url, null), log, { fresh: true })
+  cleanup.push(() => spool.stop())
+  const first = await headOf(anvil.rpcUrl)
+  await waitFor(() => spool.health().spoolHeadBlock === first, 'the backfill')
+
+  proxy.stop()
+  await waitFor(() => spool.health().nodeReachable === false, 'the spool to notice the node is gone')
+  expect(spool.health().lastError).toContain('cannot be reached')
+  expect(lines.some((line) => line.msg === 'node unreachable; retrying')).toBe(true)
+  await deposits(anvil.rpcUrl, manifest.contracts.WETH9, 12)
+
+  proxy.start()
+  const head = await headOf(anvil.rpcUrl)
+  await waitFor(() => spool.health().spoolHeadBlock === head && spool.health().nodeReachable, 'the spool to resume', 30_000)
+  expect(await expectMirror(spool.reader, anvil.rpcUrl, head)).toEqual([])
+})
+
+test('a block gone from the node history: the spool stops before it and says so, never leaving a hole', async () => {
+  const anvil: Anvil = await spawnAnvil()
+  cleanup.push(() => anvil.stop())
+  await createRpc(anvil.rpcUrl).call('anvil_mine', ['0x14'])
+  const pruned = 12
+  // A node that forgot block 12, as a node with a short history window does.
+  const proxy = rpcProxy(anvil.rpcUrl, (call, result) =>
+    call.method === 'eth_getBlockByNumber' && (call.params?.[0] as string) === `0x${pruned.toString(16)}` ? null : result,
+  )
+  cleanup.push(() => proxy.stop())
+  const { log, lines } = captureLog()
+  const spool = await startSpool(spoolConfig(proxy.url, null, 'batchBlocks = 5\n'), log, { fresh: true })
+  cleanup.push(() => spool.stop())
+  const health = await waitFor(() => spool.health().historyGap && spool.health(), 'the gap to be reported')
+  expect(health.historyGap).toEqual({ from: pruned, to: 20 })
+  expect(health.spoolHeadBlock).toBe(pruned - 1)
+  expect(lines.some((line) => line.level === 50 && String(line.msg).includes('history window'))).toBe(true)
+  const stored = spool.reader.query<{ n: number }, [number]>('SELECT count(*) AS n FROM blocks WHERE number >= ?').get(pruned)!
+  expect(stored.n).toBe(0)
+})
+
+test('a spool of one chain refuses a node of another, naming both', async () => {
+  const first: Anvil = await spawnAnvil()
+  cleanup.push(() => first.stop())
+  const config = spoolConfig(first.rpcUrl, null)
+  const spool: Spool = await startSpool(config, captureLog().log, { fresh: true })
+  await waitFor(() => spool.health().genesisHash, 'the identity to be recorded')
+  const genesis = spool.health().genesisHash!
+  await spool.stop()
+
+  // Another chain with the same id: only its genesis (a different genesis time) tells it apart.
+  const second: Anvil = await spawnAnvil({ args: ['--timestamp', '1700000000'] })
+  cleanup.push(() => second.stop())
+  const elsewhere = { ...config, chain: { ...config.chain, rpc: second.rpcUrl } }
+  const refused = await startSpool(elsewhere, captureLog().log).catch((error) => error)
+  expect(refused).toBeInstanceOf(SpoolIdentityError)
+  expect(refused.message).toContain(genesis)
+  const other = await createRpc(second.rpcUrl).call<{ hash: string }>('eth_getBlockByNumber', ['0x0', false])
+  expect(refused.message).toContain(other.hash)
+
+  // A fresh spool (what stack dev does with its new chain) takes the new chain.
+  const fresh = await startSpool(elsewhere, captureLog().log, { fresh: true })
+  cleanup.push(() => fresh.stop())
+  await waitFor(() => fresh.health().genesisHash === other.hash, 'the new identity')
+})
