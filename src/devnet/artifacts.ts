@@ -8,6 +8,8 @@ import NFTDescriptor from '@uniswap/v3-periphery/artifacts/contracts/libraries/N
 import NonfungiblePositionManager from '@uniswap/v3-periphery/artifacts/contracts/NonfungiblePositionManager.sol/NonfungiblePositionManager.json' with { type: 'json' }
 import NonfungibleTokenPositionDescriptor from '@uniswap/v3-periphery/artifacts/contracts/NonfungibleTokenPositionDescriptor.sol/NonfungibleTokenPositionDescriptor.json' with { type: 'json' }
 import SwapRouter from '@uniswap/v3-periphery/artifacts/contracts/SwapRouter.sol/SwapRouter.json' with { type: 'json' }
+import ArcadeBank from '../../contracts/out/ArcadeBank.json' with { type: 'json' }
+import CoinFlip from '../../contracts/out/CoinFlip.json' with { type: 'json' }
 import DemoNFT from '../../contracts/out/DemoNFT.json' with { type: 'json' }
 import Faucet from '../../contracts/out/Faucet.json' with { type: 'json' }
 import Token from '../../contracts/out/Token.json' with { type: 'json' }
@@ -26,6 +28,8 @@ export const ours = {
   WETH9: artifact(WETH9),
   Faucet: artifact(Faucet),
   DemoNFT: artifact(DemoNFT),
+  ArcadeBank: artifact(ArcadeBank),
+  CoinFlip: artifact(CoinFlip),
 }
 
 /** The audited Uniswap contracts, as compiled in their npm packages (mainnet bytecode). */

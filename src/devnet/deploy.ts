@@ -31,6 +31,8 @@ export const DEPLOY_ORDER = [
   'NonfungiblePositionManager',
   'SwapRouter',
   'DemoNFT',
+  'ArcadeBank',
+  'CoinFlip',
 ] as const
 
 export type ContractName = (typeof DEPLOY_ORDER)[number]
@@ -54,6 +56,8 @@ export type DeployOptions = {
 export const BX_SUPPLY = parseEther('1000000000')
 export const DUSD_DECIMALS = 6
 export const DUSD_SUPPLY = parseUnits('1000000000', DUSD_DECIMALS)
+/** The arcade house's bankroll on the dev chain: what backs the winnings of open bets. */
+export const ARCADE_HOUSE_ETH = parseEther('100')
 
 export function devChain(rpcUrl: string, chainId = 78270) {
   return defineChain({
@@ -145,6 +149,16 @@ export async function deployContracts(clients: DevClients, options: DeployOption
   ])
   await deploy('SwapRouter', uniswap.SwapRouter.abi, uniswap.SwapRouter.bytecode, [v3Factory, weth])
   await deploy('DemoNFT', ours.DemoNFT.abi, ours.DemoNFT.bytecode, ['Dev Chain Sketches', 'SKETCH', treasury.address])
+  const arcadeBank = await deploy('ArcadeBank', ours.ArcadeBank.abi, ours.ArcadeBank.bytecode, [treasury.address])
+  const coinFlip = await deploy('CoinFlip', ours.CoinFlip.abi, ours.CoinFlip.bytecode, [arcadeBank])
+  // The bank's owner (the treasury, never the deployer, whose nonces are the addresses) enables
+  // the game and gives the house a bankroll, so the coin flip can be played with or without seeding.
+  const bankOwner = async (functionName: string, args: unknown[], what: string, value?: bigint) => {
+    const hash = await walletFor(treasury).writeContract({ address: arcadeBank, abi: ours.ArcadeBank.abi, functionName, args, value } as never)
+    await confirm(publicClient, hash, what)
+  }
+  await bankOwner('setGame', [coinFlip, true], 'enabling the coin flip in the arcade bank')
+  await bankOwner('fundHouse', [], 'funding the arcade house', ARCADE_HOUSE_ETH)
 
   return {
     chainId: clients.chain.id,

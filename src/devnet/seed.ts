@@ -204,6 +204,25 @@ export async function seedActivity(clients: DevClients, manifest: Manifest, opti
   await nftTransfer(treasury, carol.address, nftIds[1]!)
   await nftTransfer(treasury, alice.address, nftIds[2]!)
 
+  // The arcade: players fund their bank balance and flip coins, settled from the next block (each
+  // transaction here is mined on its own), so the coinflip room has real plays to show.
+  await write(alice, c.ArcadeBank, ours.ArcadeBank.abi, 'deposit', [], parseEther('20'))
+  await write(bob, c.ArcadeBank, ours.ArcadeBank.abi, 'deposit', [], parseEther('10'))
+  const flips: Array<[Account, boolean, string]> = [
+    [alice, true, '1'],
+    [bob, false, '0.5'],
+    [alice, false, '2'],
+    [bob, true, '0.25'],
+  ]
+  const betIds: bigint[] = []
+  for (const [player, heads, stake] of flips) {
+    const receipt = await write(player, c.CoinFlip, ours.CoinFlip.abi, 'place', [heads, parseEther(stake)])
+    const [placed] = parseEventLogs({ abi: ours.CoinFlip.abi, logs: receipt.logs, eventName: 'FlipPlaced' }) as unknown as Array<{ args: { betId: bigint } }>
+    betIds.push(placed!.args.betId)
+  }
+  for (const betId of betIds) await write(carol, c.CoinFlip, ours.CoinFlip.abi, 'settle', [betId])
+  await write(alice, c.ArcadeBank, ours.ArcadeBank.abi, 'withdraw', [parseEther('1')])
+
   return {
     transactions,
     v2Pairs: [bxWeth, dusdWeth, bxDusd],
