@@ -1,5 +1,6 @@
 import type { Hex } from 'viem'
-import type { Rpc, RpcCall } from '../chain/rpc.ts'
+import type { Rpc, RpcCall, RpcResult } from '../chain/rpc.ts'
+import { fromCallTracer, fromParity, type CallFrame } from './traces.ts'
 
 export type RawLog = { address: Hex; topics: Hex[]; data: Hex; logIndex: Hex; transactionIndex: Hex; transactionHash: Hex }
 export type RawTx = {
@@ -39,10 +40,13 @@ export type RawBlock = {
 }
 
 /** One block with everything the spool keeps of it. `traces` is null when the node has none. */
-export type BlockBundle = { block: RawBlock; receipts: RawReceipt[]; traces: unknown[] | null }
+export type BlockBundle = { block: RawBlock; receipts: RawReceipt[]; traces: CallFrame[] | null }
 
-/** What the node turned out to support; null until the first answer says. */
-export type Capabilities = { blockReceipts: boolean | null; traces: boolean | null }
+/**
+ * What the node turned out to support; null until the first answer says. Traces come from
+ * trace_block where the node has it (cheap: no re-execution), else from the call tracer.
+ */
+export type Capabilities = { blockReceipts: boolean | null; traces: 'parity' | 'calltracer' | false | null }
 
 /** The node gave an answer that does not add up (receipts missing, hashes that differ). */
 export class InconsistentBlockError extends Error {
@@ -57,10 +61,12 @@ const toHex = (number: number): Hex => `0x${number.toString(16)}`
  */
 export async function fetchBlocks(rpc: Rpc, numbers: number[], caps: Capabilities): Promise<Array<BlockBundle | null>> {
   const calls: RpcCall[] = []
+  const requested = { receipts: caps.blockReceipts !== false, traces: caps.traces === 'calltracer' ? ('calltracer' as const) : caps.traces === false ? null : ('parity' as const) }
   for (const number of numbers) {
     calls.push({ method: 'eth_getBlockByNumber', params: [toHex(number), true] })
-    if (caps.blockReceipts !== false) calls.push({ method: 'eth_getBlockReceipts', params: [toHex(number)] })
-    if (caps.traces !== false) calls.push({ method: 'debug_traceBlockByNumber', params: [toHex(number), { tracer: 'callTracer' }] })
+    if (requested.receipts) calls.push({ method: 'eth_getBlockReceipts', params: [toHex(number)] })
+    if (requested.traces === 'parity') calls.push({ method: 'trace_block', params: [toHex(number)] })
+    if (requested.traces === 'calltracer') calls.push({ method: 'debug_traceBlockByNumber', params: [toHex(number), { tracer: 'callTracer' }] })
   }
   const results = await rpc.batch(calls)
 
@@ -69,8 +75,8 @@ export async function fetchBlocks(rpc: Rpc, numbers: number[], caps: Capabilitie
   let at = 0
   for (const number of numbers) {
     const blockResult = results[at++]!
-    const receiptsResult = caps.blockReceipts !== false ? results[at++]! : null
-    const tracesResult = caps.traces !== false ? results[at++]! : null
+    const receiptsResult = requested.receipts ? results[at++]! : null
+    const tracesResult = requested.traces ? results[at++]! : null
     if (!blockResult.ok) throw blockResult.error
     const block = blockResult.value as RawBlock | null
     if (!block) {
@@ -95,16 +101,7 @@ export async function fetchBlocks(rpc: Rpc, numbers: number[], caps: Capabilitie
       needReceipts.push(bundle)
     }
 
-    if (tracesResult) {
-      if (tracesResult.ok && Array.isArray(tracesResult.value)) {
-        caps.traces = true
-        bundle.traces = (tracesResult.value as Array<{ result?: unknown }>).map((entry) => entry.result ?? entry)
-      } else if (!tracesResult.ok && tracesResult.error.isUnsupported) {
-        caps.traces = false
-      } else if (!tracesResult.ok) {
-        throw tracesResult.error
-      }
-    }
+    if (tracesResult) bundle.traces = readTraces(tracesResult, requested.traces!, block, caps)
     bundles.push(bundle)
   }
 
@@ -122,8 +119,31 @@ export async function fetchBlocks(rpc: Rpc, numbers: number[], caps: Capabilitie
     })
   }
 
+  // A node without trace_block: try the call tracer for these blocks before giving up on traces.
+  if (caps.traces === 'calltracer') {
+    const untraced = bundles.filter((bundle): bundle is BlockBundle => bundle !== null && bundle.traces === null)
+    const answers = await rpc.batch(untraced.map((bundle) => ({ method: 'debug_traceBlockByNumber', params: [bundle.block.number, { tracer: 'callTracer' }] })))
+    untraced.forEach((bundle, index) => (bundle.traces = readTraces(answers[index]!, 'calltracer', bundle.block, caps)))
+  }
+
   for (const bundle of bundles) if (bundle) check(bundle)
   return bundles
+}
+
+/** The traces of one block from a trace_block or call-tracer answer; null when the node has none. */
+function readTraces(result: RpcResult, kind: 'parity' | 'calltracer', block: RawBlock, caps: Capabilities): CallFrame[] | null {
+  if (result.ok && Array.isArray(result.value)) {
+    caps.traces = kind
+    if (kind === 'parity') return fromParity(result.value, block.transactions.map((tx) => tx.hash))
+    return (result.value as Array<{ result?: unknown }>).map((entry) => fromCallTracer((entry.result ?? entry) as never))
+  }
+  if (!result.ok && result.error.isUnsupported) {
+    // trace_block missing: the call tracer is next; the call tracer missing too: no traces.
+    caps.traces = kind === 'parity' ? 'calltracer' : false
+    return null
+  }
+  if (!result.ok) throw result.error
+  return null
 }
 
 function check({ block, receipts, traces }: BlockBundle): void {

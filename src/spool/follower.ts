@@ -65,7 +65,8 @@ export class Follower {
   ) {
     this.statements = prepare(db)
     const traces = getMeta(db, 'traces_available')
-    if (traces !== null) this.caps.traces = traces === '1'
+    // A node known to have no traces is not asked again; one that has them is asked which kind.
+    if (traces === '0') this.caps.traces = false
   }
 
   /** Runs until the signal aborts. Throws only for what cannot be retried (another chain, a reorg too deep). */
@@ -111,7 +112,7 @@ export class Follower {
       updatedAt: updated === null ? null : new Date(Number(updated)).toISOString(),
       nodeReachable: this.reachable,
       nodeSocket: this.heads?.connected() ?? false,
-      tracesAvailable: this.caps.traces,
+      tracesAvailable: this.caps.traces === null ? null : this.caps.traces !== false,
       historyGap: this.historyGap,
       lastError: this.lastError,
       streams: Object.fromEntries(
@@ -244,9 +245,11 @@ export class Follower {
   }
 
   private rememberCapabilities(): void {
-    if (this.caps.traces !== null && getMeta(this.db, 'traces_available') !== (this.caps.traces ? '1' : '0')) {
-      setMeta(this.db, 'traces_available', this.caps.traces ? '1' : '0')
-      if (!this.caps.traces) this.options.log('warn', {}, 'the node has no call tracer: transactions are stored without traces')
+    if (this.caps.traces === null) return
+    const available = this.caps.traces === false ? '0' : '1'
+    if (getMeta(this.db, 'traces_available') !== available) {
+      setMeta(this.db, 'traces_available', available)
+      if (available === '0') this.options.log('warn', {}, 'the node gives no call traces (neither trace_block nor the call tracer): transactions are stored without them')
     }
   }
 

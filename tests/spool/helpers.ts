@@ -23,9 +23,12 @@ export async function chainWithActivity(): Promise<{ anvil: Anvil; manifest: Man
 /** Sends `count` WETH deposits, one after the other (anvil mines them as they come). */
 export async function deposits(rpcUrl: string, weth: string, count: number, from = devAccounts.carol.address): Promise<void> {
   const rpc = createRpc(rpcUrl)
+  let last = ''
   for (let sent = 0; sent < count; sent++) {
-    await rpc.call('eth_sendTransaction', [{ from, to: weth, value: '0x1', data: '0xd0e30db0' }])
+    last = await rpc.call<string>('eth_sendTransaction', [{ from, to: weth, value: '0x1', data: '0xd0e30db0' }])
   }
+  // anvil answers a send before it has mined it: wait for the last one, so the head is final.
+  while (count > 0 && !(await rpc.call('eth_getTransactionReceipt', [last]))) await Bun.sleep(5)
 }
 
 /** A config for the spool alone; `spool` holds extra keys of the [spool] table. */
@@ -98,7 +101,7 @@ type RpcMessage = { id?: number; method?: string; params?: unknown[]; result?: u
  * unreachable for whoever uses it, starting it again on the same port brings the node back.
  * `answer` may replace the node's answer to a call (to play a node with a shorter history).
  */
-export function rpcProxy(target: string, answer?: (call: RpcMessage, result: unknown) => unknown) {
+export function rpcProxy(target: string, answer?: (call: RpcMessage, result: unknown) => unknown, refuse: string[] = []) {
   let server: ReturnType<typeof Bun.serve> | null = null
   let port = 0
   const start = () => {
@@ -107,7 +110,21 @@ export function rpcProxy(target: string, answer?: (call: RpcMessage, result: unk
       port,
       reusePort: false,
       fetch: async (request) => {
-        const body = await request.text()
+        let body = await request.text()
+        // Methods this node "does not have" answer method-not-found, as a node without them would.
+        if (refuse.length > 0) {
+          const parsed = JSON.parse(body) as RpcMessage | RpcMessage[]
+          const list = Array.isArray(parsed) ? parsed : [parsed]
+          const refused = list.filter((call) => refuse.includes(call.method ?? ''))
+          if (refused.length > 0) {
+            const kept = list.filter((call) => !refuse.includes(call.method ?? ''))
+            const answers = kept.length > 0 ? ((await (await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(kept) })).json()) as RpcMessage[]) : []
+            const errors = refused.map((call) => ({ jsonrpc: '2.0', id: call.id, error: { code: -32601, message: `Method not found: ${call.method}` } }))
+            const all = [...answers, ...errors]
+            return Response.json(Array.isArray(parsed) ? all : all[0])
+          }
+          body = JSON.stringify(parsed)
+        }
         const upstream = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
         if (!answer) return new Response(await upstream.text(), { headers: { 'content-type': 'application/json' } })
         const calls = JSON.parse(body) as RpcMessage | RpcMessage[]

@@ -37,9 +37,15 @@ const abort = new AbortController()
 let running: Promise<void>
 const rpc = () => createRpc(anvil.rpcUrl)
 const nodeHead = async () => Number.parseInt(await rpc().call<string>('eth_blockNumber'), 16)
+/** Waits until the spool and the stream stand at the node's head, whatever it is by then. */
 const caughtUp = async () => {
-  const head = await nodeHead()
-  await waitFor(() => health?.spoolHeadBlock === head && health.streams.deposits?.cursorBlock === head, `the spool and the stream at ${head}`)
+  let head = -1
+  await waitFor(async () => {
+    head = await nodeHead()
+    return health?.spoolHeadBlock === head && health.streams.deposits?.cursorBlock === head
+  }, 'the spool and the stream at the head').catch((error) => {
+    throw new Error(`${error.message} ${head}; health: ${JSON.stringify(health)}`)
+  })
   return head
 }
 const nodeDeposits = async () => (await rpc().call<unknown[]>('eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest', topics: [DEPOSIT] }])).length
