@@ -106,6 +106,17 @@ describe('faucet (3000, / and /api)', () => {
   test('anything off the API answers 404, never 403', async () => {
     await expectJson(await fetch(`${faucet.url}/.env`), 404)
   })
+
+  test('with no deployment and no operator key, status and drip answer 503 saying why', async () => {
+    const status = await expectJson(await fetch(`${faucet.url}/status`), 503)
+    expect(status.error).toStartWith('faucet not deployed')
+    const drip = await fetch(`${faucet.url}/drip`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' }),
+    })
+    expect(await expectJson(drip, 503)).toEqual({ error: 'faucet disabled: FAUCET_OPERATOR_KEY is not set' })
+  })
 })
 
 describe('arcade (4030, /api)', () => {

@@ -1,32 +1,39 @@
 import { Elysia } from 'elysia'
 import type { ServiceContext } from '../context.ts'
 import { conventions } from '../http/conventions.ts'
-import { HttpError } from '../http/errors.ts'
-import { health } from '../http/health.ts'
+import { manifestPath } from './deployment.ts'
+import { createFaucet, type Faucet } from './faucet.ts'
+import { forwardedForWarning } from './forwardedForWarning.ts'
+import { MAX_BODY_BYTES } from './limits.ts'
+import { faucetRoutes } from './routes.ts'
+import { staticPage } from './staticPage.ts'
 
-function routes(hasOperatorKey: boolean) {
-  return new Elysia()
-    .get('/health', () => health('faucet'))
-    // The status object needs the faucet contract, which the dev chain deploys; until one is
-    // configured the faucet cannot say what it would pay.
-    .get('/status', () => {
-      if (!hasOperatorKey) throw new HttpError(503, 'faucet disabled: FAUCET_OPERATOR_KEY is not set')
-      throw new HttpError(503, 'faucet not deployed: no faucet contract is configured')
-    })
+/** The faucet service as `stack` runs it. */
+export function createFaucetApp(context: ServiceContext) {
+  return faucetApp(context, createFaucet(context))
 }
 
-export function createFaucetApp({ config, log }: ServiceContext) {
+/**
+ * The faucet service (spec 02) over faucet parts already built: its API at `/` and again under
+ * `/api`, its page at `/`. Anything else is the JSON 404, never a 403.
+ */
+export function faucetApp(context: ServiceContext, faucet: Faucet) {
+  const { config, log } = context
   const { host, corsOrigins, trustedProxyHops } = config.faucet
+  const shared = conventions({
+    service: 'faucet',
+    log,
+    host,
+    cors: { origins: corsOrigins, methods: ['POST', 'GET', 'OPTIONS'] },
+    trustedProxyHops,
+    maxBodyBytes: MAX_BODY_BYTES,
+  })
+  const path = manifestPath(config)
   return new Elysia({ nativeStaticResponse: false })
-    .use(
-      conventions({
-        service: 'faucet',
-        log,
-        host,
-        cors: { origins: corsOrigins, methods: ['POST', 'GET', 'OPTIONS'] },
-        trustedProxyHops,
-      }),
-    )
-    .use(routes(config.secrets.faucetKey !== null))
-    .group('/api', (api) => api.use(routes(config.secrets.faucetKey !== null)))
+    .use(shared)
+    .use(forwardedForWarning(log, trustedProxyHops))
+    .use(faucetRoutes(shared, faucet, path))
+    .group('/api', (api) => api.use(faucetRoutes(shared, faucet, path)))
+    .use(staticPage())
+    .onStop(() => faucet.stop())
 }

@@ -1,0 +1,123 @@
+import type { Address, Hash, PublicClient } from 'viem'
+import { HttpError } from '../http/errors.ts'
+import type { Logger } from '../log.ts'
+import { CoolingDownError, DripFailedError, FaucetEmptyError, NoReceiptYetError } from './errors.ts'
+import { formatAmount, formatDuration } from './format.ts'
+import { OneAtATime } from './oneAtATime.ts'
+import { DripRevertedError, SendRefusedError, type Operator } from './operator.ts'
+import type { QuotaBook, Reservation } from './quota/book.ts'
+import type { FaucetReader, Treasury } from './reads.ts'
+import { isTransactionKnown, waitForReceipt } from './receipt.ts'
+import type { Settler } from './settle.ts'
+
+export type DripperParts = {
+  client: PublicClient
+  book: QuotaBook
+  reader: FaucetReader
+  operator: Operator
+  settler: Settler
+  log: Logger
+  /** How long a drip waits for its receipt before answering "no receipt yet". */
+  receiptTimeoutMs: number
+}
+
+/**
+ * One drip, in the order spec 02 sets: quotas reserved (synchronously, before anything is
+ * awaited), the contract's cooldown and the treasury read from the chain, the call simulated,
+ * signed and submitted, the receipt awaited. Every failure gives the reservation back, except a
+ * transaction that may still land: that one is followed until the chain says what became of it.
+ */
+export class Dripper {
+  private readonly perAddress = new OneAtATime()
+
+  constructor(private readonly parts: DripperParts) {}
+
+  async drip(faucet: Address, client: string, address: Address): Promise<{ hash: Hash; address: Address }> {
+    const reservation = this.parts.book.reserve(client, address)
+    return this.perAddress.run(address.toLowerCase(), () => this.attempt(faucet, reservation, address))
+  }
+
+  private async attempt(faucet: Address, reservation: Reservation, address: Address): Promise<{ hash: Hash; address: Address }> {
+    const { book, client, log, receiptTimeoutMs } = this.parts
+    let hash: Hash
+    try {
+      hash = await this.send(faucet, address)
+    } catch (error) {
+      book.rollback(reservation)
+      if (error instanceof HttpError) throw error
+      // Whatever else went wrong before a transaction went out, the caller learns only that
+      // the drip failed; the log keeps the details.
+      log.error({ err: error, address }, 'drip failed before sending')
+      throw new DripFailedError()
+    }
+    book.commit(reservation, hash)
+
+    const receipt = await waitForReceipt(client, hash, receiptTimeoutMs)
+    if (receipt?.status === 'success') {
+      log.info({ hash, address, block: Number(receipt.blockNumber) }, 'dripped')
+      return { hash, address }
+    }
+    if (receipt) {
+      book.rollback(reservation)
+      log.warn({ hash, address }, 'drip reverted on chain')
+      throw new DripFailedError()
+    }
+    // No receipt in the window. The transaction may still land, so the slot is given back only
+    // if the node does not know the transaction at all; otherwise it is followed.
+    if ((await isTransactionKnown(client, hash)) === false) {
+      book.rollback(reservation)
+      this.parts.operator.resetNonce()
+      log.warn({ hash, address }, 'drip transaction unknown to the node after the receipt window; quota slot given back')
+    } else {
+      this.parts.settler.follow(hash, reservation)
+      log.warn({ hash, address }, 'no drip receipt within the window; following the transaction')
+    }
+    throw new NoReceiptYetError(hash)
+  }
+
+  /** Everything up to and including the submission; throws the answer when the drip cannot go. */
+  private async send(faucet: Address, address: Address): Promise<Hash> {
+    const { reader, operator, log } = this.parts
+    const [retryIn, treasury, facts] = await Promise.all([reader.retryIn(faucet, address), reader.treasury(faucet), reader.factsOf(faucet)])
+    if (retryIn > 0) throw coolingDown(address, retryIn)
+    if (treasury.ethBalance < treasury.ethAmount || treasury.tokenBalance < treasury.tokenAmount) {
+      throw empty(treasury, facts.decimals, facts.symbol)
+    }
+
+    let gas: bigint
+    try {
+      gas = await operator.estimate(faucet, address)
+    } catch (error) {
+      if (!(error instanceof DripRevertedError)) throw error
+      // The chain moved since the reads above, or something else is wrong (the key is not the
+      // contract's operator, the address refuses ether): answer what the contract said.
+      if (error.reason === 'CoolingDown') throw coolingDown(address, await reader.retryIn(faucet, address))
+      if (error.reason === 'FaucetEmpty') throw empty(await reader.treasury(faucet), facts.decimals, facts.symbol)
+      if (error.reason === 'NotOperator') log.error({ operator: operator.address, faucet }, 'the operator key is not the faucet contract operator')
+      else log.warn({ reason: error.reason, address }, 'drip would revert')
+      throw new DripFailedError()
+    }
+
+    try {
+      const { hash, answered } = await operator.submit(faucet, address, gas)
+      if (!answered) log.warn({ hash }, 'the node did not answer the drip submission in time')
+      return hash
+    } catch (error) {
+      if (!(error instanceof SendRefusedError)) throw error
+      log.warn({ err: error, address }, 'the node refused the drip transaction')
+      throw new DripFailedError()
+    }
+  }
+}
+
+function coolingDown(address: Address, retryIn: number): CoolingDownError {
+  return new CoolingDownError(`cooling down: ${address} may drip again in ${formatDuration(retryIn)}`, retryIn)
+}
+
+function empty(treasury: Treasury, decimals: number, symbol: string): FaucetEmptyError {
+  const left = `${formatAmount(treasury.ethBalance, 18, 'ETH')} and ${formatAmount(treasury.tokenBalance, decimals, symbol)}`
+  return new FaucetEmptyError(`faucet empty: ${left} left`, {
+    treasuryEth: treasury.ethBalance.toString(),
+    treasuryBx: treasury.tokenBalance.toString(),
+  })
+}

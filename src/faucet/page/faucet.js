@@ -1,0 +1,150 @@
+// The faucet page: reads the status, checks an address as it is typed, asks for a drip, and
+// says what happened in plain words. Plain browser JavaScript, no build step; every text goes
+// in through textContent.
+'use strict'
+
+const ADDRESS = /^(0x)?[0-9a-fA-F]{40}$/
+const $ = (id) => document.getElementById(id)
+
+function duration(totalSeconds) {
+  const seconds = Math.max(0, Math.floor(totalSeconds))
+  const hours = Math.floor(seconds / 3600)
+  const minutes = Math.floor((seconds % 3600) / 60)
+  if (hours > 0) return `${hours} hour${hours === 1 ? '' : 's'}${minutes ? ` ${minutes} minute${minutes === 1 ? '' : 's'}` : ''}`
+  if (minutes > 0) return `${minutes} minute${minutes === 1 ? '' : 's'}`
+  return `${seconds} second${seconds === 1 ? '' : 's'}`
+}
+
+function amounts(status) {
+  const symbol = status.treasuryBxFmt.split(' ').pop()
+  return `${status.ethAmountEth} ETH and ${status.bxAmountBx} ${symbol}`
+}
+
+async function getJson(url, options) {
+  const response = await fetch(url, options)
+  let body = {}
+  try {
+    body = await response.json()
+  } catch {
+    // A body that is not JSON says nothing more than the status.
+  }
+  return { status: response.status, body }
+}
+
+async function showStatus() {
+  try {
+    const { status, body } = await getJson('status')
+    if (status !== 200) throw new Error(body.error || `status ${status}`)
+    $('amounts').textContent = amounts(body)
+    $('lead-amounts').textContent = amounts(body)
+    $('cooldown').textContent = `once every ${duration(body.cooldown)} per address`
+    $('treasury').textContent = `${body.treasuryEthFmt} and ${body.treasuryBxFmt}`
+    $('block').textContent = `#${body.evmBlock}`
+  } catch (error) {
+    $('treasury').textContent = `unknown right now (${error.message})`
+  }
+}
+
+let checkTimer
+function checkAddress() {
+  clearTimeout(checkTimer)
+  const text = $('address').value.trim()
+  const check = $('address-check')
+  if (text === '') return (check.textContent = '')
+  if (!ADDRESS.test(text)) return (check.textContent = 'This does not look like an address yet.')
+  check.textContent = ''
+  checkTimer = setTimeout(async () => {
+    try {
+      const { status, body } = await getJson(`status?address=${encodeURIComponent(text)}`)
+      if ($('address').value.trim() !== text) return
+      if (status === 400) check.textContent = 'This is not a valid address: check it for typos.'
+      else if (status !== 200) check.textContent = ''
+      else if (body.canDrip) check.textContent = 'This address can receive a drip now.'
+      else check.textContent = `This address had a drip recently. It can have another in ${duration(body.retryIn)}.`
+    } catch {
+      check.textContent = ''
+    }
+  }, 300)
+}
+
+function explain(status, body) {
+  const message = body.error || ''
+  switch (status) {
+    case 400:
+      return 'That is not a valid address. An address starts with 0x, followed by 40 letters and digits.'
+    case 409:
+      return `This address already had a drip in the last day. It can have another in ${duration(body.retryIn || 0)}.`
+    case 429: {
+      const which = {
+        client: 'your network has had its 5 drips for today',
+        address: 'this address has had its 2 drips for today',
+        global: 'the faucet has paid all the drips it pays in a day',
+        allTime: 'the faucet has paid all the drips it will ever pay',
+      }[body.quota]
+      const reset = body.quota === 'allTime' ? '' : ' The daily limits reset at 00:00 UTC.'
+      return `Limit reached: ${which || message}.${reset}`
+    }
+    case 502:
+      return 'The faucet cannot reach the chain right now. Nothing was sent; please try again in a minute.'
+    case 503:
+      if (message === 'no receipt yet') return 'The transaction was sent but is not confirmed yet. It may still arrive: check your balance in a minute.'
+      if (message === 'drip failed') return 'The chain refused the transaction, so nothing was sent. Please try again later.'
+      if (message.startsWith('faucet empty')) return `The faucet has run dry (${message.replace(/^faucet empty: /, '')}). Please try again later.`
+      return `The faucet is not available right now (${message}).`
+    default:
+      return `Something went wrong (status ${status}${message ? `: ${message}` : ''}).`
+  }
+}
+
+function showResult(kind, text, hash) {
+  const result = $('result')
+  result.className = `result ${kind}`
+  result.replaceChildren()
+  const paragraph = document.createElement('p')
+  paragraph.textContent = text
+  result.append(paragraph)
+  if (hash) {
+    const code = document.createElement('code')
+    code.id = 'tx-hash'
+    code.textContent = hash
+    result.append(code)
+  }
+  result.hidden = false
+}
+
+async function drip(event) {
+  event.preventDefault()
+  const address = $('address').value.trim()
+  if (!ADDRESS.test(address)) {
+    showResult('bad', explain(400, {}))
+    $('address').focus()
+    return
+  }
+  const button = $('drip')
+  button.disabled = true
+  button.textContent = 'Sending…'
+  showResult('', 'Sending the transaction and waiting for it to be confirmed. This takes a few seconds.')
+  try {
+    const { status, body } = await getJson('drip', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ address }),
+    })
+    if (status === 200) {
+      showResult('good', `Sent! ${$('amounts').textContent} are on their way to ${body.address}. Transaction:`, body.hash)
+      void showStatus()
+      checkAddress()
+    } else {
+      showResult('bad', explain(status, body), body.hash)
+    }
+  } catch {
+    showResult('bad', 'The faucet did not answer. Check your connection and try again.')
+  } finally {
+    button.disabled = false
+    button.textContent = 'Send me test funds'
+  }
+}
+
+$('drip-form').addEventListener('submit', drip)
+$('address').addEventListener('input', checkAddress)
+void showStatus()

@@ -1,0 +1,77 @@
+import type { Address, PublicClient } from 'viem'
+import { isNodeUnreachable } from '../chain/client.ts'
+import { faucetAbi, tokenAbi } from './contract.ts'
+import { NodeUnreachableError } from './errors.ts'
+
+/** What one drip pays and what the contract holds to pay it with. */
+export type Treasury = { ethAmount: bigint; tokenAmount: bigint; ethBalance: bigint; tokenBalance: bigint }
+
+/** What never changes for a deployed faucet: its token and its cooldown. */
+export type FaucetFacts = { token: Address; decimals: number; symbol: string; cooldown: number }
+
+/** Runs chain reads; a node that cannot be reached becomes the 502, anything else stays as it is. */
+export async function fromChain<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read()
+  } catch (error) {
+    if (isNodeUnreachable(error)) throw new NodeUnreachableError()
+    throw error
+  }
+}
+
+/**
+ * Reads the faucet contract. The token, its decimals and symbol and the cooldown are immutable
+ * in the contract, so they are read once per faucet address; amounts and balances every time.
+ */
+export class FaucetReader {
+  private readonly facts = new Map<Address, Promise<FaucetFacts>>()
+
+  constructor(private readonly client: PublicClient) {}
+
+  factsOf(faucet: Address): Promise<FaucetFacts> {
+    let facts = this.facts.get(faucet)
+    if (!facts) {
+      facts = fromChain(() => this.readFacts(faucet))
+      this.facts.set(faucet, facts)
+      // A failed read is not remembered: the next request tries again.
+      facts.catch(() => this.facts.delete(faucet))
+    }
+    return facts
+  }
+
+  /** Drip amounts and balances, at `blockNumber` or the latest block. */
+  async treasury(faucet: Address, blockNumber?: bigint): Promise<Treasury> {
+    const { token } = await this.factsOf(faucet)
+    const read = { address: faucet, abi: faucetAbi, blockNumber } as const
+    return fromChain(async () => {
+      const [ethAmount, tokenAmount, ethBalance, tokenBalance] = await Promise.all([
+        this.client.readContract({ ...read, functionName: 'ethAmount' }),
+        this.client.readContract({ ...read, functionName: 'tokenAmount' }),
+        this.client.getBalance({ address: faucet, blockNumber }),
+        this.client.readContract({ address: token, abi: tokenAbi, functionName: 'balanceOf', args: [faucet], blockNumber }),
+      ])
+      return { ethAmount, tokenAmount, ethBalance, tokenBalance }
+    })
+  }
+
+  /** Seconds until `address` may drip again according to the contract; 0 when it may now. */
+  retryIn(faucet: Address, address: Address, blockNumber?: bigint): Promise<number> {
+    return fromChain(async () => Number(await this.client.readContract({ address: faucet, abi: faucetAbi, functionName: 'retryIn', args: [address], blockNumber })))
+  }
+
+  blockNumber(): Promise<bigint> {
+    return fromChain(() => this.client.getBlockNumber({ cacheTime: 0 }))
+  }
+
+  private async readFacts(faucet: Address): Promise<FaucetFacts> {
+    const [token, cooldown] = await Promise.all([
+      this.client.readContract({ address: faucet, abi: faucetAbi, functionName: 'token' }),
+      this.client.readContract({ address: faucet, abi: faucetAbi, functionName: 'COOLDOWN' }),
+    ])
+    const [decimals, symbol] = await Promise.all([
+      this.client.readContract({ address: token, abi: tokenAbi, functionName: 'decimals' }),
+      this.client.readContract({ address: token, abi: tokenAbi, functionName: 'symbol' }),
+    ])
+    return { token, decimals, symbol, cooldown: Number(cooldown) }
+  }
+}

@@ -1,0 +1,32 @@
+import { TransactionNotFoundError, type Hash, type PublicClient, type TransactionReceipt } from 'viem'
+
+/**
+ * Polls for a receipt until `timeoutMs` has passed; null when none came. A node that does not
+ * answer a poll is asked again at the next one: the transaction is out, only its fate is unknown.
+ */
+export async function waitForReceipt(client: PublicClient, hash: Hash, timeoutMs: number, pollMs = 50): Promise<TransactionReceipt | null> {
+  const deadline = performance.now() + timeoutMs
+  for (;;) {
+    try {
+      return await client.getTransactionReceipt({ hash })
+    } catch {
+      // Not mined yet, or this poll failed (node unreachable): try again until the deadline.
+    }
+    const left = deadline - performance.now()
+    if (left <= 0) return null
+    await Bun.sleep(Math.min(pollMs, left))
+  }
+}
+
+/**
+ * Whether the node knows the transaction (pending or mined): true, false, or null when the
+ * node cannot say (unreachable), which callers must treat as "may still land".
+ */
+export async function isTransactionKnown(client: PublicClient, hash: Hash): Promise<boolean | null> {
+  try {
+    await client.getTransaction({ hash })
+    return true
+  } catch (error) {
+    return error instanceof TransactionNotFoundError ? false : null
+  }
+}

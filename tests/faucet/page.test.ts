@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { getAddress, parseEther, type Hash } from 'viem'
+import { freshAddress, startFaucet, startFaucetChain, type FaucetChain, type FaucetUnderTest } from './helpers.ts'
+
+// Debian's Chromium (apt-get install chromium); .ci/run installs it on a fresh machine.
+const CHROMIUM = '/usr/bin/chromium'
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+
+let chain: FaucetChain
+let service: FaucetUnderTest
+let browser: Browser
+let page: Page
+beforeAll(async () => {
+  chain = await startFaucetChain()
+  service = startFaucet(chain)
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
+  page = await browser.newPage()
+}, 30_000)
+afterAll(async () => {
+  await browser?.close()
+  await service?.stop()
+  await chain?.stop()
+})
+
+/** The text of `selector` once it settles on `wanted` (the page fills it in asynchronously). */
+async function expectText(selector: string, wanted: string, how: 'exact' | 'contains' = 'exact'): Promise<void> {
+  const matches = (text: string) => (how === 'exact' ? text === wanted : text.includes(wanted))
+  const deadline = performance.now() + 5000
+  let text = ''
+  while (performance.now() < deadline) {
+    text = ((await page.locator(selector).textContent()) ?? '').trim()
+    if (matches(text)) return
+    await Bun.sleep(25)
+  }
+  if (how === 'exact') expect(text).toBe(wanted)
+  else expect(text).toContain(wanted)
+}
+
+describe('the faucet page', () => {
+  test('shows the drip amounts, the cooldown and the treasury', async () => {
+    const response = await page.goto(`${service.url}/`)
+    expect(response?.status()).toBe(200)
+    expect(response?.headers()['content-type']).toBe('text/html;charset=utf-8')
+    expect(await page.title()).toBe('Faucet: free test funds')
+    await expectText('#amounts', '1 ETH and 100 BX')
+    await expectText('#cooldown', 'once every 24 hours per address')
+    await expectText('#treasury', '100 ETH and 100,000 BX')
+  })
+
+  test('fill an address, press the button, see the transaction hash', async () => {
+    const address = freshAddress()
+    await page.getByLabel('Your account address').fill(address.toLowerCase())
+    await expectText('#address-check', 'This address can receive a drip now.')
+    await page.getByRole('button', { name: 'Send me test funds' }).click()
+    const hash = page.locator('#tx-hash')
+    await hash.waitFor({ timeout: 10_000 })
+    const text = (await hash.textContent()) as Hash
+    expect(text).toMatch(/^0x[0-9a-f]{64}$/)
+    await expectText('#result', `on their way to ${getAddress(address)}`, 'contains')
+    expect((await chain.clients.publicClient.getTransactionReceipt({ hash: text })).status).toBe('success')
+    expect(await chain.ethBalance(address)).toBe(parseEther('1'))
+    // The treasury on the page follows the drip.
+    await expectText('#treasury', '99 ETH and 99,900 BX')
+    await page.screenshot({ path: '/tmp/faucet-page-sent.png', fullPage: true })
+  }, 20_000)
+
+  test('a second drip for the same address is refused in plain words', async () => {
+    await page.getByRole('button', { name: 'Send me test funds' }).click()
+    await expectText('#result', 'This address already had a drip in the last day. It can have another in 24 hours.', 'contains')
+    expect(await page.locator('#result').getAttribute('class')).toBe('result bad')
+    await expectText('#address-check', 'It can have another in', 'contains')
+  })
+
+  test('something that is not an address is explained before anything is sent', async () => {
+    await page.getByLabel('Your account address').fill('0x1234')
+    await expectText('#address-check', 'This does not look like an address yet.')
+    await page.getByRole('button', { name: 'Send me test funds' }).click()
+    await expectText('#result', 'That is not a valid address.', 'contains')
+    await page.screenshot({ path: '/tmp/faucet-page-refused.png', fullPage: true })
+  })
+
+  test('the page files come from the allowlist with a content security policy', async () => {
+    for (const [path, type] of [
+      ['/index.html', 'text/html'],
+      ['/faucet.js', 'text/javascript'],
+      ['/faucet.css', 'text/css'],
+    ]) {
+      const response = await fetch(`${service.url}${path}`)
+      expect(response.status).toBe(200)
+      expect(response.headers.get('content-type')).toBe(`${type};charset=utf-8`)
+      expect(response.headers.get('content-security-policy')).toContain("script-src 'self'")
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+    }
+  })
+})
