@@ -78,16 +78,21 @@ export class Dripper {
   /** Everything up to and including the submission; throws the answer when the drip cannot go. */
   private async send(faucet: Address, address: Address): Promise<Hash> {
     const { reader, operator, log } = this.parts
+    // The simulation runs beside the reads (it costs no nonce); the reads decide first, since
+    // they give the caller the better answer (how long to wait, what is left).
+    const simulation = operator.estimate(faucet, address).then(
+      (gas) => ({ gas }),
+      (error: unknown) => ({ error }),
+    )
     const [retryIn, treasury, facts] = await Promise.all([reader.retryIn(faucet, address), reader.treasury(faucet), reader.factsOf(faucet)])
     if (retryIn > 0) throw coolingDown(address, retryIn)
     if (treasury.ethBalance < treasury.ethAmount || treasury.tokenBalance < treasury.tokenAmount) {
       throw empty(treasury, facts.decimals, facts.symbol)
     }
 
-    let gas: bigint
-    try {
-      gas = await operator.estimate(faucet, address)
-    } catch (error) {
+    const simulated = await simulation
+    if ('error' in simulated) {
+      const { error } = simulated
       if (!(error instanceof DripRevertedError)) throw error
       // The chain moved since the reads above, or something else is wrong (the key is not the
       // contract's operator, the address refuses ether): answer what the contract said.
@@ -97,6 +102,7 @@ export class Dripper {
       else log.warn({ reason: error.reason, address }, 'drip would revert')
       throw new DripFailedError()
     }
+    const { gas } = simulated
 
     try {
       const { hash, answered } = await operator.submit(faucet, address, gas)

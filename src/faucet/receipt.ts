@@ -3,9 +3,12 @@ import { TransactionNotFoundError, type Hash, type PublicClient, type Transactio
 /**
  * Polls for a receipt until `timeoutMs` has passed; null when none came. A node that does not
  * answer a poll is asked again at the next one: the transaction is out, only its fate is unknown.
+ * The first polls come quickly (a node that mines on arrival has the receipt within
+ * milliseconds), later ones every `maxPollMs` (a node that mines on an interval takes a while).
  */
-export async function waitForReceipt(client: PublicClient, hash: Hash, timeoutMs: number, pollMs = 50): Promise<TransactionReceipt | null> {
+export async function waitForReceipt(client: PublicClient, hash: Hash, timeoutMs: number, maxPollMs = 100): Promise<TransactionReceipt | null> {
   const deadline = performance.now() + timeoutMs
+  let pollMs = 5
   for (;;) {
     try {
       return await client.getTransactionReceipt({ hash })
@@ -15,6 +18,7 @@ export async function waitForReceipt(client: PublicClient, hash: Hash, timeoutMs
     const left = deadline - performance.now()
     if (left <= 0) return null
     await Bun.sleep(Math.min(pollMs, left))
+    pollMs = Math.min(pollMs * 2, maxPollMs)
   }
 }
 

@@ -1,0 +1,133 @@
+// bun run bench:faucet [drips] [concurrency]
+//
+// Drips per second end to end (HTTP POST /drip against the faucet service, anvil mining each
+// transaction as it arrives), against a ceiling measured in the same run: the same dripTo
+// calls signed and sent straight through viem, with no HTTP, no quota and no checks. Then the
+// quota journal's cost per drip (a reservation and a commit, each fsynced) against a plain
+// append of the same lines without fsync.
+import { closeSync, mkdtempSync, openSync, writeFileSync, writeSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createNonceManager, erc20Abi, parseEther, type Address } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { jsonRpc } from 'viem/nonce'
+import { startAnvil } from '../src/chain/anvil.ts'
+import { createChain } from '../src/chain/client.ts'
+import { parseConfig } from '../src/config/load.ts'
+import { DEV_OPERATOR_KEY, devAccounts } from '../src/devnet/accounts.ts'
+import { confirm, deployContracts, devClients } from '../src/devnet/deploy.ts'
+import { MANIFEST_FILE } from '../src/devnet/devnet.ts'
+import { createFaucetApp } from '../src/faucet/app.ts'
+import { faucetAbi } from '../src/faucet/contract.ts'
+import { QuotaBook } from '../src/faucet/quota/book.ts'
+import { listen } from '../src/http/serve.ts'
+import { silentLogger } from '../src/log.ts'
+
+const [drips = 200, concurrency = 16] = process.argv.slice(2).map(Number)
+
+let nextAccount = 1
+const freshAddress = () => `0x${(0xbe0000 + nextAccount++).toString(16).padStart(40, '0')}` as Address
+
+/** Runs `total` tasks, `width` at a time; returns each task's duration in ms and the wall time. */
+async function pool(total: number, width: number, task: (index: number) => Promise<void>) {
+  const durations: number[] = []
+  let next = 0
+  const started = performance.now()
+  await Promise.all(
+    Array.from({ length: Math.min(width, total) }, async () => {
+      while (next < total) {
+        const index = next++
+        const at = performance.now()
+        await task(index)
+        durations.push(performance.now() - at)
+      }
+    }),
+  )
+  return { durations: durations.sort((a, b) => a - b), seconds: (performance.now() - started) / 1000 }
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!
+
+const anvil = await startAnvil({ port: 0 })
+try {
+  const clients = devClients(anvil.rpcUrl)
+  // Small drips so that the faucet's funding covers every drip of the run.
+  const manifest = await deployContracts(clients, { faucetDripEth: '0.001', faucetDripBx: '1' })
+  const faucet = manifest.contracts.Faucet
+  const treasury = clients.walletFor(devAccounts.treasury)
+  await confirm(clients.publicClient, await treasury.sendTransaction({ to: faucet, value: parseEther('100') }), 'funding')
+  await confirm(
+    clients.publicClient,
+    await treasury.writeContract({ address: manifest.contracts.BX, abi: erc20Abi, functionName: 'transfer', args: [faucet, parseEther('100000')] }),
+    'funding BX',
+  )
+  const chain = createChain({ rpcUrl: anvil.rpcUrl, wsUrl: anvil.wsUrl, chainId: 78270 })
+  const rows: Array<[string, string, string, string]> = []
+  const row = (what: string, result: { durations: number[]; seconds: number }, count: number) => {
+    rows.push([what, (count / result.seconds).toFixed(1), percentile(result.durations, 0.5).toFixed(2), percentile(result.durations, 0.95).toFixed(2)])
+    return count / result.seconds
+  }
+
+  // 1. The ceiling: dripTo straight through viem, receipts awaited, nothing else.
+  const operator = privateKeyToAccount(DEV_OPERATOR_KEY, { nonceManager: createNonceManager({ source: jsonRpc() }) })
+  const wallet = chain.walletFor(operator)
+  const raw = await pool(drips, concurrency, async () => {
+    const hash = await wallet.writeContract({ address: faucet, abi: faucetAbi, functionName: 'dripTo', args: [freshAddress()], chain: wallet.chain, account: operator })
+    const receipt = await chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 10 })
+    if (receipt.status !== 'success') throw new Error('raw drip reverted')
+  })
+  const ceiling = row(`raw viem dripTo, ${concurrency} at a time`, raw, drips)
+
+  // 2. End to end: POST /drip against the faucet service, one client per request.
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-faucet-'))
+  writeFileSync(join(dataDir, MANIFEST_FILE), JSON.stringify(manifest))
+  const config = parseConfig(`[data]\ndir = "${dataDir}"\n[faucet]\ntrustedProxyHops = 1\n`, null, { FAUCET_OPERATOR_KEY: DEV_OPERATOR_KEY })
+  const service = listen(createFaucetApp({ config, log: silentLogger, chain }), 'faucet', '127.0.0.1', 0)
+  let client = 0
+  const drip = async () => {
+    const response = await fetch(`${service.url}/drip`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': `2001:db8::${(++client).toString(16)}` },
+      body: JSON.stringify({ address: freshAddress() }),
+    })
+    if (response.status !== 200) throw new Error(`drip answered ${response.status}: ${await response.text()}`)
+  }
+  const endToEnd = row(`POST /drip, ${concurrency} at a time`, await pool(drips, concurrency, drip), drips)
+  const sequential = Math.min(drips, 100)
+  row('POST /drip, one at a time', await pool(sequential, 1, drip), sequential)
+  await service.stop()
+
+  // 3. The journal: a reservation and its commit per drip, each fsynced, against plain appends.
+  const journalOps = 5000
+  const book = QuotaBook.open({
+    dir: mkdtempSync(join(tmpdir(), 'bench-journal-')),
+    limits: { perClient: 1e9, perAddress: 1e9, global: 1e9, allTime: 1e9 },
+    maxBytes: 1 << 20,
+    maxAgeMs: 86_400_000,
+    clock: Date.now,
+  })
+  const journal = await pool(journalOps, 1, async () => {
+    const reservation = book.reserve('2001:db8::1', freshAddress())
+    book.commit(reservation, '0x4567efc67c3387f8b15233d6fb05ad6d4aa8ba28209028ef22403850bdfccb9f')
+  })
+  book.close()
+  const plainFile = openSync(join(mkdtempSync(join(tmpdir(), 'bench-append-')), 'lines'), 'a')
+  const line = Buffer.from(`${JSON.stringify({ type: 'reserve', id: 'abcd1234-1', at: new Date().toISOString(), day: '2026-01-01', client: '2001:db8::1', address: freshAddress() })}\n`)
+  const plain = await pool(journalOps, 1, async () => {
+    writeSync(plainFile, line)
+    writeSync(plainFile, line)
+  })
+  closeSync(plainFile)
+  const journalRate = row('journal: reserve + commit (2 fsyncs)', journal, journalOps)
+  const plainRate = row('plain append of 2 lines, no fsync', plain, journalOps)
+
+  const width = [44, 10, 9, 9]
+  const format = (cells: string[]) => cells.map((cell, index) => (index === 0 ? cell.padEnd(width[index]!) : cell.padStart(width[index]!))).join('  ')
+  console.log(`\nfaucet bench: ${drips} drips, anvil automine, ${concurrency} in flight\n`)
+  console.log(format(['what', 'per s', 'p50 ms', 'p95 ms']))
+  for (const cells of rows) console.log(format(cells))
+  console.log(`\nend to end / raw viem ceiling: ${(endToEnd / ceiling).toFixed(2)}`)
+  console.log(`journal per drip: ${((1000 / journalRate) * 1000).toFixed(0)} us (plain append: ${((1000 / plainRate) * 1000).toFixed(1)} us)`)
+} finally {
+  await anvil.stop()
+}
