@@ -1,6 +1,7 @@
 #!/usr/bin/env bun
 import { parseCommand, USAGE, UsageError, type Command } from './cli/args.ts'
 import { dev, start } from './cli/commands.ts'
+import { validate } from './cli/validate.ts'
 import { ConfigError, loadConfig } from './config/load.ts'
 import { StartError } from './http/serve.ts'
 import { AnvilError } from './chain/anvil.ts'
@@ -17,8 +18,8 @@ async function run(command: Command): Promise<void> {
       process.stdout.write(`stack ${VERSION}\n`)
       return
     case 'validate':
-      // The registry validator (registry/scripts/validate.mjs) is not part of the build yet.
-      throw new StartError('validate: the registry validator is not available in this build yet')
+      process.exitCode = await validate(command.args)
+      return
     case 'start':
       return start(loadConfig(command.config))
     case 'dev':

@@ -49,6 +49,13 @@ test('the binary answers all four health routes with no-store, and stops on SIGT
   expect(await stack.stop()).toBe(0)
 })
 
+test('the binary validates the registry with the same validator', async () => {
+  const { dir } = configDir()
+  const { code, stdout } = await runOnce([BINARY], ['validate', join(ROOT, 'registry')], { cwd: dir, env: bare })
+  expect(code).toBe(0)
+  expect(stdout).toContain('checked testnet: tokenlist.json (3 tokens)')
+})
+
 test('the binary refuses a bad config before opening a port', async () => {
   const { dir, file } = configDir('[exchange]\nport = "4020"\n')
   const { code, stderr, stdout } = await runOnce([BINARY], ['--config', file], { cwd: dir, env: bare })

@@ -1,10 +1,12 @@
 import { describe, expect, test } from 'bun:test'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import pkg from '../package.json' with { type: 'json' }
 import { createRpc } from '../src/chain/rpc.ts'
 import { spawnAnvil, type Anvil } from './helpers/anvil.ts'
 import { waitFor } from './helpers/wait.ts'
-import { configDir, fromSource, runOnce, startStack } from './helpers/stack.ts'
+import { configDir, fromSource, ROOT, runOnce, startStack } from './helpers/stack.ts'
 
 describe('usage', () => {
   test('--help prints the usage and exits 0', async () => {
@@ -113,5 +115,24 @@ describe('the spool under stack start', () => {
       await first.stop()
       await second.stop()
     }
+  })
+})
+
+describe('stack validate', () => {
+  test('checks ./registry by default and a given folder otherwise, with the validator exit codes', async () => {
+    const ok = await runOnce(fromSource, ['validate'])
+    expect(ok.code).toBe(0)
+    expect(ok.stdout).toContain('OK: no problems')
+
+    const broken = mkdtempSync(join(tmpdir(), 'stack-validate-'))
+    cpSync(join(ROOT, 'registry'), broken, { recursive: true })
+    const list = join(broken, 'testnet/tokenlist.json')
+    writeFileSync(list, readFileSync(list, 'utf8').replace('"symbol": "WETH"', '"symbol": "BX"'))
+    const failed = await runOnce(fromSource, ['validate', broken, '--network', 'testnet'])
+    expect(failed.code).toBe(1)
+    expect(failed.stdout).toContain('symbol BX repeats tokens[0]')
+
+    const usage = await runOnce(fromSource, ['validate', '--bogus'])
+    expect(usage.code).toBe(2)
   })
 })

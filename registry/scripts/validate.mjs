@@ -1196,6 +1196,10 @@ export async function main(argv = process.argv.slice(2)) {
     return 2
   }
   const root = args.positionals[0] ?? fileURLToPath(new URL('..', import.meta.url))
+  if (!existsSync(root) || !statSync(root).isDirectory()) {
+    console.error(`${root}: no such folder; give the registry repository's root folder\n\n${USAGE}`)
+    return 2
+  }
   const options = { network: args.values.network, rawBase: args.values['raw-base'], rpc: args.values.rpc, base: args.values.base }
   const { problems, checked } = await inspectRepository(root, options)
 

@@ -5,7 +5,8 @@ export const USAGE = `stack: the explorer, exchange index, faucet and arcade of 
 Usage:
   stack [start] [--config FILE]   run the four services against the node in the config
   stack dev [--config FILE]       run a local chain and the four services against it
-  stack validate                  check the token list and tag registry
+  stack validate [PATH] [--network NAME] [--base REF] [--rpc URL] [--raw-base URL]
+                                  check the token list and tag registry (default ./registry)
   stack --help                    print this text
   stack --version                 print the version
 
@@ -19,16 +20,19 @@ Environment:
 export type Command =
   | { kind: 'help' }
   | { kind: 'version' }
-  | { kind: 'start' | 'dev' | 'validate'; config: string | undefined }
+  | { kind: 'start' | 'dev'; config: string | undefined }
+  | { kind: 'validate'; args: string[] }
 
 /** A command line that does not parse; the CLI prints the message and the usage, and exits 2. */
 export class UsageError extends Error {
   override name = 'UsageError'
 }
 
-const COMMANDS = new Set(['start', 'dev', 'validate'])
+const COMMANDS = new Set(['start', 'dev'])
 
 export function parseCommand(argv: string[]): Command {
+  // The registry validator has options of its own: everything after `validate` is its.
+  if (argv[0] === 'validate') return { kind: 'validate', args: argv.slice(1) }
   let parsed
   try {
     parsed = parseArgs({
@@ -51,5 +55,5 @@ export function parseCommand(argv: string[]): Command {
   if (!COMMANDS.has(name)) throw new UsageError(`unknown command '${name}'`)
   if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'`)
   if (values.config === '') throw new UsageError('--config needs a file path')
-  return { kind: name as 'start' | 'dev' | 'validate', config: values.config }
+  return { kind: name as 'start' | 'dev', config: values.config }
 }

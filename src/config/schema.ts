@@ -1,4 +1,5 @@
 import { Type as T, type Static, type TSchema } from '@sinclair/typebox'
+import { ARCADE_ABI_NAMES } from '../arcade/abiNames.ts'
 
 // Every key has a default, so an empty file (or none) starts a working local stack.
 // `description` is what an error message says was expected.
@@ -70,6 +71,20 @@ export const ConfigSchema = T.Object(
         { default: 'info', description: 'one of "trace", "debug", "info", "warn", "error", "fatal", "silent"' },
       ),
     }),
+    registry: table('registry', {
+      source: T.String({
+        minLength: 1,
+        default: 'registry',
+        description: 'the registry repository: a folder (relative to the config file) or an https:// raw base URL',
+      }),
+      network: T.String({ pattern: '^[a-z0-9-]{1,32}$', default: 'testnet', description: 'a network folder name such as "testnet"' }),
+      rawBase: T.String({
+        pattern: '^https://[^\\s]+[^/]$',
+        default: 'https://raw.githubusercontent.com/stack-chain/registry/main',
+        description: 'the https:// raw base URL that logoURI and tag logo values start with (no trailing slash)',
+      }),
+      refreshSeconds: T.Integer({ minimum: 1, maximum: 86_400, default: 600, description: 'seconds between fetches, an integer from 1 to 86400' }),
+    }),
     explorer: table('explorer', {
       host: host('127.0.0.1'),
       port: port(4010),
@@ -138,6 +153,48 @@ export const ConfigSchema = T.Object(
       port: port(4030),
       corsOrigins: origins,
       trustedProxyHops,
+      rooms: T.Array(
+        T.String({ pattern: '^[a-z0-9][a-z0-9_-]{0,31}$', description: 'a room name: 1 to 32 of a-z, 0-9, "_" and "-", starting with a letter or digit' }),
+        {
+          minItems: 1,
+          maxItems: 64,
+          uniqueItems: true,
+          default: ['coinflip', 'dice', 'crash', 'roulette', 'slots', 'plinko', 'mines', 'lottery'],
+          description: 'a list of 1 to 64 distinct room names such as ["coinflip", "dice"]',
+        },
+      ),
+      // Which contracts each room relays, decoded with which ABI. The defaults are the dev
+      // chain's fixed addresses (src/devnet/deploy.ts, DEPLOY_ORDER).
+      contracts: T.Array(
+        T.Object(
+          {
+            room: T.String({ minLength: 1, description: 'the name of a room listed in arcade.rooms' }),
+            address: T.String({ pattern: '^0x[0-9a-fA-F]{40}$', description: 'a contract address (0x and 40 hex digits)' }),
+            abi: T.Union(
+              ARCADE_ABI_NAMES.map((name) => T.Literal(name)),
+              { description: `the ABI to decode its logs with, one of ${ARCADE_ABI_NAMES.map((name) => `"${name}"`).join(', ')}` },
+            ),
+          },
+          { additionalProperties: false, description: 'a table with room, address and abi' },
+        ),
+        {
+          default: [
+            { room: 'coinflip', address: '0xB7f8BC63BbcaD18155201308C8f3540b07f84F5e', abi: 'ArcadeBank' },
+            { room: 'coinflip', address: '0xA51c1fc2f0D1a1b8494Ed1FE312d7C3a78Ed91C0', abi: 'CoinFlip' },
+          ],
+          description: 'a list of [[arcade.contracts]] tables',
+        },
+      ),
+      maxSockets: T.Integer({ minimum: 1, maximum: 65536, default: 256, description: 'open sockets allowed in total, an integer from 1 to 65536' }),
+      maxSocketsPerAddress: T.Integer({ minimum: 1, maximum: 65536, default: 8, description: 'open sockets allowed from one client address, an integer from 1 to 65536' }),
+      maxFrameBytes: T.Integer({ minimum: 128, maximum: 1048576, default: 4096, description: 'the largest frame a client may send, in bytes, from 128 to 1048576' }),
+      messagesPerSecond: T.Number({ exclusiveMinimum: 0, maximum: 10000, default: 20, description: 'frames a client may send per second on average, above 0 and at most 10000' }),
+      messageBurst: T.Integer({ minimum: 1, maximum: 100000, default: 40, description: 'frames a client may send at once before the rate applies, an integer from 1 to 100000' }),
+      maxBacklogBytes: T.Integer({ minimum: 4096, maximum: 67108864, default: 524288, description: 'bytes a socket may be behind before it is cut, an integer from 4096 to 67108864' }),
+      readyMaxAgeSeconds: T.Number({ exclusiveMinimum: 0, maximum: 3600, default: 5, description: 'seconds after which the last applied mini-block is too old to be ready, above 0 and at most 3600' }),
+      catchUpBlocks: T.Integer({ minimum: 0, maximum: 10000, default: 64, description: 'missed mini-blocks fetched after a gap before skipping to the head, an integer from 0 to 10000' }),
+      reconnectMinMs: T.Integer({ minimum: 10, maximum: 60000, default: 250, description: 'milliseconds before the first reconnect to the node socket, from 10 to 60000' }),
+      reconnectMaxMs: T.Integer({ minimum: 10, maximum: 600000, default: 5000, description: 'the longest wait between reconnects to the node socket, in milliseconds, from 10 to 600000' }),
     }),
   },
   { additionalProperties: false, description: 'a TOML document of tables' },

@@ -28,12 +28,15 @@ export function listen(app: Elysia<any, any, any, any, any, any, any>, service: 
     throw new StartError(`${service}: cannot listen on ${host}:${port}: ${(error as Error).message}`)
   }
   const server = app.server!
+  let stopped = false
   const hostForUrl = host.includes(':') ? `[${host}]` : host
   return {
     service,
     url: `http://${hostForUrl}:${server.port}`,
     port: server.port!,
     stop: async () => {
+      if (stopped) return
+      stopped = true
       await app.stop(false)
     },
   }
