@@ -11,6 +11,8 @@ const result = await Bun.build({
   compile: { outfile },
   target: 'bun',
   minify: false,
+  bytecode: true,
+  format: 'esm',
   sourcemap: 'inline',
 })
 if (!result.success) {
