@@ -4,6 +4,7 @@ import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { getAddress, parseEther, type Hash } from 'viem'
+import { DEV_KEYS } from '../helpers/anvil.ts'
 import { FUND_ETH, eventually, freshAddress, freshClient, startFaucet, startFaucetChain, type FaucetChain, type FaucetUnderTest } from './helpers.ts'
 
 let chain: FaucetChain
@@ -172,6 +173,19 @@ describe('a faucet that does not drip', () => {
       expect(body).toEqual({ error: 'faucet disabled: FAUCET_OPERATOR_KEY is not set' })
     } finally {
       await keyless.stop()
+    }
+  })
+
+  test('with a key that is not the contract operator: 503 drip failed, said in the log, nothing sent', async () => {
+    const stranger = startFaucet(chain, { env: { FAUCET_OPERATOR_KEY: DEV_KEYS[4] } })
+    try {
+      const { status, body } = await stranger.drip(freshAddress())
+      expect(status).toBe(503)
+      expect(body).toEqual({ error: 'drip failed' })
+      expect(stranger.lines.some((line) => line.msg === 'the operator key is not the faucet contract operator')).toBe(true)
+      expect(stranger.faucet.book!.usage()).toMatchObject({ global: 0, allTime: 0 })
+    } finally {
+      await stranger.stop()
     }
   })
 
