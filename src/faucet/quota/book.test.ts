@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { QuotaExceededError } from '../errors.ts'
+import { FaucetUnavailableError, QuotaExceededError } from '../errors.ts'
 import { QuotaBook, type QuotaLimits } from './book.ts'
 
 const LIMITS: QuotaLimits = { perClient: 5, perAddress: 2, global: 1000, allTime: 100_000 }
@@ -163,6 +163,15 @@ describe('the journal', () => {
     const again = open()
     expect(again.recovery.orphans).toBe(0)
     expect(again.usage()).toMatchObject({ global: 41, allTime: 41, clients: { a: 41 }, open: 0 })
+  })
+
+  test('a reservation that cannot be written down is not given out', () => {
+    const book = setup().open()
+    book.reserve('a', address(1))
+    book.close()
+    expect(() => book.reserve('a', address(2))).toThrow(FaucetUnavailableError)
+    expect(() => book.reserve('a', address(2))).toThrow('faucet unavailable: the quota journal cannot be written')
+    expect(book.usage()).toMatchObject({ global: 1, clients: { a: 1 }, open: 1 })
   })
 
   test('rotation by age', () => {
