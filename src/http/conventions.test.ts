@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { Elysia, t } from 'elysia'
 import { captureLog, serveOnFreePort } from '../../tests/helpers/service.ts'
-import { conventions, type ConventionsOptions } from './conventions.ts'
+import { conventions, minuteRateLimit, type ConventionsOptions } from './conventions.ts'
 import { HttpError } from './errors.ts'
 import { listen, StartError } from './serve.ts'
 
@@ -40,7 +40,8 @@ const plain = serveOnFreePort(testApp())
 const proxied = serveOnFreePort(testApp({ trustedProxyHops: 1 }))
 const limited = serveOnFreePort(testApp({ cors: null, maxBodyBytes: 16 }))
 const readOnly = serveOnFreePort(testApp({ readOnly: true }))
-afterAll(() => Promise.all([plain, proxied, limited, readOnly].map((service) => service.stop())))
+const rateLimited = serveOnFreePort(testApp({ rateLimitPerMinute: 3, trustedProxyHops: 1 }))
+afterAll(() => Promise.all([plain, proxied, limited, readOnly, rateLimited].map((service) => service.stop())))
 
 function expectConventions(response: Response) {
   expect(response.headers.get('cache-control')).toBe('no-store')
@@ -173,6 +174,40 @@ describe('read-only services', () => {
       expect(await expectJsonError(response, 405)).toEqual({ error: 'method not allowed' })
       expect(response.headers.get('access-control-allow-origin')).toBe(ALLOWED)
     }
+  })
+})
+
+describe('rate limit per client and wall-clock minute', () => {
+  test('the window resets on the minute, not a minute after the first request', () => {
+    let now = 59_000
+    const admit = minuteRateLimit(2, () => now)
+    expect([admit('a'), admit('a'), admit('a'), admit('b')]).toEqual([true, true, false, true])
+    now = 60_000 // one second later, but a new minute
+    expect([admit('a'), admit('a'), admit('a')]).toEqual([true, true, false])
+    now = 119_999
+    expect(admit('a')).toBe(false)
+  })
+
+  test('over the limit is a JSON 429 with the CORS headers and no retry-after; other clients go on', async () => {
+    // Start well inside a minute, so that the window cannot reset halfway through the test.
+    const untilNextMinute = 60_000 - (Date.now() % 60_000)
+    if (untilNextMinute < 2000) await Bun.sleep(untilNextMinute + 10)
+    const client = '198.51.100.7'
+    for (let index = 0; index < 3; index++) {
+      const response = await fetch(`${rateLimited.url}/ok`, { headers: { 'x-forwarded-for': `6.6.6.6, ${client}` } })
+      expect(response.status).toBe(200)
+    }
+    const refused = await fetch(`${rateLimited.url}/ok`, { headers: { 'x-forwarded-for': client, origin: ALLOWED } })
+    expect(await expectJsonError(refused, 429)).toEqual({ error: 'rate limit exceeded: 3 requests a minute' })
+    expect(refused.headers.get('retry-after')).toBeNull()
+    expect(refused.headers.get('access-control-allow-origin')).toBe(ALLOWED)
+    // The left-hand entries are the client's own words: changing them does not change the bucket.
+    expect((await fetch(`${rateLimited.url}/ok`, { headers: { 'x-forwarded-for': `1.2.3.4, ${client}` } })).status).toBe(429)
+    expect((await fetch(`${rateLimited.url}/ok`, { headers: { 'x-forwarded-for': `${client}, 198.51.100.250` } })).status).toBe(200)
+  })
+
+  test('without the option nothing is counted', async () => {
+    for (let index = 0; index < 20; index++) expect((await fetch(`${plain.url}/ok`)).status).toBe(200)
   })
 })
 

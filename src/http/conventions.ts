@@ -17,11 +17,33 @@ export type ConventionsOptions = {
   readOnly?: boolean
   /** A declared body larger than this answers 413 before routing. */
   maxBodyBytes?: number
+  /** Requests one client may make per wall-clock minute; the next ones answer 429 (the explorer). */
+  rateLimitPerMinute?: number
 }
 
 const JSON_TYPE = 'application/json;charset=utf-8'
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 const ALWAYS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' } as const
+
+/**
+ * Counts each client's requests in the current wall-clock minute (the window resets on the
+ * minute, not a minute after the first request) and says whether one more is admitted. The
+ * counts of the previous minute are dropped whole, so memory holds one minute of clients.
+ */
+export function minuteRateLimit(limit: number, now: () => number = Date.now) {
+  let minute = -1
+  let counts = new Map<string, number>()
+  return (client: string): boolean => {
+    const current = Math.floor(now() / 60_000)
+    if (current !== minute) {
+      minute = current
+      counts = new Map()
+    }
+    const count = (counts.get(client) ?? 0) + 1
+    counts.set(client, count)
+    return count <= limit
+  }
+}
 
 /**
  * The conventions every service shares (spec 03 "Shared conventions"): no-store and nosniff on
@@ -32,6 +54,7 @@ const ALWAYS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff
 export function conventions(options: ConventionsOptions) {
   const { service, log, cors, trustedProxyHops } = options
   const started = new WeakMap<Request, number>()
+  const admit = options.rateLimitPerMinute === undefined ? null : minuteRateLimit(options.rateLimitPerMinute)
 
   const logRequest = (request: Request, status: number) => {
     const since = started.get(request)
@@ -72,6 +95,10 @@ export function conventions(options: ConventionsOptions) {
         Object.assign(set.headers, corsHeaders)
       }
 
+      // Spec 03 "Errors": 429 with no retry-after; the client is the trusted end of X-Forwarded-For.
+      if (admit && !admit(clientAddress(request.headers.get('x-forwarded-for'), server?.requestIP(request)?.address ?? null, trustedProxyHops))) {
+        return early(request, 429, corsHeaders, errorBody(`rate limit exceeded: ${options.rateLimitPerMinute} requests a minute`))
+      }
       if (options.readOnly && !SAFE_METHODS.has(request.method)) {
         return early(request, 405, { ...corsHeaders, allow: 'GET, OPTIONS' }, errorBody('method not allowed'))
       }
