@@ -59,7 +59,8 @@ export function createFaucet({ config, log, chain }: ServiceContext, options: Fa
   } catch (error) {
     throw new StartError(`faucet: cannot open the quota journal in ${dir}: ${(error as Error).message}`)
   }
-  log.info({ service: 'faucet', journal: book.journalPath, ...book.recovery, usage: book.usage() }, 'quota journal opened')
+  const { global, allTime } = book.usage()
+  log.info({ service: 'faucet', journal: book.journalPath, ...book.recovery, today: global, allTime }, 'quota journal opened')
   if (book.recovery.orphans > 0) {
     log.warn({ service: 'faucet', orphans: book.recovery.orphans }, 'drips in flight when the faucet last stopped are counted as spent')
   }
