@@ -107,8 +107,8 @@ describe('faucet (3000, / and /api)', () => {
     await expectJson(await fetch(`${faucet.url}/.env`), 404)
   })
 
-  test('with no deployment and no operator key, status and drip answer 503 saying why', async () => {
-    const status = await expectJson(await fetch(`${faucet.url}/status`), 503)
+  test('with no deployment and no operator key, status answers 500 and drip 503, saying why', async () => {
+    const status = await expectJson(await fetch(`${faucet.url}/status`), 500)
     expect(status.error).toStartWith('faucet not deployed')
     const drip = await fetch(`${faucet.url}/drip`, {
       method: 'POST',

@@ -4,6 +4,7 @@ import { HttpError } from '../http/errors.ts'
 import { health } from '../http/health.ts'
 import { parseAddress } from './address.ts'
 import { readDripRequest } from './dripRequest.ts'
+import { FaucetUnavailableError } from './errors.ts'
 import { requireDripper, type Faucet } from './faucet.ts'
 import { manifestResponse } from './manifestRoute.ts'
 import { readStatus } from './status.ts'
@@ -19,7 +20,15 @@ export function faucetRoutes(shared: ReturnType<typeof conventions>, faucet: Fau
       address = parseAddress(query.address)
       if (!address) throw new HttpError(400, 'invalid address')
     }
-    return readStatus(faucet.reader, faucet.locate(), address)
+    let contract
+    try {
+      contract = faucet.locate()
+    } catch (error) {
+      // Spec 02: /status answers 502 when the node is unreachable and 500 for anything else.
+      if (error instanceof FaucetUnavailableError) throw new HttpError(500, error.message)
+      throw error
+    }
+    return readStatus(faucet.reader, contract, address)
   }
   const addresses = () => manifestResponse(manifestPath)
 

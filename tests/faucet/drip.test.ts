@@ -189,13 +189,14 @@ describe('a faucet that does not drip', () => {
     }
   })
 
-  test('without a deployment: status and drip are 503 until the manifest appears or the config names the contract', async () => {
+  test('without a deployment: status is 500 and drip 503 until the manifest appears or the config names the contract', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'faucet-empty-'))
     const undeployed = startFaucet(chain, { dataDir: empty })
     const configured = startFaucet(chain, { dataDir: empty, toml: `contract = "${chain.faucet.toLowerCase()}"\n` })
     try {
       const status = await undeployed.status()
-      expect(status.status).toBe(503)
+      // Spec 02: /status is 502 when the node is unreachable and 500 for anything else.
+      expect(status.status).toBe(500)
       expect(status.body.error).toStartWith('faucet not deployed')
       expect((await undeployed.drip(freshAddress())).status).toBe(503)
       expect(undeployed.faucet.book!.usage().global).toBe(0)
