@@ -1,0 +1,69 @@
+import type { MiniBlock, RpcLog } from '../chain/miniBlocks.ts'
+import { decodeLog } from './decodeLog.ts'
+import { frames } from './frames.ts'
+import type { EventPayload, HeadPayload } from './protocol.ts'
+import type { Room } from './room.ts'
+import type { Binding } from './settings.ts'
+import type { ArcadeStats } from './stats.ts'
+
+export type AppliedListener = (head: HeadPayload, events: EventPayload[]) => void
+
+/**
+ * Turns applied mini-blocks into frames: a `head` frame to every room, then an `event` frame per
+ * log of a contract bound to a room, decoded with the bound ABI, to that room. Remembers the head
+ * and when it was applied, which is what readiness is judged on.
+ */
+export class Relay {
+  head: HeadPayload | null = null
+  /** Date.now() when the last mini-block was applied. */
+  appliedAt: number | null = null
+  private readonly byAddress = new Map<string, Binding[]>()
+  private readonly listeners = new Set<AppliedListener>()
+
+  constructor(
+    private readonly rooms: ReadonlyMap<string, Room>,
+    bindings: readonly Binding[],
+    private readonly stats: ArcadeStats,
+  ) {
+    for (const binding of bindings) {
+      const key = binding.address.toLowerCase()
+      this.byAddress.set(key, [...(this.byAddress.get(key) ?? []), binding])
+    }
+  }
+
+  apply(miniBlock: MiniBlock, logs: readonly RpcLog[]): void {
+    const head: HeadPayload = { number: miniBlock.number, block: miniBlock.block, timestamp_us: miniBlock.timestampUs, txCount: miniBlock.txCount }
+    this.head = head
+    this.appliedAt = Date.now()
+    this.stats.miniBlocksApplied++
+    const headFrame = frames.head(head)
+    for (const room of this.rooms.values()) room.broadcast(headFrame)
+
+    const relayed: EventPayload[] = []
+    for (const log of logs) {
+      if (log.removed) continue
+      for (const binding of this.byAddress.get(log.address.toLowerCase()) ?? []) {
+        const decoded = decodeLog(binding.abi, log)
+        if (!decoded) continue
+        const event: EventPayload = {
+          contract: binding.address,
+          name: decoded.name,
+          args: decoded.args,
+          txHash: log.transactionHash,
+          logIndex: Number(log.logIndex),
+          block: miniBlock.block,
+          miniBlock: miniBlock.number,
+        }
+        this.rooms.get(binding.room)?.relayEvent(event)
+        relayed.push(event)
+      }
+    }
+    for (const listener of this.listeners) listener(head, relayed)
+  }
+
+  /** Called after each applied mini-block, once its frames are sent; returns the unsubscribe. */
+  onApplied(listener: AppliedListener): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+}

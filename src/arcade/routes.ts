@@ -1,0 +1,37 @@
+import { HttpError } from '../http/errors.ts'
+import type { Arcade } from './arcade.ts'
+
+/** GET /api/ready: 200 with the head when ready, 503 with the reason otherwise (spec 03 "States"). */
+export function readyAnswer(arcade: Arcade) {
+  const state = arcade.readiness()
+  if (!state.ready) throw new HttpError(503, `not ready: ${state.reason}`)
+  return state
+}
+
+/** GET /api/stats: sockets, the head, the node socket, frames in and out, ejections and refusals. */
+export function statsAnswer(arcade: Arcade) {
+  const { stats, relay, rooms } = arcade
+  const byRoom = Object.fromEntries([...rooms.values()].map((room) => [room.name, room.size]))
+  return {
+    sockets: { total: Object.values(byRoom).reduce((sum, count) => sum + count, 0), byRoom },
+    head: relay.head,
+    node: { connected: arcade.nodeConnected(), appliedMsAgo: relay.appliedAt === null ? null : Date.now() - relay.appliedAt },
+    miniBlocks: { applied: stats.miniBlocksApplied, skipped: stats.miniBlocksSkipped },
+    frames: { in: stats.framesIn, out: stats.framesOut },
+    ejections: { ...stats.ejections },
+    refusals: { ...stats.refusals },
+  }
+}
+
+/** GET /api/rooms: one entry per room with its sockets, what it relays and its last event. */
+export function roomsAnswer(arcade: Arcade) {
+  return {
+    rooms: [...arcade.rooms.values()].map((room) => ({
+      name: room.name,
+      sockets: room.size,
+      events: room.events,
+      contracts: room.contracts,
+      lastEvent: room.lastEvent,
+    })),
+  }
+}

@@ -1,0 +1,59 @@
+import { getAddress, type Abi, type Address } from 'viem'
+import { ConfigError, type Config } from '../config/load.ts'
+import type { ArcadeAbiName } from './abiNames.ts'
+import { ARCADE_ABIS } from './abis.ts'
+
+/** A contract whose logs a room relays, with the ABI they are decoded with. */
+export type Binding = { room: string; address: Address; abiName: ArcadeAbiName; abi: Abi }
+
+export type ArcadeLimits = {
+  maxSockets: number
+  maxSocketsPerAddress: number
+  maxFrameBytes: number
+  messagesPerSecond: number
+  messageBurst: number
+  maxBacklogBytes: number
+}
+
+export type ArcadeSettings = {
+  rooms: string[]
+  bindings: Binding[]
+  limits: ArcadeLimits
+  readyMaxAgeMs: number
+  catchUpBlocks: number
+  reconnect: { minMs: number; maxMs: number }
+}
+
+/**
+ * The arcade's part of the config, checked beyond what the schema can say: every binding names a
+ * room that exists. A problem is a ConfigError, so the start stops before any port opens.
+ */
+export function arcadeSettings(config: Config): ArcadeSettings {
+  const { arcade } = config
+  const problems: string[] = []
+  const bindings = arcade.contracts.map((binding, index): Binding => {
+    if (!arcade.rooms.includes(binding.room)) {
+      problems.push(`arcade.contracts[${index}].room = ${JSON.stringify(binding.room)}: expected one of the rooms in arcade.rooms (${arcade.rooms.join(', ')})`)
+    }
+    return { room: binding.room, address: getAddress(binding.address), abiName: binding.abi, abi: ARCADE_ABIS[binding.abi] }
+  })
+  if (arcade.reconnectMinMs > arcade.reconnectMaxMs) {
+    problems.push(`arcade.reconnectMinMs = ${arcade.reconnectMinMs}: expected at most arcade.reconnectMaxMs (${arcade.reconnectMaxMs})`)
+  }
+  if (problems.length > 0) throw new ConfigError(config.file ?? 'config', problems)
+  return {
+    rooms: [...arcade.rooms],
+    bindings,
+    limits: {
+      maxSockets: arcade.maxSockets,
+      maxSocketsPerAddress: arcade.maxSocketsPerAddress,
+      maxFrameBytes: arcade.maxFrameBytes,
+      messagesPerSecond: arcade.messagesPerSecond,
+      messageBurst: arcade.messageBurst,
+      maxBacklogBytes: arcade.maxBacklogBytes,
+    },
+    readyMaxAgeMs: arcade.readyMaxAgeSeconds * 1000,
+    catchUpBlocks: arcade.catchUpBlocks,
+    reconnect: { minMs: arcade.reconnectMinMs, maxMs: arcade.reconnectMaxMs },
+  }
+}

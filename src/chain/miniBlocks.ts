@@ -1,0 +1,213 @@
+import { numberToHex, type Address, type Hex } from 'viem'
+import { subscribeNewHeads, type Head } from './newHeads.ts'
+import type { Rpc } from './rpc.ts'
+
+/**
+ * A mini-block as the services see it. The chain's sequencer cuts blocks into mini-blocks; a node
+ * without them (anvil) makes each block its own mini-block: same number, the block's timestamp
+ * in microseconds, the block's transaction count.
+ */
+export type MiniBlock = {
+  number: number
+  /** The EVM block the mini-block belongs to. */
+  block: number
+  hash: Hex
+  timestampUs: number
+  txCount: number
+}
+
+/** A log as the node's JSON-RPC returns it. */
+export type RpcLog = {
+  address: Address
+  topics: Hex[]
+  data: Hex
+  blockNumber: Hex
+  blockHash: Hex
+  transactionHash: Hex
+  transactionIndex: Hex
+  logIndex: Hex
+  removed?: boolean
+}
+
+type RpcBlock = { number: Hex; hash: Hex; parentHash: Hex; timestamp: Hex; transactions: unknown[] }
+
+export type MiniBlockFollowerOptions = {
+  wsUrl: string
+  /** Reads of blocks and logs (HTTP JSON-RPC). */
+  rpc: Rpc
+  /** Contracts whose logs come with each mini-block; with none, no log is asked for. */
+  addresses: readonly Address[]
+  /** Called once per mini-block, in order, with the logs of `addresses` in it. */
+  onMiniBlock: (miniBlock: MiniBlock, logs: RpcLog[]) => void
+  /** The node socket opened (true) or dropped (false). */
+  onState?: (connected: boolean) => void
+  /** A read failed; the follower tries again on a timer while the socket is up, and on the next head. */
+  onError?: (error: Error) => void
+  /** Mini-blocks that were missed and are too many to fetch: `from` to `to`, both included. */
+  onSkip?: (range: { from: number; to: number }) => void
+  /** After a gap (a dropped socket), at most this many missed mini-blocks are fetched; older ones are skipped. */
+  catchUpBlocks?: number
+  /** Reconnect backoff of the node socket. */
+  minDelayMs?: number
+  maxDelayMs?: number
+  /** Wait before retrying a failed read. */
+  retryMs?: number
+}
+
+export type MiniBlockFollower = {
+  /** True while the node socket is open and subscribed. */
+  connected: () => boolean
+  /** The last mini-block applied, or null before the first. */
+  head: () => MiniBlock | null
+  stop: () => void
+}
+
+const EMPTY: RpcLog[] = []
+const RECENT = 256
+
+/**
+ * Applies the node's mini-blocks one at a time, in order, each with the logs of the given
+ * contracts. New heads come over the node's WebSocket, which reconnects with backoff when it drops;
+ * blocks and logs are read over JSON-RPC. A head that skips numbers (the socket was down) first
+ * fetches the missed mini-blocks, up to `catchUpBlocks`. A head at or below the last one applied,
+ * with another hash, means the chain went back (a reorganisation, or a node started afresh): it is
+ * applied as the new head.
+ */
+export function followMiniBlocks(options: MiniBlockFollowerOptions): MiniBlockFollower {
+  const { rpc, addresses, onMiniBlock, onError = () => {}, onSkip = () => {}, catchUpBlocks = 64, retryMs = 500 } = options
+  const withLogs = addresses.length > 0
+  let cursor: { number: number; hash: Hex } | null = null
+  /** Hashes of the last mini-blocks applied, by number: a late announcement of one is not applied twice. */
+  const recent = new Map<number, Hex>()
+  let latest: MiniBlock | null = null
+  let target: Head | null = null
+  let running = false
+  let stopped = false
+  let retry: ReturnType<typeof setTimeout> | null = null
+
+  const apply = (miniBlock: MiniBlock, logs: RpcLog[]) => {
+    cursor = { number: miniBlock.number, hash: miniBlock.hash }
+    latest = miniBlock
+    recent.set(miniBlock.number, miniBlock.hash)
+    if (recent.size > RECENT) recent.delete(recent.keys().next().value!)
+    try {
+      onMiniBlock(miniBlock, logs)
+    } catch (error) {
+      // The consumer's fault, not the node's: reading this block again would not help.
+      onError(error as Error)
+    }
+  }
+
+  const applyHead = async (head: Head) => {
+    const calls = [{ method: 'eth_getBlockTransactionCountByHash', params: [head.hash] }]
+    if (withLogs) calls.push({ method: 'eth_getLogs', params: [{ blockHash: head.hash, address: addresses }] as never })
+    const [count, logs] = await rpc.batch(calls)
+    if (!count!.ok) throw count!.error
+    // The block is gone (reorganised away) since it was announced; its successor will come.
+    if (count!.value === null) return
+    if (logs && !logs.ok) throw logs.error
+    apply(
+      { number: head.number, block: head.number, hash: head.hash, timestampUs: head.timestamp * 1_000_000, txCount: Number(count!.value) },
+      (logs?.value as RpcLog[] | undefined) ?? EMPTY,
+    )
+  }
+
+  const applyRange = async (from: number, to: number) => {
+    const calls = []
+    for (let number = from; number <= to; number++) calls.push({ method: 'eth_getBlockByNumber', params: [numberToHex(number), false] })
+    if (withLogs) calls.push({ method: 'eth_getLogs', params: [{ fromBlock: numberToHex(from), toBlock: numberToHex(to), address: addresses }] })
+    const values = (await rpc.batch(calls)).map((result) => {
+      if (!result.ok) throw result.error
+      return result.value
+    })
+    const logsByBlock = new Map<string, RpcLog[]>()
+    if (withLogs) {
+      for (const log of values.pop() as RpcLog[]) {
+        const list = logsByBlock.get(log.blockHash) ?? []
+        list.push(log)
+        logsByBlock.set(log.blockHash, list)
+      }
+    }
+    for (const value of values) {
+      const block = value as RpcBlock | null
+      if (!block) continue
+      const number = Number(block.number)
+      apply(
+        { number, block: number, hash: block.hash, timestampUs: Number(block.timestamp) * 1_000_000, txCount: block.transactions.length },
+        logsByBlock.get(block.hash) ?? EMPTY,
+      )
+    }
+  }
+
+  const catchUpTo = async (head: Head) => {
+    if (recent.get(head.number) === head.hash) return
+    if (cursor && head.number > cursor.number + 1) {
+      const first = Math.max(cursor.number + 1, head.number - catchUpBlocks)
+      if (first > cursor.number + 1) onSkip({ from: cursor.number + 1, to: first - 1 })
+      if (first <= head.number - 1) await applyRange(first, head.number - 1)
+    }
+    await applyHead(head)
+  }
+
+  const run = async () => {
+    if (running || stopped) return
+    running = true
+    try {
+      while (target && !stopped) {
+        const head = target
+        await catchUpTo(head)
+        if (target === head) target = null
+      }
+    } catch (error) {
+      onError(error as Error)
+      // While the socket is down the next head after reconnecting starts the run again.
+      if (!stopped && target && subscription.connected() && !retry) {
+        retry = setTimeout(() => {
+          retry = null
+          void run()
+        }, retryMs)
+      }
+    } finally {
+      running = false
+    }
+  }
+
+  // On every (re)connect the node's current head is read at once, so the first mini-block (and
+  // what was missed while the socket was down) is applied without waiting for the next block.
+  const readLatest = async () => {
+    try {
+      const block = await rpc.call<RpcBlock | null>('eth_getBlockByNumber', ['latest', false])
+      if (!block || stopped) return
+      const head: Head = { number: Number(block.number), hash: block.hash, parentHash: block.parentHash, timestamp: Number(block.timestamp) }
+      // Only a hint: never behind what is applied or already announced.
+      if ((cursor && head.number <= cursor.number) || (target && head.number <= target.number)) return
+      target = head
+      void run()
+    } catch (error) {
+      onError(error as Error)
+    }
+  }
+
+  const subscription = subscribeNewHeads(options.wsUrl, {
+    onHead: (head) => {
+      target = head
+      void run()
+    },
+    onState: (connected) => {
+      options.onState?.(connected)
+      if (connected) void readLatest()
+    },
+    minDelayMs: options.minDelayMs,
+    maxDelayMs: options.maxDelayMs,
+  })
+
+  return {
+    connected: () => subscription.connected(),
+    head: () => latest,
+    stop: () => {
+      stopped = true
+      if (retry) clearTimeout(retry)
+      subscription.close()
+    },
+  }
+}
