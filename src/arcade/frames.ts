@@ -5,8 +5,8 @@ import type { EventPayload, HeadPayload } from './protocol.ts'
  * written once and the same string is sent to each.
  */
 export const frames = {
-  hello: (room: string, head: HeadPayload | null, sockets: number, events: readonly string[]) =>
-    JSON.stringify({ type: 'hello', room, head, sockets, events }),
+  hello: (room: string, head: HeadPayload | null, sockets: number, events: readonly string[], recent: readonly EventPayload[]) =>
+    JSON.stringify({ type: 'hello', room, head, sockets, events, recent }),
   head: (head: HeadPayload) => JSON.stringify({ type: 'head', ...head }),
   event: (event: EventPayload) => JSON.stringify({ type: 'event', ...event }),
   presence: (room: string, sockets: number) => JSON.stringify({ type: 'presence', room, sockets }),

@@ -4,10 +4,14 @@ import { frames } from './frames.ts'
 import type { Member } from './member.ts'
 import type { EventPayload } from './protocol.ts'
 
-/** A game room: its sockets, the events it relays and the last one it relayed. */
+/** How many of its last events a room keeps for the `hello` of a socket that joins. */
+export const RECENT_EVENTS = 16
+
+/** A game room: its sockets, the events it relays and the last ones it relayed. */
 export class Room {
   readonly members = new Set<Member>()
-  lastEvent: EventPayload | null = null
+  /** The room's last events, oldest first. */
+  readonly recent: EventPayload[] = []
 
   constructor(
     readonly name: string,
@@ -19,6 +23,10 @@ export class Room {
 
   get size(): number {
     return this.members.size
+  }
+
+  get lastEvent(): EventPayload | null {
+    return this.recent.at(-1) ?? null
   }
 
   /** Adds a socket and tells the others the new count. */
@@ -37,9 +45,10 @@ export class Room {
     for (const member of this.members) if (member !== except) this.delivery.send(member, frame)
   }
 
-  /** Sends an event to the sockets subscribed to its name, and keeps it as the room's last. */
+  /** Sends an event to the sockets subscribed to its name, and keeps it among the room's last. */
   relayEvent(event: EventPayload): void {
-    this.lastEvent = event
+    this.recent.push(event)
+    if (this.recent.length > RECENT_EVENTS) this.recent.shift()
     let frame: string | null = null
     for (const member of this.members) {
       if (!member.subscriptions.has(event.name)) continue

@@ -74,7 +74,7 @@ export class ArcadeSockets {
     const bucket = new TokenBucket(settings.limits.messagesPerSecond, settings.limits.messageBurst)
     const member = new Member(socket, roomName, client, ticket, bucket, room.events)
     this.members.set(key, member)
-    delivery.send(member, frames.hello(roomName, relay.head, room.size + 1, room.events))
+    delivery.send(member, frames.hello(roomName, relay.head, room.size + 1, room.events, room.recent))
     room.join(member)
   }
 

@@ -45,7 +45,7 @@ export type MiniBlockFollowerOptions = {
   onError?: (error: Error) => void
   /** Mini-blocks that were missed and are too many to fetch: `from` to `to`, both included. */
   onSkip?: (range: { from: number; to: number }) => void
-  /** After a gap (a dropped socket), at most this many missed mini-blocks are fetched; older ones are skipped. */
+  /** Mini-blocks applied before the first head, and at most fetched after a gap (a dropped socket); older ones are skipped. */
   catchUpBlocks?: number
   /** Reconnect backoff of the node socket. */
   minDelayMs?: number
@@ -68,8 +68,9 @@ const RECENT = 256
 /**
  * Applies the node's mini-blocks one at a time, in order, each with the logs of the given
  * contracts. New heads come over the node's WebSocket, which reconnects with backoff when it drops;
- * blocks and logs are read over JSON-RPC. A head that skips numbers (the socket was down) first
- * fetches the missed mini-blocks, up to `catchUpBlocks`. A head at or below the last one applied,
+ * blocks and logs are read over JSON-RPC. The first head comes after the `catchUpBlocks` before it;
+ * a head that skips numbers (the socket was down) first fetches the missed mini-blocks, up to
+ * `catchUpBlocks`, and reports older ones as skipped. A head at or below the last one applied,
  * with another hash, means the chain went back (a reorganisation, or a node started afresh): it is
  * applied as the new head.
  */
@@ -141,7 +142,11 @@ export function followMiniBlocks(options: MiniBlockFollowerOptions): MiniBlockFo
 
   const catchUpTo = async (head: Head) => {
     if (recent.get(head.number) === head.hash) return
-    if (cursor && head.number > cursor.number + 1) {
+    if (!cursor && catchUpBlocks > 0 && head.number > 0) {
+      // The first head: the mini-blocks just before it come first, so what happened shortly
+      // before the start (a dev chain's seeded plays) is known too.
+      await applyRange(Math.max(0, head.number - catchUpBlocks), head.number - 1)
+    } else if (cursor && head.number > cursor.number + 1) {
       const first = Math.max(cursor.number + 1, head.number - catchUpBlocks)
       if (first > cursor.number + 1) onSkip({ from: cursor.number + 1, to: first - 1 })
       if (first <= head.number - 1) await applyRange(first, head.number - 1)

@@ -37,10 +37,15 @@ describe('the arcade socket protocol on a real chain', () => {
     await waitFor(() => running.arcade.relay.head?.number === mined, 5000, 'the mined head')
     const socket = await join('dice')
     const [hello] = socket.frames
-    expect(hello).toEqual({ type: 'hello', room: 'dice', head: running.arcade.relay.head, sockets: 1, events: [] })
-    expect(hello!.head).toMatchObject({ number: expect.any(Number), block: expect.any(Number), timestamp_us: expect.any(Number), txCount: 0 })
+    expect(hello).toEqual({ type: 'hello', room: 'dice', head: running.arcade.relay.head, sockets: 1, events: [], recent: [] })
+    expect(hello!.head).toMatchObject({ number: mined, block: mined, timestamp_us: expect.any(Number), txCount: 0 })
     const coinflip = await join('coinflip')
-    expect(coinflip.frames[0]!.events).toEqual(['Deposited', 'GameEnabled', 'HouseFunded', 'Settled', 'Staked', 'Withdrawn', 'FlipPlaced', 'FlipRefunded', 'FlipSettled'])
+    const { events, recent } = coinflip.frames[0]!
+    expect(events).toEqual(['Deposited', 'GameEnabled', 'HouseFunded', 'Settled', 'Staked', 'Withdrawn', 'FlipPlaced', 'FlipRefunded', 'FlipSettled'])
+    // The arcade started after the contracts were deployed: it read the blocks just before its
+    // first head, so the room already knows the bank's set-up.
+    expect(recent.map((event: Frame) => event.name)).toEqual(['GameEnabled', 'HouseFunded'])
+    expect(recent[1]).toMatchObject({ contract: chain.manifest.contracts.ArcadeBank, args: { from: devAccounts.treasury.address, amount: '100000000000000000000' } })
   })
 
   test('a head frame per applied mini-block in every room, with timestamp_us in microseconds', async () => {
