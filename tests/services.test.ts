@@ -13,7 +13,7 @@ const context = testContext(
 )
 // A real spool over the config's node, which is not running: it waits for it.
 const spool = await startSpool(context.config, context.log)
-const explorer = serveOnFreePort(createExplorerApp(context), 'explorer')
+const explorer = serveOnFreePort(createExplorerApp(context, spool), 'explorer')
 const exchange = serveOnFreePort(createExchangeApp(context, spool), 'exchange')
 const faucet = serveOnFreePort(createFaucetApp(context), 'faucet')
 const arcade = serveOnFreePort(createArcadeApp(context), 'arcade')

@@ -3,14 +3,31 @@ import type { ServiceContext } from '../context.ts'
 import { conventions } from '../http/conventions.ts'
 import { health } from '../http/health.ts'
 import { createRegistryCopy, registryRoutes } from '../registry/routes.ts'
+import type { Spool } from '../spool/spool.ts'
+import { createExplorer, type ExplorerTimings } from './explorer.ts'
+import { accountRoutes } from './routes/accounts.ts'
+import { blockRoutes } from './routes/blocks.ts'
+import { feeRoutes } from './routes/fees.ts'
+import { miniRoutes } from './routes/minis.ts'
+import { nameRoutes } from './routes/names.ts'
+import { nftRoutes } from './routes/nfts.ts'
+import { overviewRoutes } from './routes/overview.ts'
+import { statsRoutes } from './routes/stats.ts'
+import { tokenRoutes } from './routes/tokens.ts'
+import { txRoutes } from './routes/txs.ts'
 
 /** Spec 03 "Limits": request body. There is nothing to POST; larger declared bodies answer 413. */
 export const EXPLORER_MAX_BODY = 600_000
 
-export function createExplorerApp(context: ServiceContext) {
+/**
+ * The explorer (spec 03) under /api: the archive read from the spool, live parts read from the
+ * node, and the registry routes (spec 01). `timings` shortens the caches in tests.
+ */
+export function createExplorerApp(context: ServiceContext, spool: Spool, timings: Partial<ExplorerTimings> = {}) {
   const { config, log } = context
-  const { host, corsOrigins, trustedProxyHops } = config.explorer
+  const { host, corsOrigins, trustedProxyHops, rateLimitPerMinute } = config.explorer
   const registry = createRegistryCopy(context)
+  const explorer = createExplorer(context, spool, registry, timings)
   return new Elysia({ prefix: '/api', nativeStaticResponse: false })
     .use(
       conventions({
@@ -21,8 +38,21 @@ export function createExplorerApp(context: ServiceContext) {
         trustedProxyHops,
         readOnly: true,
         maxBodyBytes: EXPLORER_MAX_BODY,
+        rateLimitPerMinute,
       }),
     )
+    .onStart(() => explorer.start())
+    .onStop(() => explorer.stop())
     .get('/health', () => health('explorer'))
     .use(registryRoutes(registry, config.registry.refreshSeconds))
+    .use(statsRoutes(explorer))
+    .use(overviewRoutes(explorer))
+    .use(blockRoutes(explorer))
+    .use(miniRoutes(explorer))
+    .use(txRoutes(explorer))
+    .use(accountRoutes(explorer))
+    .use(tokenRoutes(explorer))
+    .use(nftRoutes(explorer))
+    .use(feeRoutes())
+    .use(nameRoutes())
 }

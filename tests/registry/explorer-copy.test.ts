@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { createExplorerApp } from '../../src/explorer/app.ts'
 import type { Listening } from '../../src/http/serve.ts'
 import { createRegistryCopy } from '../../src/registry/routes.ts'
+import { startSpool } from '../../src/spool/spool.ts'
 import { serveOnFreePort, testContext } from '../helpers/service.ts'
 import { waitFor } from '../helpers/wait.ts'
 import { ROOT } from '../helpers/stack.ts'
@@ -20,15 +21,20 @@ const data = join(work, 'data')
 cpSync(join(ROOT, 'registry'), source, { recursive: true, filter: (path) => !path.includes('node_modules') })
 const toml = `[data]\ndir = "${data}"\n[registry]\nsource = "${source}"\nrefreshSeconds = 1\n`
 
+// The explorer reads a spool; these tests need none of its rows, so it waits for a node that is not there.
+const spoolContext = testContext('[chain]\nrpc = "http://127.0.0.1:9"\nws = "ws://127.0.0.1:9"\n')
+const spool = await startSpool(spoolContext.config, spoolContext.log)
+
 const started: Listening[] = []
 const explorerOn = () => {
   const context = testContext(toml)
-  const explorer = serveOnFreePort(createExplorerApp(context), 'explorer')
+  const explorer = serveOnFreePort(createExplorerApp(context, spool), 'explorer')
   started.push(explorer)
   return { explorer, context }
 }
 afterAll(async () => {
   for (const service of started) await service.stop().catch(() => {})
+  await spool.stop()
   rmSync(work, { recursive: true, force: true })
 })
 
@@ -116,7 +122,7 @@ describe('the explorer serves the validated registry', () => {
 test('before any good copy: 503', async () => {
   const empty = mkdtempSync(join(tmpdir(), 'stack-registry-empty-'))
   const context = testContext(`[registry]\nsource = "${empty}"\n`)
-  const explorer = serveOnFreePort(createExplorerApp(context), 'explorer')
+  const explorer = serveOnFreePort(createExplorerApp(context, spool), 'explorer')
   started.push(explorer)
   for (const path of ['/api/tokenlist', '/api/tags']) {
     const response = await fetch(`${explorer.url}${path}`)

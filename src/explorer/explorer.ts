@@ -1,0 +1,81 @@
+import type { Database } from 'bun:sqlite'
+import type { ServiceContext } from '../context.ts'
+import type { RegistryCopy } from '../registry/copy.ts'
+import type { Spool } from '../spool/spool.ts'
+import { TtlCache } from './cache.ts'
+import { LiveHub } from './live.ts'
+import { METADATA_DEFAULTS, NftMetadata, type MetadataOptions } from './nftMetadata.ts'
+import { LiveNode } from './node.ts'
+import { ContractProbes } from './probes.ts'
+import { AccountRanking } from './ranking.ts'
+import { RegistryView } from './registryView.ts'
+import { StatsService } from './stats.ts'
+import { ChainTally } from './tally.ts'
+
+/** Timings of the explorer; spec 03 fixes them, tests shorten some. */
+export type ExplorerTimings = {
+  /** The stats cache (about 0.6 s) and the background recompute (once a second). */
+  statsCacheMs: number
+  statsIntervalMs: number
+  /** Spec 03 "Limits": about 3 s on the address, token and NFT routes, 15 s on a collection. */
+  answerCacheMs: number
+  collectionCacheMs: number
+  metadata: MetadataOptions
+}
+
+export const EXPLORER_TIMINGS: ExplorerTimings = {
+  statsCacheMs: 600,
+  statsIntervalMs: 1000,
+  answerCacheMs: 3000,
+  collectionCacheMs: 15_000,
+  metadata: METADATA_DEFAULTS,
+}
+
+/** Everything the explorer's routes read from: the spool, the registry, the node, and the caches. */
+export type Explorer = {
+  db: Database
+  registry: RegistryView
+  node: LiveNode
+  tally: ChainTally
+  ranking: AccountRanking
+  stats: StatsService
+  live: LiveHub
+  probes: ContractProbes
+  metadata: NftMetadata
+  timings: ExplorerTimings
+  /** Answers of the cached routes, keyed by route and paging. */
+  answers: TtlCache<unknown>
+  collections: TtlCache<unknown>
+  start: () => void
+  stop: () => void
+}
+
+export function createExplorer(context: ServiceContext, spool: Spool, copy: RegistryCopy, timings: Partial<ExplorerTimings> = {}): Explorer {
+  const { config, log } = context
+  const t = { ...EXPLORER_TIMINGS, ...timings }
+  const db = spool.reader
+  const node = new LiveNode(config.chain.rpc, config.explorer.nodeTimeoutMs)
+  const tally = new ChainTally(db)
+  let warned = false
+  const stats = new StatsService(db, spool.health, tally, node, (error) => {
+    // Once: a spool that cannot be read fails every second, and one line says it.
+    if (!warned) log.warn({ service: 'explorer', err: error }, 'the explorer stats could not be computed; retrying every second')
+    warned = true
+  }, t.statsCacheMs)
+  return {
+    db,
+    registry: new RegistryView(copy),
+    node,
+    tally,
+    ranking: new AccountRanking(tally),
+    stats,
+    live: new LiveHub(stats, config.explorer.liveSeconds),
+    probes: new ContractProbes(node, t.answerCacheMs),
+    metadata: new NftMetadata(node, t.metadata),
+    timings: t,
+    answers: new TtlCache(t.answerCacheMs),
+    collections: new TtlCache(t.collectionCacheMs),
+    start: () => stats.start(t.statsIntervalMs),
+    stop: () => stats.stop(),
+  }
+}

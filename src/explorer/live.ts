@@ -1,0 +1,66 @@
+import { HttpError } from '../http/errors.ts'
+import type { StatsService } from './stats.ts'
+
+/** Spec 03 "Limits": 32 concurrent live streams. */
+export const MAX_LIVE_STREAMS = 32
+
+const encoder = new TextEncoder()
+const frame = (json: string) => encoder.encode(`data: ${json}\n\n`)
+
+/**
+ * The /live streams (spec 03 "States"): each is `text/event-stream` and carries the stats object,
+ * first as it is when the stream opens, then once per change. At most 32 are open at once (the
+ * next is refused 503) and each is closed after `seconds`, silently: the stream just ends and
+ * the client reconnects.
+ */
+export class LiveHub {
+  private open = 0
+
+  constructor(
+    private readonly stats: StatsService,
+    private readonly seconds: number,
+    private readonly max = MAX_LIVE_STREAMS,
+  ) {}
+
+  get count(): number {
+    return this.open
+  }
+
+  /** A streaming response, or a 503 HttpError when every slot is taken. */
+  connect(): Response {
+    if (this.open >= this.max) throw new HttpError(503, `too many live streams (at most ${this.max})`)
+    const first = this.stats.json()
+    this.open++
+    let release: () => void = () => {}
+    const body = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        let done = false
+        const unsubscribe = this.stats.onChange((json) => {
+          try {
+            controller.enqueue(frame(json))
+          } catch {
+            release() // the client went away between the change and the write
+          }
+        })
+        const timer = setTimeout(() => {
+          release()
+          try {
+            controller.close()
+          } catch {
+            // already closed by the client
+          }
+        }, this.seconds * 1000)
+        release = () => {
+          if (done) return
+          done = true
+          this.open--
+          unsubscribe()
+          clearTimeout(timer)
+        }
+        controller.enqueue(frame(first))
+      },
+      cancel: () => release(),
+    })
+    return new Response(body, { headers: { 'content-type': 'text/event-stream', connection: 'keep-alive' } })
+  }
+}

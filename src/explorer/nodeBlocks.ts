@@ -1,0 +1,80 @@
+import type { Hex } from 'viem'
+import { methodName } from './decode/decode.ts'
+import { checksum, checksumOrNull, quantityToDecimal } from './format.ts'
+import type { RegistryView } from './registryView.ts'
+
+/** A block as the node's JSON-RPC gives it, with full transactions. */
+export type NodeBlock = {
+  number: Hex
+  hash: Hex
+  timestamp: Hex
+  stateRoot?: Hex
+  /** Fields of a node with mini-blocks; absent on one without (anvil). */
+  stateDiffHash?: Hex
+  sequencerSig?: Hex
+  transactions: Array<NodeTx | Hex>
+}
+
+export type NodeTx = { hash: Hex; from: Hex; to: Hex | null; value: Hex; input: Hex; transactionIndex: Hex; blockNumber: Hex }
+
+export type NodeReceipt = {
+  transactionHash: Hex
+  status: Hex
+  gasUsed: Hex
+  effectiveGasPrice?: Hex
+  contractAddress: Hex | null
+  logs: unknown[]
+}
+
+/**
+ * A node without mini-blocks makes each block its own mini-block (DESIGN "Local chain"): the
+ * same number, the block's time in microseconds, all its transactions.
+ */
+export function miniFromBlock(block: NodeBlock) {
+  const number = Number(BigInt(block.number))
+  return {
+    number,
+    blockNumber: number,
+    hash: block.hash,
+    timestamp_us: Number(BigInt(block.timestamp)) * 1_000_000,
+    txCount: block.transactions.length,
+  }
+}
+
+/** A transaction the node gave, as a list line (the spool's fields it cannot know are absent). */
+export function nodeTxSummary(tx: NodeTx, block: NodeBlock, registry: RegistryView) {
+  const from = checksum(tx.from)
+  const to = checksumOrNull(tx.to)
+  return {
+    hash: tx.hash,
+    blockNumber: Number(BigInt(tx.blockNumber)),
+    index: Number(BigInt(tx.transactionIndex)),
+    timestamp: Number(BigInt(block.timestamp)),
+    from,
+    fromLabel: registry.labelName(from),
+    to,
+    toLabel: registry.labelName(to),
+    value: quantityToDecimal(tx.value),
+    method: tx.to === null ? 'create' : (methodName(tx.input.length >= 10 ? (tx.input.slice(0, 10) as Hex) : null) ?? (tx.input.length >= 10 ? tx.input.slice(0, 10) : null)),
+  }
+}
+
+export function nodeReceipt(receipt: NodeReceipt) {
+  return {
+    transactionHash: receipt.transactionHash,
+    success: receipt.status === '0x1',
+    gasUsed: Number(BigInt(receipt.gasUsed)),
+    effectiveGasPrice: quantityToDecimal(receipt.effectiveGasPrice),
+    contractAddress: checksumOrNull(receipt.contractAddress),
+    logCount: receipt.logs.length,
+  }
+}
+
+/** A block number as a caller may write it: decimal or 0x-hex. Null when it is neither. */
+export function parseBlockNumber(text: string): number | null {
+  let value: number
+  if (/^\d{1,15}$/.test(text)) value = Number(text)
+  else if (/^0x[0-9a-fA-F]{1,13}$/.test(text)) value = Number.parseInt(text, 16)
+  else return null
+  return Number.isSafeInteger(value) ? value : null
+}

@@ -1,0 +1,116 @@
+import { Elysia } from 'elysia'
+import { erc20Abi, type Address, type Hex } from 'viem'
+import { HttpError } from '../../http/errors.ts'
+import { addressTransactions, addressTransfers, nftsHeld, tokensReceived, transferCounts } from '../addressLists.ts'
+import type { Explorer } from '../explorer.ts'
+import { checksum, fromHex, parseAddress, toHex } from '../format.ts'
+import { valueOf, viewCall, viewResult } from '../node.ts'
+import { page } from '../paging.ts'
+import { accountRow } from '../ranking.ts'
+import { tokenIdFromKey } from '../transfers.ts'
+
+/** Spec 03 "address": the bytecode is cut to 400 hex characters, with an ellipsis. */
+export const BYTECODE_SHOWN = 400
+
+export function truncateBytecode(code: Hex): string {
+  const digits = code.slice(2)
+  return digits.length > BYTECODE_SHOWN ? `0x${digits.slice(0, BYTECODE_SHOWN)}…` : code
+}
+
+/** Spec 03: `/accounts` ({total, accounts} by transaction count) and `/address/{address}`. */
+export function accountRoutes(explorer: Explorer) {
+  const { db, registry, tally, node } = explorer
+
+  const hashOfTx = (id: number) => toHex(db.query<{ hash: Uint8Array }, [number]>('SELECT hash FROM txs WHERE id = ?').get(id)?.hash)
+  /** A contract or creator from the tally (lower-case hex without 0x) with its transaction. */
+  const contractRef = (key: string, id: number) => {
+    const checksummed = checksum(`0x${key}`)
+    return { address: checksummed, label: registry.labelName(checksummed), txHash: hashOfTx(id) }
+  }
+
+  const detail = async (address: Address, query: Record<string, unknown>) => {
+    const paging = page(query)
+    const key = address.slice(2).toLowerCase()
+    const bytes = fromHex(address)
+    const counts = tally.accounts.get(key) ?? { sent: 0, received: 0, self: 0 }
+    const creation = tally.creations.get(key) ?? null
+
+    // Live: balance, nonce, code, the token balances and the probes of unlisted tokens, one batch.
+    const tokens = tokensReceived(db, bytes).map((token) => checksum(token))
+    const probes = explorer.probes.plan(tokens.filter((token) => !registry.token(token)), 60_000)
+    const own = [
+      { method: 'eth_getBalance', params: [address, 'latest'] },
+      { method: 'eth_getTransactionCount', params: [address, 'latest'] },
+      { method: 'eth_getCode', params: [address, 'latest'] },
+      ...tokens.map((token) => viewCall(token, erc20Abi, 'balanceOf', [address])),
+    ]
+    const results = await node.batch([...own, ...probes.calls])
+    const probed = probes.read(results, own.length)
+    const balance = valueOf<Hex>(results, 0)
+    const nonce = valueOf<Hex>(results, 1)
+    const code = valueOf<Hex>(results, 2)
+    const live = results !== null
+
+    const holdings = tokens
+      .map((token, index) => {
+        const listed = registry.token(token)
+        const probe = probed.get(token.toLowerCase())
+        const held = viewResult<bigint>(results, 3 + index, erc20Abi, 'balanceOf')
+        return {
+          token,
+          name: listed?.name ?? probe?.name ?? null,
+          symbol: listed?.symbol ?? probe?.symbol ?? null,
+          decimals: listed?.decimals ?? probe?.decimals ?? null,
+          logoURI: listed?.logoURI ?? null,
+          verified: listed !== null,
+          balance: held === null ? null : held.toString(),
+        }
+      })
+      // With the node answering, a token spent to nothing is no holding; without it, every
+      // candidate stays, its balance unknown.
+      .filter((holding) => !live || holding.balance !== '0')
+
+    const nfts = nftsHeld(db, bytes).map((row) => {
+      const token = checksum(row.token)
+      const tokenId = tokenIdFromKey(row.token_id)
+      const standard = row.kind === 1155 ? ('erc1155' as const) : ('erc721' as const)
+      const item = explorer.metadata.get({ token, tokenId, standard })
+      return { token, tokenLabel: registry.labelName(token), standard, tokenId, amount: row.amount, tokenURI: item?.tokenURI ?? null, metadata: item?.metadata ?? null }
+    })
+
+    return {
+      address,
+      label: registry.label(address),
+      balance: balance === null ? null : BigInt(balance).toString(),
+      nonce: nonce === null ? null : Number(BigInt(nonce)),
+      // Whether code lives there is read from the node; without it, from contracts seen created.
+      contract: code !== null ? code !== '0x' : creation !== null ? true : null,
+      bytecode: code === null || code === '0x' ? null : truncateBytecode(code),
+      bytecodeSize: code === null ? null : (code.length - 2) / 2,
+      creator: creation ? contractRef(creation.creator, creation.txId) : null,
+      createdContracts: (tally.createdBy.get(key) ?? []).slice(0, 100).map((created) => contractRef(created, tally.creations.get(created)!.txId)),
+      counts: { transactions: counts.sent + counts.received - counts.self, sent: counts.sent, received: counts.received, ...transferCounts(db, bytes) },
+      tokens: holdings,
+      nfts,
+      // No name service is configured on this stack, so there is no record to read.
+      name: null,
+      transactions: addressTransactions(db, bytes, creation?.txId ?? null, paging, registry),
+      tokenTransfers: addressTransfers(db, bytes, true, paging, registry),
+      nftTransfers: addressTransfers(db, bytes, false, paging, registry),
+    }
+  }
+
+  return new Elysia({ name: 'explorer-accounts' })
+    .get('/accounts', ({ query }) => {
+      const { limit, offset } = page(query)
+      const ranked = explorer.ranking.ranked()
+      return { total: ranked.length, accounts: ranked.slice(offset, offset + limit).map((key) => accountRow(key, tally, registry)) }
+    })
+    .get('/address/:address', ({ params, query }) => {
+      const address = parseAddress(params.address)
+      if (!address) throw new HttpError(404, 'not an address')
+      const { limit, offset } = page(query)
+      // Spec 03: cached a few seconds under a key that includes the paging.
+      return explorer.answers.get(`address:${address}:${limit}:${offset}`, () => detail(address, query))
+    })
+}

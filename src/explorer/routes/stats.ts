@@ -1,0 +1,21 @@
+import { Elysia } from 'elysia'
+import type { Explorer } from '../explorer.ts'
+
+const JSON_TYPE = { 'content-type': 'application/json;charset=utf-8' }
+
+/**
+ * Spec 03: `/stats` (and its alias `/`) serve the cached stats object; `/live` streams it. The
+ * stats text is kept serialised, so the hottest route of the explorer copies a string.
+ */
+export function statsRoutes(explorer: Explorer) {
+  const stats = () => new Response(explorer.stats.json(), { headers: JSON_TYPE })
+  return new Elysia({ name: 'explorer-stats' })
+    .get('/', stats)
+    .get('/stats', stats)
+    .get('/live', ({ request, server }) => {
+      const response = explorer.live.connect()
+      // A quiet stream is not an idle connection: only the stream's own lifetime ends it.
+      server?.timeout(request, 0)
+      return response
+    })
+}

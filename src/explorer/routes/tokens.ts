@@ -1,0 +1,95 @@
+import { Elysia } from 'elysia'
+import type { Address } from 'viem'
+import type { Explorer } from '../explorer.ts'
+import { checksum, fromHex } from '../format.ts'
+
+/** Spec 03 "Limits": the token and NFT lists hold at most 40 entries, with no paging past them. */
+export const LIST_MAX = 40
+/** Candidates probed for the token list: enough to fill 40 after skipping NFTs. */
+const TOKEN_CANDIDATES = 80
+
+type TokenStat = { address: Uint8Array; kind: number; transfers: number; minted: number }
+
+/** Spec 03: `/tokens` and `/nfts`, each cached about three seconds. */
+export function tokenRoutes(explorer: Explorer) {
+  const { db, registry, probes } = explorer
+
+  const stat = (address: string) =>
+    db.query<TokenStat, [Uint8Array]>('SELECT address, kind, transfers, minted FROM explorer_tokens WHERE address = ?').get(fromHex(address))
+
+  /**
+   * The native token first, then by transfer count, then listed tokens nobody has moved yet.
+   * Each entry merges the registry's entry (name, symbol, decimals, logo, the verified mark) with
+   * a live probe (total supply, and the fields the registry does not list). An address whose
+   * probe says it is an NFT is left out, whatever its logs looked like.
+   */
+  const tokens = async () => {
+    const native = registry.native()
+    const busiest = db
+      .query<TokenStat, [number]>('SELECT address, kind, transfers, minted FROM explorer_tokens WHERE kind = 20 ORDER BY transfers DESC, address LIMIT ?')
+      .all(TOKEN_CANDIDATES)
+      .map((row) => checksum(row.address))
+    const candidates = [...new Set([...(native ? [checksum(native.address)] : []), ...busiest, ...registry.listed().map((token) => checksum(token.address))])]
+    const probed = await probes.probe(candidates as Address[])
+    const entries = []
+    for (const address of candidates) {
+      const probe = probed.get(address.toLowerCase()) ?? null
+      if (probe?.nft) continue
+      const listed = registry.token(address)
+      entries.push({
+        address,
+        name: listed?.name ?? probe?.name ?? null,
+        symbol: listed?.symbol ?? probe?.symbol ?? null,
+        decimals: listed?.decimals ?? probe?.decimals ?? null,
+        totalSupply: probe?.totalSupply ?? null,
+        transfers: stat(address)?.transfers ?? 0,
+        native: native !== null && native.address.toLowerCase() === address.toLowerCase(),
+        verified: listed !== null,
+        logoURI: listed?.logoURI ?? null,
+        tags: listed?.tags ?? [],
+        label: registry.labelName(address),
+        probe: probe === null ? null : { name: probe.name, symbol: probe.symbol, decimals: probe.decimals },
+      })
+      if (entries.length === LIST_MAX) break
+    }
+    return entries
+  }
+
+  /** Collections seen in transfer logs: verified (listed or tagged) first, then by items minted. */
+  const nfts = async () => {
+    const busiest = db
+      .query<TokenStat, [number]>('SELECT address, kind, transfers, minted FROM explorer_tokens WHERE kind != 20 ORDER BY minted DESC, address LIMIT ?')
+      .all(LIST_MAX)
+    const verified = [...registry.listed().map((token) => token.address), ...registry.taggedAddresses()]
+      .map((address) => stat(address))
+      .filter((row): row is TokenStat => row !== null && row.kind !== 20)
+    const seen = new Set<string>()
+    const rows = [...verified.sort((a, b) => b.minted - a.minted), ...busiest].filter((row) => {
+      const key = Buffer.from(row.address).toString('hex')
+      if (seen.has(key)) return false
+      seen.add(key)
+      return true
+    })
+    const chosen = rows.slice(0, LIST_MAX).map((row) => ({ row, address: checksum(row.address) }))
+    const probed = await probes.probe(chosen.map(({ address }) => address))
+    return {
+      nfts: chosen.map(({ row, address }) => {
+        const probe = probed.get(address.toLowerCase()) ?? null
+        return {
+          address,
+          name: probe?.name ?? registry.labelName(address),
+          symbol: probe?.symbol ?? null,
+          standard: `erc${row.kind}`,
+          minted: row.minted,
+          transfers: row.transfers,
+          verified: registry.verified(address),
+          label: registry.labelName(address),
+        }
+      }),
+    }
+  }
+
+  return new Elysia({ name: 'explorer-tokens' })
+    .get('/tokens', () => explorer.answers.get('tokens', tokens))
+    .get('/nfts', () => explorer.answers.get('nfts', nfts))
+}

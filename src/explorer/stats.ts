@@ -1,0 +1,146 @@
+import type { Database } from 'bun:sqlite'
+import type { SpoolHealth } from '../spool/health.ts'
+import type { LiveNode } from './node.ts'
+import { valueOf } from './node.ts'
+import type { ChainTally } from './tally.ts'
+
+/** Blocks the cadence figures average over. */
+const CADENCE_WINDOW = 100
+
+export type Stats = Record<string, number | string | boolean | null | { from: number; to: number }>
+
+/** What the node said at the last tick: its head and gas price. */
+type NodeFigures = { head: number | null; gasPrice: string | null; reachable: boolean }
+
+/**
+ * The stats object (spec 03 "Explorer objects"): a flat object of counters and freshness keys.
+ * A background task recomputes it once a second, asking the node for its head and gas price in
+ * one batch; /stats serves the cached object while it is younger than `cacheMs` (about 0.6 s)
+ * and otherwise recomputes it from the spool with the node figures of the last tick. Listeners
+ * (the /live streams) hear of each change, never of a tick that changed nothing.
+ */
+export class StatsService {
+  private current: { stats: Stats; json: string; at: number } | null = null
+  private lastPushed = ''
+  private node: NodeFigures = { head: null, gasPrice: null, reachable: false }
+  private timer: ReturnType<typeof setInterval> | null = null
+  private ticking = false
+  private readonly listeners = new Set<(json: string) => void>()
+
+  constructor(
+    private readonly db: Database,
+    private readonly health: () => SpoolHealth,
+    private readonly tally: ChainTally,
+    private readonly live: LiveNode,
+    private readonly onError: (error: unknown) => void,
+    private readonly cacheMs = 600,
+  ) {}
+
+  start(intervalMs = 1000): void {
+    if (this.timer) return
+    void this.tick()
+    this.timer = setInterval(() => void this.tick(), intervalMs)
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer)
+    this.timer = null
+  }
+
+  /** The stats as JSON text, fresh within the cache window. */
+  json(): string {
+    if (!this.current || Date.now() - this.current.at > this.cacheMs) this.refresh()
+    return this.current!.json
+  }
+
+  stats(): Stats {
+    this.json()
+    return this.current!.stats
+  }
+
+  /** Called with the JSON of every new stats object; returns the unsubscribe. */
+  onChange(listener: (json: string) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  /** One background pass: catch the tallies up, ask the node, recompute, tell listeners. */
+  async tick(): Promise<void> {
+    if (this.ticking) return
+    this.ticking = true
+    try {
+      this.tally.catchUp()
+      const results = await this.live.batch([{ method: 'eth_blockNumber', params: [] }, { method: 'eth_gasPrice', params: [] }], { force: true })
+      const head = valueOf<string>(results, 0)
+      const gasPrice = valueOf<string>(results, 1)
+      this.node = { head: head === null ? null : Number(BigInt(head)), gasPrice: gasPrice === null ? null : BigInt(gasPrice).toString(), reachable: results !== null }
+      this.refresh()
+      const { json } = this.current!
+      if (json !== this.lastPushed) {
+        this.lastPushed = json
+        for (const listener of this.listeners) listener(json)
+      }
+    } catch (error) {
+      // The next tick tries again; a request meanwhile gets the last good object.
+      this.onError(error)
+    } finally {
+      this.ticking = false
+    }
+  }
+
+  private refresh(): void {
+    const stats = this.compute()
+    this.current = { stats, json: JSON.stringify(stats), at: Date.now() }
+  }
+
+  private compute(): Stats {
+    const health = this.health()
+    const tally = this.tally
+    const indexedBlock = health.spoolHeadBlock
+    // The node's head as the last tick read it; while the node is unreachable, the last head the
+    // spool saw (so the lag keeps meaning "behind the chain as last known").
+    const latestBlock = this.node.head ?? health.nodeHeadBlock
+    const derived = health.streams.explorer
+    const mini = this.db
+      .query<{ number: number; block_number: number; timestamp_us: number }, []>('SELECT number, block_number, timestamp_us FROM minis ORDER BY number DESC LIMIT 1')
+      .get()
+    const tokens = this.db
+      .query<{ kind: number; contracts: number; transfers: number }, []>('SELECT kind, count(*) AS contracts, sum(transfers) AS transfers FROM explorer_tokens GROUP BY kind')
+      .all()
+    const byKind = (kind: number) => tokens.find((row) => row.kind === kind)
+    return {
+      latestBlock,
+      indexedBlock,
+      indexLag: latestBlock === null || indexedBlock === null ? null : Math.max(0, latestBlock - indexedBlock),
+      derivedLag: derived?.lagBlocks ?? null,
+      blocks: tally.blocks,
+      transactions: tally.transactions,
+      wallets: tally.wallets,
+      accounts: tally.accounts.size,
+      contracts: tally.creations.size,
+      gasUsed: tally.gasUsed,
+      tokens: byKind(20)?.contracts ?? 0,
+      tokenTransfers: byKind(20)?.transfers ?? 0,
+      nftCollections: (byKind(721)?.contracts ?? 0) + (byKind(1155)?.contracts ?? 0),
+      nftTransfers: (byKind(721)?.transfers ?? 0) + (byKind(1155)?.transfers ?? 0),
+      blockTimeMs: this.cadence('SELECT timestamp * 1000 AS at FROM blocks ORDER BY number DESC LIMIT ?'),
+      miniBlockTimeMs: this.cadence('SELECT timestamp_us / 1000.0 AS at FROM minis ORDER BY number DESC LIMIT ?'),
+      gasPrice: this.node.gasPrice,
+      miniBlockHead: mini?.number ?? null,
+      miniBlockHeadBlock: mini?.block_number ?? null,
+      miniBlockHeadTimestamp_us: mini?.timestamp_us ?? null,
+      nodeReachable: this.node.reachable,
+      spoolNodeReachable: health.nodeReachable,
+      spoolUpdatedAt: health.updatedAt,
+      tracesAvailable: health.tracesAvailable,
+      historyGap: health.historyGap,
+    }
+  }
+
+  /** The mean interval over the newest blocks (or mini-blocks), in milliseconds. */
+  private cadence(sql: string): number | null {
+    const rows = this.db.query<{ at: number }, [number]>(sql).all(CADENCE_WINDOW + 1)
+    if (rows.length < 2) return null
+    return Math.round((rows[0]!.at - rows.at(-1)!.at) / (rows.length - 1))
+  }
+}

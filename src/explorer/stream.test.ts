@@ -1,0 +1,107 @@
+import { expect, test } from 'bun:test'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { encodeAbiParameters, pad, type Hex } from 'viem'
+import { blob, txId } from '../spool/codec.ts'
+import { openSpool } from '../spool/db.ts'
+import type { SpoolLog } from '../spool/streams.ts'
+import { applyLogs, explorerMigrations, rollbackTransfers } from './stream.ts'
+import { TRANSFER_BATCH_TOPIC, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC } from './transfers.ts'
+
+const TOKEN = '0x1111111111111111111111111111111111111111'
+const NFT = '0x2222222222222222222222222222222222222222'
+const MULTI = '0x3333333333333333333333333333333333333333'
+const ZERO = '0x0000000000000000000000000000000000000000'
+const ALICE = '0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'
+const BOB = '0xbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb'
+
+const topic = (address: string) => blob(pad(address as Hex))
+const word = (value: bigint) => blob(pad(`0x${value.toString(16)}` as Hex))
+
+let nextIndex = 0
+
+function log(block: number, address: string, topics: Uint8Array[], data: Hex = '0x'): SpoolLog {
+  const index = nextIndex++
+  return {
+    txId: txId(block, 0),
+    txHash: new Uint8Array(32),
+    logIndex: index,
+    blockNumber: block,
+    address: blob(address),
+    topic0: topics[0] ?? null,
+    topic1: topics[1] ?? null,
+    topic2: topics[2] ?? null,
+    topic3: topics[3] ?? null,
+    data: blob(data),
+  }
+}
+
+const erc20 = (block: number, from: string, to: string, amount: bigint) =>
+  log(block, TOKEN, [blob(TRANSFER_TOPIC), topic(from), topic(to)], `0x${amount.toString(16).padStart(64, '0')}`)
+const erc721 = (block: number, from: string, to: string, id: bigint) => log(block, NFT, [blob(TRANSFER_TOPIC), topic(from), topic(to), word(id)])
+const single = (block: number, from: string, to: string, id: bigint, amount: bigint) =>
+  log(block, MULTI, [blob(TRANSFER_SINGLE_TOPIC), topic(ALICE), topic(from), topic(to)], encodeAbiParameters([{ type: 'uint256' }, { type: 'uint256' }], [id, amount]))
+const batch = (block: number, from: string, to: string, ids: bigint[], amounts: bigint[]) =>
+  log(block, MULTI, [blob(TRANSFER_BATCH_TOPIC), topic(ALICE), topic(from), topic(to)], encodeAbiParameters([{ type: 'uint256[]' }, { type: 'uint256[]' }], [ids, amounts]))
+
+function fresh() {
+  return openSpool(join(mkdtempSync(join(tmpdir(), 'stack-explorer-stream-')), 'spool.db'), explorerMigrations)
+}
+
+const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex')}`
+
+function holdings(db: ReturnType<typeof fresh>) {
+  return db
+    .query<{ token: Uint8Array; token_id: string; holder: Uint8Array; amount: string }, []>('SELECT token, token_id, holder, amount FROM explorer_nft_holdings ORDER BY token, token_id, holder')
+    .all()
+    .map((row) => `${hex(row.token).slice(0, 4)} #${BigInt(row.token_id)} ${hex(row.holder).slice(0, 4)} ×${row.amount}`)
+}
+
+function tokens(db: ReturnType<typeof fresh>) {
+  return db
+    .query<{ address: Uint8Array; kind: number; transfers: number; minted: number }, []>('SELECT address, kind, transfers, minted FROM explorer_tokens ORDER BY address')
+    .all()
+    .map((row) => ({ token: hex(row.address).slice(0, 4), kind: row.kind, transfers: row.transfers, minted: row.minted }))
+}
+
+test('transfers of the three standards become rows, counts and holdings; other logs are left alone', () => {
+  const db = fresh()
+  db.transaction(() =>
+    applyLogs(db, [
+      erc20(1, ZERO, ALICE, 1000n),
+      erc20(2, ALICE, BOB, 250n),
+      erc721(3, ZERO, ALICE, 7n),
+      erc721(4, ALICE, BOB, 7n),
+      erc721(5, ZERO, ALICE, 8n),
+      single(6, ZERO, ALICE, 1n, 10n),
+      batch(7, ALICE, BOB, [1n], [4n]),
+      // A Transfer with an unexpected layout (no data, no third topic) is not a transfer.
+      log(8, TOKEN, [blob(TRANSFER_TOPIC), topic(ALICE), topic(BOB)]),
+    ]),
+  )()
+  expect(db.query('SELECT count(*) AS n FROM explorer_transfers').get()).toEqual({ n: 7 })
+  expect(tokens(db)).toEqual([
+    { token: '0x11', kind: 20, transfers: 2, minted: 1 },
+    { token: '0x22', kind: 721, transfers: 3, minted: 2 },
+    { token: '0x33', kind: 1155, transfers: 2, minted: 1 },
+  ])
+  expect(holdings(db)).toEqual(['0x22 #7 0xbb ×1', '0x22 #8 0xaa ×1', '0x33 #1 0xaa ×6', '0x33 #1 0xbb ×4'])
+})
+
+test('a rollback forgets what came after the ancestor and rebuilds holders and counts', () => {
+  const db = fresh()
+  db.transaction(() => applyLogs(db, [erc721(1, ZERO, ALICE, 7n), erc20(1, ZERO, ALICE, 5n), single(2, ZERO, ALICE, 1n, 10n)]))()
+  db.transaction(() => applyLogs(db, [erc721(3, ALICE, BOB, 7n), erc721(3, ZERO, BOB, 9n), batch(4, ALICE, BOB, [1n], [10n]), erc20(4, ALICE, BOB, 5n)]))()
+  expect(holdings(db)).toEqual(['0x22 #7 0xbb ×1', '0x22 #9 0xbb ×1', '0x33 #1 0xbb ×10'])
+  db.transaction(() => rollbackTransfers(db, 2))()
+  expect(holdings(db)).toEqual(['0x22 #7 0xaa ×1', '0x33 #1 0xaa ×10'])
+  expect(tokens(db)).toEqual([
+    { token: '0x11', kind: 20, transfers: 1, minted: 1 },
+    { token: '0x22', kind: 721, transfers: 1, minted: 1 },
+    { token: '0x33', kind: 1155, transfers: 1, minted: 1 },
+  ])
+  db.transaction(() => rollbackTransfers(db, 0))()
+  expect(tokens(db)).toEqual([])
+  expect(holdings(db)).toEqual([])
+})

@@ -1,0 +1,143 @@
+import type { Database } from 'bun:sqlite'
+import { txId } from '../spool/codec.ts'
+import type { CallFrame } from '../spool/traces.ts'
+
+export type AccountCounts = { sent: number; received: number; self: number }
+export type Creation = { creator: string; txId: number }
+
+/** Rows read per pass, so that catching up on a large spool never holds the event loop long. */
+const BLOCKS_PER_PASS = 20_000
+const TXS_PER_PASS = 50_000
+const TRACE_BLOCKS_PER_PASS = 5_000
+
+const key = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex')
+
+/**
+ * Counters over the whole spool that no single query can give cheaply: totals of blocks,
+ * transactions and gas, per-account transaction counts (the accounts list is ordered by them),
+ * and who created each contract, including contracts created inside a call (a factory's pairs),
+ * which only the call traces show. Kept in memory and brought up to date incrementally from the
+ * spool's increasing keys; a reorganisation (the last block seen has changed) starts it over.
+ * Addresses are lower-case hex without 0x.
+ */
+export class ChainTally {
+  blocks = 0
+  transactions = 0
+  gasUsed = 0
+  readonly accounts = new Map<string, AccountCounts>()
+  readonly creations = new Map<string, Creation>()
+  readonly createdBy = new Map<string, string[]>()
+  /** Accounts that have sent a transaction. */
+  wallets = 0
+  /** Bumped whenever anything changed, so derived views know when to rebuild. */
+  version = 0
+
+  private lastBlock = -1
+  private lastHash: Buffer | null = null
+  private lastTx = -1
+  private tracedBlock = -1
+
+  constructor(private readonly db: Database) {}
+
+  /** Reads what the spool added since the last pass; true when it has caught up. */
+  catchUp(): boolean {
+    if (this.lastBlock >= 0 && !this.stillOnChain()) this.reset()
+    const blocks = this.db
+      .query<{ number: number; hash: Uint8Array; gas_used: number }, [number, number]>(
+        'SELECT number, hash, gas_used FROM blocks WHERE number > ? ORDER BY number LIMIT ?',
+      )
+      .all(this.lastBlock, BLOCKS_PER_PASS)
+    for (const block of blocks) {
+      this.blocks++
+      this.gasUsed += block.gas_used
+    }
+    const last = blocks.at(-1)
+    if (last) {
+      this.lastBlock = last.number
+      this.lastHash = Buffer.from(last.hash)
+    }
+    const txsDone = this.readTransactions()
+    const tracesDone = this.readTraces()
+    if (blocks.length > 0) this.version++
+    return blocks.length < BLOCKS_PER_PASS && txsDone && tracesDone
+  }
+
+  /** Whether the block last counted is still the spool's block at that height. */
+  private stillOnChain(): boolean {
+    const row = this.db.query<{ hash: Uint8Array }, [number]>('SELECT hash FROM blocks WHERE number = ?').get(this.lastBlock)
+    return row !== null && this.lastHash !== null && Buffer.compare(Buffer.from(row.hash), this.lastHash) === 0
+  }
+
+  private reset(): void {
+    this.blocks = this.transactions = this.gasUsed = this.wallets = 0
+    this.accounts.clear()
+    this.creations.clear()
+    this.createdBy.clear()
+    this.lastBlock = this.lastTx = this.tracedBlock = -1
+    this.lastHash = null
+    this.version++
+  }
+
+  private account(address: string): AccountCounts {
+    let counts = this.accounts.get(address)
+    if (!counts) {
+      counts = { sent: 0, received: 0, self: 0 }
+      this.accounts.set(address, counts)
+    }
+    return counts
+  }
+
+  private created(address: string, creator: string, id: number): void {
+    if (this.creations.has(address)) return
+    this.creations.set(address, { creator, txId: id })
+    const list = this.createdBy.get(creator)
+    if (list) list.push(address)
+    else this.createdBy.set(creator, [address])
+  }
+
+  private readTransactions(): boolean {
+    const rows = this.db
+      .query<{ id: number; from_addr: Uint8Array; to_addr: Uint8Array | null; created: Uint8Array | null }, [number, number, number]>(
+        'SELECT id, from_addr, to_addr, created FROM txs WHERE id > ? AND id < ? ORDER BY id LIMIT ?',
+      )
+      .all(this.lastTx, txId(this.lastBlock + 1, 0), TXS_PER_PASS)
+    for (const row of rows) {
+      const from = key(row.from_addr)
+      const sender = this.account(from)
+      if (sender.sent === 0) this.wallets++
+      sender.sent++
+      const to = row.to_addr ? key(row.to_addr) : row.created ? key(row.created) : null
+      if (to !== null) {
+        this.account(to).received++
+        if (to === from) sender.self++
+      }
+      if (row.created) this.created(key(row.created), from, row.id)
+      this.transactions++
+      this.lastTx = row.id
+    }
+    if (rows.length > 0) this.version++
+    return rows.length < TXS_PER_PASS
+  }
+
+  /** Contracts created inside calls, from the traces of blocks the pass has counted. */
+  private readTraces(): boolean {
+    const upTo = Math.min(this.lastBlock, this.tracedBlock + TRACE_BLOCKS_PER_PASS)
+    if (upTo <= this.tracedBlock) return true
+    const rows = this.db
+      .query<{ tx_id: number; trace: string }, [number, number]>(
+        // Most traces create nothing: let SQLite skip them without handing them over.
+        `SELECT tx_id, trace FROM traces WHERE tx_id >= ? AND tx_id < ? AND instr(trace, '"CREATE') > 0 ORDER BY tx_id`,
+      )
+      .all(txId(this.tracedBlock + 1, 0), txId(upTo + 1, 0))
+    for (const row of rows) {
+      const walk = (frame: CallFrame) => {
+        if (frame.type.startsWith('CREATE') && frame.to && !frame.error) this.created(frame.to.slice(2).toLowerCase(), frame.from.slice(2).toLowerCase(), row.tx_id)
+        for (const call of frame.calls) walk(call)
+      }
+      walk(JSON.parse(row.trace) as CallFrame)
+    }
+    if (rows.length > 0) this.version++
+    this.tracedBlock = upTo
+    return upTo >= this.lastBlock
+  }
+}
