@@ -6,7 +6,8 @@ import type { Room } from './room.ts'
 import type { Binding } from './settings.ts'
 import type { ArcadeStats } from './stats.ts'
 
-export type AppliedListener = (head: HeadPayload, events: EventPayload[]) => void
+/** `startedAt` is performance.now() when the mini-block began to be applied, before any frame went out. */
+export type AppliedListener = (head: HeadPayload, events: EventPayload[], startedAt: number) => void
 
 /**
  * Turns applied mini-blocks into frames: a `head` frame to every room, then an `event` frame per
@@ -32,6 +33,7 @@ export class Relay {
   }
 
   apply(miniBlock: MiniBlock, logs: readonly RpcLog[]): void {
+    const startedAt = performance.now()
     const head: HeadPayload = { number: miniBlock.number, block: miniBlock.block, timestamp_us: miniBlock.timestampUs, txCount: miniBlock.txCount }
     this.head = head
     this.appliedAt = Date.now()
@@ -58,7 +60,7 @@ export class Relay {
         relayed.push(event)
       }
     }
-    for (const listener of this.listeners) listener(head, relayed)
+    for (const listener of this.listeners) listener(head, relayed, startedAt)
   }
 
   /** Called after each applied mini-block, once its frames are sent; returns the unsubscribe. */
