@@ -97,6 +97,13 @@ export const ConfigSchema = T.Object(
     exchange: table('exchange', {
       host: host('127.0.0.1'),
       port: port(4020),
+      // The contracts the index reads. The defaults are the dev chain's fixed addresses (its
+      // deploy order never changes, so they are the ones data/l2-addresses.json lists).
+      // The factories decide what the streams derive; the two tokens only what is priced.
+      v2Factory: T.String({ pattern: '^0x[0-9a-fA-F]{40}$', default: '0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9', description: 'the constant-product factory address (0x and 40 hex digits)' }),
+      v3Factory: T.String({ pattern: '^0x[0-9a-fA-F]{40}$', default: '0x5FC8d32690cc91D4c39d9d3abcBD16989F875707', description: 'the concentrated-liquidity factory address (0x and 40 hex digits)' }),
+      weth: T.String({ pattern: '^0x[0-9a-fA-F]{40}$', default: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512', description: 'the wrapped-ether token address (0x and 40 hex digits)' }),
+      usdToken: T.String({ pattern: '^(0x[0-9a-fA-F]{40})?$', default: '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0', description: 'the dollar token ethUsd is read against (0x and 40 hex digits), or "" for no dollar figures' }),
     }),
     faucet: table('faucet', {
       host: host('127.0.0.1'),

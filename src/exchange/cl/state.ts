@@ -1,0 +1,128 @@
+import type { Database, SQLQueryBindings } from 'bun:sqlite'
+import { Entities } from '../store/entities.ts'
+import { versionedTable } from '../store/versioned.ts'
+
+// The three kinds of changing row the concentrated stream keeps, each versioned per block so a
+// rollback restores them exactly (store/versioned.ts).
+
+export type PoolState = {
+  sqrtPriceX96: bigint
+  /** null until Initialize. */
+  tick: number | null
+  /** Liquidity active at the current tick. */
+  liquidity: bigint
+  balance0: bigint
+  balance1: bigint
+  swapCount: number
+  mintCount: number
+  burnCount: number
+  collectCount: number
+}
+
+export type TickState = { liquidityGross: bigint; liquidityNet: bigint }
+
+export type PositionState = {
+  liquidity: bigint
+  deposited0: bigint
+  deposited1: bigint
+  withdrawn0: bigint
+  withdrawn1: bigint
+  collected0: bigint
+  collected1: bigint
+  lastBlock: number
+  lastTx: number
+  lastLog: number
+}
+
+export const emptyPool = (): PoolState => ({
+  sqrtPriceX96: 0n,
+  tick: null,
+  liquidity: 0n,
+  balance0: 0n,
+  balance1: 0n,
+  swapCount: 0,
+  mintCount: 0,
+  burnCount: 0,
+  collectCount: 0,
+})
+export const emptyTick = (): TickState => ({ liquidityGross: 0n, liquidityNet: 0n })
+export const emptyPosition = (): PositionState => ({
+  liquidity: 0n,
+  deposited0: 0n,
+  deposited1: 0n,
+  withdrawn0: 0n,
+  withdrawn1: 0n,
+  collected0: 0n,
+  collected1: 0n,
+  lastBlock: 0,
+  lastTx: 0,
+  lastLog: 0,
+})
+
+/**
+ * A position is closed when it holds no liquidity and what its burns credited has been
+ * collected. Fees owed are not in any event (a burn of zero pokes them into the pool's books
+ * silently), so collected >= withdrawn is as far as the logs can see.
+ */
+export const isClosed = (position: PositionState) =>
+  position.liquidity === 0n && position.collected0 >= position.withdrawn0 && position.collected1 >= position.withdrawn1
+
+const big = (value: unknown) => BigInt(value as string)
+
+const POOL_COLUMNS = ['sqrt_price_x96', 'tick', 'liquidity', 'balance0', 'balance1', 'swap_count', 'mint_count', 'burn_count', 'collect_count'] as const
+const TICK_COLUMNS = ['liquidity_gross', 'liquidity_net'] as const
+const POSITION_COLUMNS = [
+  'liquidity', 'deposited0', 'deposited1', 'withdrawn0', 'withdrawn1', 'collected0', 'collected1', 'last_block', 'last_tx', 'last_log', 'closed',
+] as const
+
+export const poolStateTable = (db: Database) =>
+  versionedTable(db, { current: 'cl_pool_state', history: 'cl_pool_state_history', keys: ['pool'], columns: POOL_COLUMNS })
+export const tickTable = (db: Database) =>
+  versionedTable(db, { current: 'cl_ticks', history: 'cl_ticks_history', keys: ['pool', 'tick'], columns: TICK_COLUMNS })
+export const positionTable = (db: Database) =>
+  versionedTable(db, { current: 'cl_positions', history: 'cl_positions_history', keys: ['pool', 'owner', 'tick_lower', 'tick_upper'], columns: POSITION_COLUMNS })
+
+export const poolStates = (db: Database) =>
+  new Entities<PoolState>(
+    poolStateTable(db),
+    (s): SQLQueryBindings[] => [`${s.sqrtPriceX96}`, s.tick, `${s.liquidity}`, `${s.balance0}`, `${s.balance1}`, s.swapCount, s.mintCount, s.burnCount, s.collectCount],
+    (row) => ({
+      sqrtPriceX96: big(row.sqrt_price_x96),
+      tick: row.tick as number | null,
+      liquidity: big(row.liquidity),
+      balance0: big(row.balance0),
+      balance1: big(row.balance1),
+      swapCount: row.swap_count as number,
+      mintCount: row.mint_count as number,
+      burnCount: row.burn_count as number,
+      collectCount: row.collect_count as number,
+    }),
+  )
+
+export const tickStates = (db: Database) =>
+  new Entities<TickState>(
+    tickTable(db),
+    (s) => [`${s.liquidityGross}`, `${s.liquidityNet}`],
+    (row) => ({ liquidityGross: big(row.liquidity_gross), liquidityNet: big(row.liquidity_net) }),
+  )
+
+export const positionStates = (db: Database) =>
+  new Entities<PositionState>(
+    positionTable(db),
+    (s) => [
+      `${s.liquidity}`, `${s.deposited0}`, `${s.deposited1}`, `${s.withdrawn0}`, `${s.withdrawn1}`, `${s.collected0}`, `${s.collected1}`,
+      s.lastBlock, s.lastTx, s.lastLog, isClosed(s) ? 1 : 0,
+    ],
+    (row) => ({
+      liquidity: big(row.liquidity),
+      deposited0: big(row.deposited0),
+      deposited1: big(row.deposited1),
+      withdrawn0: big(row.withdrawn0),
+      withdrawn1: big(row.withdrawn1),
+      collected0: big(row.collected0),
+      collected1: big(row.collected1),
+      lastBlock: row.last_block as number,
+      lastTx: row.last_tx as number,
+      lastLog: row.last_log as number,
+    }),
+  )
