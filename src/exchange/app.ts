@@ -2,29 +2,23 @@ import { Elysia } from 'elysia'
 import type { ServiceContext } from '../context.ts'
 import { conventions } from '../http/conventions.ts'
 import type { Spool } from '../spool/spool.ts'
+import { exchangeDeps, type ExchangeDeps } from './deps.ts'
+import { concentratedRoutes } from './routes/concentrated.ts'
+import { healthRoutes } from './routes/health.ts'
+import { pairRoutes } from './routes/pairs.ts'
+import { statsRoutes } from './routes/stats.ts'
 
-/** The routes of the exchange index, mounted at `/` and again under `/api/` (DESIGN). */
-function routes(spool: Spool) {
-  return new Elysia()
-    // Spec 02 "Health object": the first three keys describe the constant-product stream.
-    .get('/health', () => {
-      const health = spool.health()
-      const stream = (name: string) => health.streams[name] ?? null
-      const v2 = stream('v2')
-      return {
-        cursorBlock: v2?.cursorBlock ?? null,
-        lagBlocks: v2?.lagBlocks ?? null,
-        updatedAt: v2?.updatedAt ?? null,
-        spoolHeadBlock: health.spoolHeadBlock,
-        streams: { v2, cl: stream('cl') },
-      }
-    })
+/** Every route of the exchange index, once; mounted at `/` and again under `/api/` (DESIGN). */
+function routes(deps: ExchangeDeps) {
+  return new Elysia().use(healthRoutes(deps.index)).use(pairRoutes(deps)).use(statsRoutes(deps)).use(concentratedRoutes(deps))
 }
 
-export function createExchangeApp({ config, log }: ServiceContext, spool: Spool) {
+export function createExchangeApp({ config, log, chain }: ServiceContext, spool: Spool) {
+  // One set of queries and one token cache for both mounts.
+  const deps = exchangeDeps(config, chain, spool)
   return new Elysia({ nativeStaticResponse: false })
     // Spec 02 "Authentication": no CORS header at all and no OPTIONS handler; only GET exists.
     .use(conventions({ service: 'exchange', log, host: config.exchange.host, cors: null, trustedProxyHops: 0 }))
-    .use(routes(spool))
-    .group('/api', (api) => api.use(routes(spool)))
+    .use(routes(deps))
+    .group('/api', (api) => api.use(routes(deps)))
 }

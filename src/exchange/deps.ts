@@ -1,0 +1,28 @@
+import type { Chain } from '../chain/client.ts'
+import type { Config } from '../config/load.ts'
+import type { Spool } from '../spool/spool.ts'
+import { TokenBook } from './http/tokens.ts'
+import { clQueries } from './read/cl.ts'
+import { IndexReader } from './read/indexReader.ts'
+import { v2Queries } from './read/v2.ts'
+import { exchangeAddresses, type ExchangeAddresses } from './settings.ts'
+
+/** What the routes read from: built once per app, shared by the `/` and `/api/` mounts. */
+export type ExchangeDeps = {
+  index: IndexReader
+  v2: ReturnType<typeof v2Queries>
+  cl: ReturnType<typeof clQueries>
+  tokens: TokenBook
+  addresses: ExchangeAddresses
+}
+
+export function exchangeDeps(config: Config, chain: Chain, spool: Spool): ExchangeDeps {
+  const index = new IndexReader(spool.reader)
+  return {
+    index,
+    v2: v2Queries(index),
+    cl: clQueries(index),
+    tokens: new TokenBook(chain.publicClient),
+    addresses: exchangeAddresses(config),
+  }
+}

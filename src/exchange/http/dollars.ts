@@ -1,0 +1,69 @@
+import type { clQueries } from '../read/cl.ts'
+import { addressOf } from '../read/format.ts'
+import type { v2Queries } from '../read/v2.ts'
+import type { ExchangeAddresses } from '../settings.ts'
+import { priceFraction } from './price.ts'
+import { formatSignificant } from './significant.ts'
+import type { TokenBook } from './tokens.ts'
+
+export type Fraction = { numerator: bigint; denominator: bigint }
+
+/** Dollar figures carry this many significant figures; they are display values, not amounts. */
+const DOLLAR_DIGITS = 12
+export const WEI_PER_ETHER = 10n ** 18n
+
+/** A positive fraction as a JSON number; null stays null (spec 02: never 0 for "unknown"). */
+export function dollars(value: Fraction | null): number | null {
+  if (!value || value.numerator <= 0n) return null
+  return Number(formatSignificant(value.numerator, value.denominator, DOLLAR_DIGITS))
+}
+
+/**
+ * The dollar price of one ether, read from the exchange itself: the constant-product pair of
+ * wrapped ether and the configured dollar token with the most wrapped ether in it, else the
+ * initialised concentrated pool of the two with the most. null when there is no dollar token,
+ * no such pool, an empty side, or a token whose decimals the chain did not give.
+ */
+export async function ethUsd(
+  v2: ReturnType<typeof v2Queries>,
+  cl: ReturnType<typeof clQueries>,
+  tokens: TokenBook,
+  addresses: ExchangeAddresses,
+): Promise<Fraction | null> {
+  if (!addresses.usdToken) return null
+  const weth = Buffer.from(addresses.weth, 'hex')
+  const usd = Buffer.from(addresses.usdToken, 'hex')
+  const wethIsToken0 = (token0: Uint8Array) => Buffer.from(token0).equals(weth)
+  // Find a source first: the token reads below are not needed when there is none.
+  const deepestPair = v2
+    .pairsOf(weth, usd)
+    .map((row) => {
+      const [wethReserve, usdReserve] = wethIsToken0(row.token0) ? [row.reserve0, row.reserve1] : [row.reserve1, row.reserve0]
+      return { wethReserve: BigInt(wethReserve), usdReserve: BigInt(usdReserve) }
+    })
+    .filter((pair) => pair.wethReserve > 0n && pair.usdReserve > 0n)
+    .sort((a, b) => (b.wethReserve > a.wethReserve ? 1 : b.wethReserve < a.wethReserve ? -1 : 0))[0]
+  const deepestPool = deepestPair
+    ? undefined
+    : cl
+        .poolsOf(weth, usd)
+        .filter((row) => row.tick !== null && BigInt(row.liquidity) > 0n)
+        .map((row) => ({ row, wethBalance: BigInt(wethIsToken0(row.token0) ? row.balance0 : row.balance1) }))
+        .sort((a, b) => (b.wethBalance > a.wethBalance ? 1 : b.wethBalance < a.wethBalance ? -1 : 0))[0]
+  if (!deepestPair && !deepestPool) return null
+
+  const [wethMeta, usdMeta] = await Promise.all([tokens.get(addressOf(weth)), tokens.get(addressOf(usd))])
+  if (wethMeta.decimals === null || usdMeta.decimals === null) return null
+  if (deepestPair) {
+    return {
+      numerator: deepestPair.usdReserve * 10n ** BigInt(wethMeta.decimals),
+      denominator: deepestPair.wethReserve * 10n ** BigInt(usdMeta.decimals),
+    }
+  }
+  const { row } = deepestPool!
+  const wethFirst = wethIsToken0(row.token0)
+  const [decimals0, decimals1] = wethFirst ? [wethMeta.decimals, usdMeta.decimals] : [usdMeta.decimals, wethMeta.decimals]
+  // The pool prices token0 in token1: that is ether in dollars when ether is token0, its inverse otherwise.
+  const price = priceFraction(BigInt(row.sqrt_price_x96), decimals0, decimals1)
+  return wethFirst ? price : { numerator: price.denominator, denominator: price.numerator }
+}

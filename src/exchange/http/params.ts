@@ -1,0 +1,51 @@
+import { HttpError } from '../../http/errors.ts'
+
+/**
+ * Spec 02: any address or number that cannot be parsed answers 400 with one fixed message that
+ * does not say which parameter; so does a missing required pool on the tick route.
+ */
+export const INVALID_PARAMETER = 'invalid address or number'
+export const invalidParameter = () => new HttpError(400, INVALID_PARAMETER)
+
+/** Spec 02 "Limits": every list route clamps `limit` to 1..500, silently, default 50. */
+export const LIMIT = { min: 1, max: 500, fallback: 50 } as const
+
+const ADDRESS = /^(?:0x)?([0-9a-f]{40})$/i
+
+/** An address in a path or query, with or without 0x, in any case; as the 20 bytes the tables key on. */
+export function addressParam(value: unknown): Uint8Array {
+  const match = typeof value === 'string' ? ADDRESS.exec(value) : null
+  if (!match) throw invalidParameter()
+  return Buffer.from(match[1]!, 'hex')
+}
+
+/** An optional address filter: absent is null, present must parse. */
+export function optionalAddress(value: unknown): Uint8Array | null {
+  return value === undefined ? null : addressParam(value)
+}
+
+/** An integer in decimal, optionally signed; anything else (including empty) is the 400. */
+export function integerParam(value: unknown): number {
+  if (typeof value !== 'string' || !/^[+-]?\d+$/.test(value)) throw invalidParameter()
+  return Number(value)
+}
+
+export function limitParam(value: unknown): number {
+  if (value === undefined) return LIMIT.fallback
+  return Math.min(LIMIT.max, Math.max(LIMIT.min, integerParam(value)))
+}
+
+/** `closed=1` includes closed positions; any other number leaves them out. */
+export function closedParam(value: unknown): boolean {
+  return value === undefined ? false : integerParam(value) === 1
+}
+
+export const EVENT_KINDS = ['mint', 'burn', 'collect'] as const
+export type EventKind = (typeof EVENT_KINDS)[number]
+
+/** DESIGN: `/cl/events` accepts kind mint, burn or collect. */
+export function kindParam(value: unknown): EventKind | null {
+  if (value === undefined) return null
+  if (typeof value === 'string' && (EVENT_KINDS as readonly string[]).includes(value)) return value as EventKind
+  throw new HttpError(400, 'kind must be one of mint, burn, collect')
+}

@@ -1,0 +1,28 @@
+/**
+ * numerator / denominator as a plain decimal string of exactly `digits` significant figures,
+ * rounded half up, with bigint arithmetic only (no float ever sees the value). Zero is "0".
+ */
+export function formatSignificant(numerator: bigint, denominator: bigint, digits: number): string {
+  if (denominator <= 0n || numerator < 0n) throw new RangeError('formatSignificant takes a non-negative fraction')
+  if (numerator === 0n) return '0'
+  const low = 10n ** BigInt(digits - 1)
+  const high = low * 10n
+  // value * 10^shift lands in [10^(digits-1), 10^digits); start from the digit counts and correct.
+  let shift = digits - 1 - (numerator.toString().length - denominator.toString().length)
+  let scaled = scaleRounded(numerator, denominator, shift)
+  for (;;) {
+    if (scaled >= high) scaled = scaleRounded(numerator, denominator, --shift)
+    else if (scaled < low) scaled = scaleRounded(numerator, denominator, ++shift)
+    else break
+  }
+  const text = scaled.toString()
+  if (shift <= 0) return text + '0'.repeat(-shift)
+  const padded = text.padStart(shift + 1, '0')
+  return `${padded.slice(0, padded.length - shift)}.${padded.slice(padded.length - shift)}`
+}
+
+/** round(numerator * 10^shift / denominator), half up. */
+function scaleRounded(numerator: bigint, denominator: bigint, shift: number): bigint {
+  const [top, bottom] = shift >= 0 ? [numerator * 10n ** BigInt(shift), denominator] : [numerator, denominator * 10n ** BigInt(-shift)]
+  return (top * 2n + bottom) / (bottom * 2n)
+}

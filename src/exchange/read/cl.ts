@@ -1,0 +1,192 @@
+import type { EventKind } from '../http/params.ts'
+import { poolPrice } from '../http/price.ts'
+import type { TokenMeta } from '../http/tokens.ts'
+import { where } from './filters.ts'
+import { addressOf, hashOf, nullableAddress } from './format.ts'
+import type { IndexReader } from './indexReader.ts'
+import { tokenJson } from './v2.ts'
+import { wethSide } from './wethSide.ts'
+
+/** A concentrated pool as stored: what it is and how its slot and balances stand. */
+export type PoolRow = {
+  pool: Uint8Array
+  token0: Uint8Array
+  token1: Uint8Array
+  fee: number
+  tick_spacing: number
+  created_block: number
+  sqrt_price_x96: string
+  tick: number | null
+  liquidity: string
+  balance0: string
+  balance1: string
+  swap_count: number
+  mint_count: number
+  burn_count: number
+  collect_count: number
+}
+
+const POOL_SELECT = `
+  SELECT p.pool, p.token0, p.token1, p.fee, p.tick_spacing, p.created_block, s.sqrt_price_x96, s.tick, s.liquidity,
+         s.balance0, s.balance1, s.swap_count, s.mint_count, s.burn_count, s.collect_count
+    FROM cl_pools p JOIN cl_pool_state s ON s.pool = p.pool`
+
+type PositionRow = {
+  pool: Uint8Array; owner: Uint8Array; tick_lower: number; tick_upper: number; liquidity: string
+  deposited0: string; deposited1: string; withdrawn0: string; withdrawn1: string; collected0: string; collected1: string
+  last_block: number; closed: number
+}
+type SwapRow = {
+  tx_hash: Uint8Array; log_index: number; block: number; pool: Uint8Array; sender: Uint8Array; recipient: Uint8Array
+  amount0: string; amount1: string; sqrt_price_x96: string; liquidity: string; tick: number
+}
+type EventRow = {
+  tx_hash: Uint8Array; log_index: number; block: number; pool: Uint8Array; kind: string; owner: Uint8Array
+  sender: Uint8Array | null; recipient: Uint8Array | null; tick_lower: number; tick_upper: number
+  liquidity: string | null; amount0: string; amount1: string
+}
+
+/** The concentrated tables, read for the `/cl/` routes. */
+export function clQueries(index: IndexReader) {
+  return {
+    /** Most swapped first, like the constant-product list; the older pool first on a tie. */
+    pools: () => index.all<PoolRow>(`${POOL_SELECT} ORDER BY s.swap_count DESC, p.created_tx, p.created_log`),
+    pool: (address: Uint8Array) => index.get<PoolRow>(`${POOL_SELECT} WHERE p.pool = ?`, address),
+    poolsOf: (tokenA: Uint8Array, tokenB: Uint8Array) =>
+      index.all<PoolRow>(`${POOL_SELECT} WHERE (p.token0 = ? AND p.token1 = ?) OR (p.token0 = ? AND p.token1 = ?)`, tokenA, tokenB, tokenB, tokenA),
+
+    tiers: () =>
+      index
+        .all<{ fee: number; tick_spacing: number; enabled_block: number }>('SELECT fee, tick_spacing, enabled_block FROM cl_tiers ORDER BY fee')
+        .map((row) => ({ fee: row.fee, tickSpacing: row.tick_spacing, enabledBlock: row.enabled_block })),
+
+    /** Newest activity first; closed positions only when asked for. */
+    positions: (filter: { pool: Uint8Array | null; owner: Uint8Array | null; closed: boolean; limit: number }) => {
+      const clause = where([['pool', filter.pool], ['owner', filter.owner], ['closed', filter.closed ? null : 0]])
+      return index
+        .all<PositionRow>(
+          `SELECT pool, owner, tick_lower, tick_upper, liquidity, deposited0, deposited1, withdrawn0, withdrawn1, collected0, collected1, last_block, closed
+             FROM cl_positions ${clause.sql} ORDER BY last_tx DESC, last_log DESC LIMIT ?`,
+          ...clause.params,
+          filter.limit,
+        )
+        .map((row) => ({
+          pool: addressOf(row.pool),
+          owner: addressOf(row.owner),
+          tickLower: row.tick_lower,
+          tickUpper: row.tick_upper,
+          liquidity: row.liquidity,
+          deposited0: row.deposited0,
+          deposited1: row.deposited1,
+          withdrawn0: row.withdrawn0,
+          withdrawn1: row.withdrawn1,
+          collected0: row.collected0,
+          collected1: row.collected1,
+          lastBlock: row.last_block,
+          closed: row.closed === 1,
+        }))
+    },
+
+    /** The initialised ticks of one pool, in tick order. */
+    ticks: (pool: Uint8Array) =>
+      index
+        .all<{ tick: number; liquidity_gross: string; liquidity_net: string }>(
+          `SELECT tick, liquidity_gross, liquidity_net FROM cl_ticks WHERE pool = ? AND liquidity_gross != '0' ORDER BY tick`,
+          pool,
+        )
+        .map((row) => ({ tick: row.tick, liquidityGross: row.liquidity_gross, liquidityNet: row.liquidity_net })),
+
+    swaps: (filter: { pool: Uint8Array | null; sender: Uint8Array | null; limit: number }) => {
+      const clause = where([['s.pool', filter.pool], ['s.sender', filter.sender]])
+      return index
+        .all<SwapRow>(
+          `SELECT t.hash AS tx_hash, s.log_index, s.block, s.pool, s.sender, s.recipient, s.amount0, s.amount1, s.sqrt_price_x96, s.liquidity, s.tick
+             FROM cl_swaps s JOIN txs t ON t.id = s.tx_id ${clause.sql}
+            ORDER BY s.tx_id DESC, s.log_index DESC LIMIT ?`,
+          ...clause.params,
+          filter.limit,
+        )
+        .map((row) => ({
+          txHash: hashOf(row.tx_hash),
+          logIndex: row.log_index,
+          block: row.block,
+          pool: addressOf(row.pool),
+          sender: addressOf(row.sender),
+          recipient: addressOf(row.recipient),
+          amount0: row.amount0,
+          amount1: row.amount1,
+          sqrtPriceX96: row.sqrt_price_x96,
+          liquidity: row.liquidity,
+          tick: row.tick,
+        }))
+    },
+
+    events: (filter: { pool: Uint8Array | null; owner: Uint8Array | null; kind: EventKind | null; limit: number }) => {
+      const clause = where([['e.pool', filter.pool], ['e.owner', filter.owner], ['e.kind', filter.kind]])
+      return index
+        .all<EventRow>(
+          `SELECT t.hash AS tx_hash, e.log_index, e.block, e.pool, e.kind, e.owner, e.sender, e.recipient, e.tick_lower, e.tick_upper,
+                  e.liquidity, e.amount0, e.amount1
+             FROM cl_events e JOIN txs t ON t.id = e.tx_id ${clause.sql}
+            ORDER BY e.tx_id DESC, e.log_index DESC LIMIT ?`,
+          ...clause.params,
+          filter.limit,
+        )
+        .map((row) => ({
+          txHash: hashOf(row.tx_hash),
+          logIndex: row.log_index,
+          block: row.block,
+          pool: addressOf(row.pool),
+          kind: row.kind,
+          owner: addressOf(row.owner),
+          sender: nullableAddress(row.sender),
+          recipient: nullableAddress(row.recipient),
+          tickLower: row.tick_lower,
+          tickUpper: row.tick_upper,
+          liquidity: row.liquidity,
+          amount0: row.amount0,
+          amount1: row.amount1,
+        }))
+    },
+
+    positionCounts: () =>
+      index.get<{ open: number; closed: number }>(
+        'SELECT coalesce(sum(closed = 0), 0) AS open, coalesce(sum(closed = 1), 0) AS closed FROM cl_positions',
+      )!,
+    tierCount: () => index.get<{ n: number }>('SELECT count(*) AS n FROM cl_tiers')!.n,
+  }
+}
+
+/**
+ * Spec 02 "Concentrated pool row". `weth` is the wrapped-ether token as 40 lower-case hex digits:
+ * `wethBalanceWei` is the pool's balance of it, undoubled, or null for a pool without it.
+ */
+export function poolJson(row: PoolRow, tokens: Map<string, TokenMeta>, weth: string) {
+  const token0 = tokenJson(row.token0, tokens)
+  const token1 = tokenJson(row.token1, tokens)
+  const initialized = row.tick !== null
+  return {
+    pool: addressOf(row.pool),
+    token0,
+    token1,
+    fee: row.fee,
+    tickSpacing: row.tick_spacing,
+    initialized,
+    sqrtPriceX96: row.sqrt_price_x96,
+    tick: row.tick,
+    activeLiquidity: row.liquidity,
+    balance0: row.balance0,
+    balance1: row.balance1,
+    price: initialized ? poolPrice(BigInt(row.sqrt_price_x96), token0.decimals, token1.decimals) : null,
+    wethBalanceWei: wethBalance(row, weth),
+    createdBlock: row.created_block,
+    swapCount: row.swap_count,
+    mintCount: row.mint_count,
+    burnCount: row.burn_count,
+    collectCount: row.collect_count,
+  }
+}
+
+export function wethBalance(row: PoolRow, weth: string): string | null {
+  return wethSide(row.token0, row.token1, row.balance0, row.balance1, weth)
+}

@@ -1,0 +1,131 @@
+import type { Address } from 'viem'
+import type { TokenMeta } from '../http/tokens.ts'
+import { where } from './filters.ts'
+import { addressOf, hashOf, nullableAddress } from './format.ts'
+import type { IndexReader } from './indexReader.ts'
+
+/** A constant-product pair as stored: what it is and how it stands. */
+export type PairRow = {
+  pair: Uint8Array
+  token0: Uint8Array
+  token1: Uint8Array
+  created_block: number
+  reserve0: string
+  reserve1: string
+  reserves_block: number | null
+  swap_count: number
+  mint_count: number
+  burn_count: number
+  volume0: string
+  volume1: string
+}
+
+const PAIR_SELECT = `
+  SELECT p.pair, p.token0, p.token1, p.created_block, s.reserve0, s.reserve1, s.reserves_block,
+         s.swap_count, s.mint_count, s.burn_count, s.volume0, s.volume1
+    FROM v2_pairs p JOIN v2_pair_state s ON s.pair = p.pair`
+
+type SwapRow = {
+  tx_hash: Uint8Array; log_index: number; block: number; pair: Uint8Array; sender: Uint8Array; recipient: Uint8Array
+  amount0_in: string; amount1_in: string; amount0_out: string; amount1_out: string
+}
+type LiquidityRow = {
+  tx_hash: Uint8Array; log_index: number; block: number; pair: Uint8Array; kind: string; sender: Uint8Array
+  recipient: Uint8Array | null; amount0: string; amount1: string
+}
+
+/** The constant-product tables, read for the routes; lists newest first where the spec says so. */
+export function v2Queries(index: IndexReader) {
+  return {
+    /** Spec 02: `/pools` is ordered by swap count (most first; the older pair first on a tie). */
+    pairs: () => index.all<PairRow>(`${PAIR_SELECT} ORDER BY s.swap_count DESC, p.created_tx, p.created_log`),
+    pair: (address: Uint8Array) => index.get<PairRow>(`${PAIR_SELECT} WHERE p.pair = ?`, address),
+    /** Pairs made of these two tokens, either way round. */
+    pairsOf: (tokenA: Uint8Array, tokenB: Uint8Array) =>
+      index.all<PairRow>(`${PAIR_SELECT} WHERE (p.token0 = ? AND p.token1 = ?) OR (p.token0 = ? AND p.token1 = ?)`, tokenA, tokenB, tokenB, tokenA),
+
+    swaps: (filter: { pair: Uint8Array | null; sender: Uint8Array | null; limit: number }) => {
+      const clause = where([['s.pair', filter.pair], ['s.sender', filter.sender]])
+      return index
+        .all<SwapRow>(
+          `SELECT t.hash AS tx_hash, s.log_index, s.block, s.pair, s.sender, s.recipient, s.amount0_in, s.amount1_in, s.amount0_out, s.amount1_out
+             FROM v2_swaps s JOIN txs t ON t.id = s.tx_id ${clause.sql}
+            ORDER BY s.tx_id DESC, s.log_index DESC LIMIT ?`,
+          ...clause.params,
+          filter.limit,
+        )
+        .map((row) => ({
+          txHash: hashOf(row.tx_hash),
+          logIndex: row.log_index,
+          block: row.block,
+          pair: addressOf(row.pair),
+          sender: addressOf(row.sender),
+          recipient: addressOf(row.recipient),
+          amount0In: row.amount0_in,
+          amount1In: row.amount1_in,
+          amount0Out: row.amount0_out,
+          amount1Out: row.amount1_out,
+        }))
+    },
+
+    events: (filter: { pair: Uint8Array | null; limit: number }) => {
+      const clause = where([['e.pair', filter.pair]])
+      return index
+        .all<LiquidityRow>(
+          `SELECT t.hash AS tx_hash, e.log_index, e.block, e.pair, e.kind, e.sender, e.recipient, e.amount0, e.amount1
+             FROM v2_liquidity e JOIN txs t ON t.id = e.tx_id ${clause.sql}
+            ORDER BY e.tx_id DESC, e.log_index DESC LIMIT ?`,
+          ...clause.params,
+          filter.limit,
+        )
+        .map((row) => ({
+          txHash: hashOf(row.tx_hash),
+          logIndex: row.log_index,
+          block: row.block,
+          pair: addressOf(row.pair),
+          kind: row.kind,
+          sender: addressOf(row.sender),
+          recipient: nullableAddress(row.recipient),
+          amount0: row.amount0,
+          amount1: row.amount1,
+        }))
+    },
+
+    /** Every token on either side of a pair, with the number of pairs it is in; most pairs first. */
+    tokens: () =>
+      index.all<{ token: Uint8Array; pools: number }>(
+        `SELECT token, count(*) AS pools, min(created_tx) AS first FROM (
+           SELECT token0 AS token, created_tx FROM v2_pairs UNION ALL SELECT token1, created_tx FROM v2_pairs
+         ) GROUP BY token ORDER BY pools DESC, first`,
+      ),
+  }
+}
+
+/** Spec 02 "Constant-product pool row", with both tokens' metadata. */
+export function pairJson(row: PairRow, tokens: Map<string, TokenMeta>) {
+  return {
+    pair: addressOf(row.pair),
+    token0: tokenJson(row.token0, tokens),
+    token1: tokenJson(row.token1, tokens),
+    reserve0: row.reserve0,
+    reserve1: row.reserve1,
+    reservesBlock: row.reserves_block,
+    createdBlock: row.created_block,
+    swapCount: row.swap_count,
+    mintCount: row.mint_count,
+    burnCount: row.burn_count,
+    volume0: row.volume0,
+    volume1: row.volume1,
+  }
+}
+
+export function tokenJson(bytes: Uint8Array, tokens: Map<string, TokenMeta>): { address: Address; symbol: string | null; decimals: number | null } {
+  const address = addressOf(bytes)
+  const meta = tokens.get(address.toLowerCase())
+  return { address, symbol: meta?.symbol ?? null, decimals: meta?.decimals ?? null }
+}
+
+/** The tokens a list of rows needs metadata for. */
+export function tokensOf(rows: Array<{ token0: Uint8Array; token1: Uint8Array }>): Address[] {
+  return rows.flatMap((row) => [addressOf(row.token0), addressOf(row.token1)])
+}

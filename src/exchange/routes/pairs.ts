@@ -1,0 +1,43 @@
+import { Elysia } from 'elysia'
+import { notFound } from '../../http/errors.ts'
+import type { ExchangeDeps } from '../deps.ts'
+import { dollars, ethUsd } from '../http/dollars.ts'
+import { addressParam, limitParam, optionalAddress } from '../http/params.ts'
+import { addressOf } from '../read/format.ts'
+import { pairJson, tokensOf } from '../read/v2.ts'
+
+/** The constant-product routes, at the bare paths (spec 02 "Endpoints"; DESIGN names the unnamed ones). */
+export function pairRoutes(deps: ExchangeDeps) {
+  const { v2, cl, tokens, addresses } = deps
+  const price = async () => dollars(await ethUsd(v2, cl, tokens, addresses))
+
+  return new Elysia()
+    .get('/pools', async () => {
+      const rows = v2.pairs()
+      const [metas, usd] = await Promise.all([tokens.many(tokensOf(rows)), price()])
+      return { pools: rows.map((row) => pairJson(row, metas)), ethUsd: usd }
+    })
+    .get('/pool/:pair', async ({ params }) => {
+      // A keyed lookup: the row is the one /pools lists, without reading the others.
+      const row = v2.pair(addressParam(params.pair))
+      if (!row) throw notFound('unknown pool')
+      const [metas, usd] = await Promise.all([tokens.many(tokensOf([row])), price()])
+      return { ...pairJson(row, metas), ethUsd: usd }
+    })
+    .get('/tokens', async () => {
+      const rows = v2.tokens()
+      const metas = await tokens.many(rows.map((row) => addressOf(row.token)))
+      return {
+        tokens: rows.map((row) => {
+          const meta = metas.get(addressOf(row.token).toLowerCase())!
+          return { address: meta.address, symbol: meta.symbol, decimals: meta.decimals, pools: row.pools }
+        }),
+      }
+    })
+    .get('/swaps', ({ query }) => ({
+      swaps: v2.swaps({ pair: optionalAddress(query.pair), sender: optionalAddress(query.sender), limit: limitParam(query.limit) }),
+    }))
+    .get('/events', ({ query }) => ({
+      events: v2.events({ pair: optionalAddress(query.pair), limit: limitParam(query.limit) }),
+    }))
+}
