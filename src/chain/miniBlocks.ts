@@ -184,8 +184,10 @@ export function followMiniBlocks(options: MiniBlockFollowerOptions): MiniBlockFo
       const block = await rpc.call<RpcBlock | null>('eth_getBlockByNumber', ['latest', false])
       if (!block || stopped) return
       const head: Head = { number: Number(block.number), hash: block.hash, parentHash: block.parentHash, timestamp: Number(block.timestamp) }
-      // Only a hint: never behind what is applied or already announced.
-      if ((cursor && head.number <= cursor.number) || (target && head.number <= target.number)) return
+      // Already applied, or behind a head announced since: nothing to do. A head below the last
+      // one applied that is not among the mini-blocks applied means the chain went back (a
+      // node started afresh), and is applied like an announced one.
+      if (recent.get(head.number) === head.hash || (target && head.number <= target.number)) return
       target = head
       void run()
     } catch (error) {

@@ -13,6 +13,10 @@ test('stack dev serves rooms a page can join: seeded plays, heads every block, a
   try {
     const arcade = stack.urls.arcade!
     await waitFor(async () => (await fetch(`${arcade}/api/ready`)).status === 200, 10_000, 'the arcade to be ready')
+    // The seed's last transaction is the chain's head when the arcade starts; once it is applied
+    // the room has every seeded play (a socket joining earlier gets the rest as event frames).
+    const coinflipLast = async () => ((await (await fetch(`${arcade}/api/rooms`)).json()) as { rooms: Array<{ name: string; lastEvent: { name: string } | null }> }).rooms[0]!.lastEvent?.name
+    await waitFor(async () => (await coinflipLast()) === 'Withdrawn', 5000, 'the seeded plays')
     // What a browser sends from a page of the arcade's own origin (any other needs arcade.corsOrigins).
     socket = await TestSocket.open(`${arcade.replace(/^http/, 'ws')}/ws/coinflip`, { origin: arcade })
     const hello = await socket.next((frame) => frame.type === 'hello')

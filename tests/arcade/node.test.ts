@@ -102,6 +102,27 @@ describe('readiness', () => {
     }
   }, 30_000)
 
+  test('a node started afresh with no new block is followed at once: its head is read on reconnecting', async () => {
+    let anvil = await spawnAnvil()
+    const running = await startArcade(anvil)
+    try {
+      const before = await mine(anvil, 3)
+      await waitFor(() => running.arcade.relay.head?.number === before, 3000, 'the third block')
+      const port = anvil.port
+      await anvil.stop()
+      await waitFor(() => !running.arcade.nodeConnected(), 3000, 'the node socket to drop')
+      // A genesis block made in the same second as the first node's is the same block.
+      await Bun.sleep(1100)
+      anvil = await spawnAnvil({ port })
+      // No block is mined: the genesis block, below the last one applied, is the new head.
+      await waitFor(() => running.arcade.relay.head?.number === 0, 5000, 'the new chain’s genesis head')
+      await waitFor(async () => (await ready(running)).status === 200, 3000, 'ready')
+    } finally {
+      await running.stop()
+      await anvil.stop()
+    }
+  })
+
   test('503 when the last mini-block was applied longer ago than the limit', async () => {
     const anvil = await spawnAnvil()
     // The limit is five seconds by default; a shorter one keeps the test short (anvil's block
