@@ -1,24 +1,77 @@
-import { expect, test } from 'bun:test'
+import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
+import { chromium } from 'playwright-core'
 import { devAccounts } from '../../src/devnet/accounts.ts'
 import { devClients, type Manifest } from '../../src/devnet/deploy.ts'
-import { configDir, fromSource, startStack } from '../helpers/stack.ts'
+import { configDir, fromSource, startStack, type RunningStack } from '../helpers/stack.ts'
 import { placeFlip, waitFor, type ArcadeChain } from './helpers/arcade.ts'
 import { TestSocket, type Frame } from './helpers/socketClient.ts'
 
-test('stack dev serves rooms a page can join: seeded plays, heads every block, and a new play as it happens', async () => {
-  const { dir, file } = configDir('[dev]\nport = 0\n')
-  const stack = await startStack(fromSource, ['dev', '--config', file], { cwd: dir, timeoutMs: 60_000 })
-  let socket: TestSocket | undefined
+// Debian's Chromium (apt-get install chromium); .ci/run installs it on a fresh machine.
+const CHROMIUM = '/usr/bin/chromium'
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+
+let stack: RunningStack
+let dir: string
+let arcade: string
+const wsUrl = (room: string) => `${arcade.replace(/^http/, 'ws')}/ws/${room}`
+
+beforeAll(async () => {
+  const config = configDir('[dev]\nport = 0\n')
+  dir = config.dir
+  stack = await startStack(fromSource, ['dev', '--config', config.file], { cwd: dir, timeoutMs: 60_000 })
+  arcade = stack.urls.arcade!
+  await waitFor(async () => (await fetch(`${arcade}/api/ready`)).status === 200, 10_000, 'the arcade to be ready')
+  // The seed's last transaction is the chain's head when the arcade starts; once it is applied
+  // the room has every seeded play (a socket joining earlier gets the rest as event frames).
+  const coinflipLast = async () => ((await (await fetch(`${arcade}/api/rooms`)).json()) as { rooms: Array<{ lastEvent: { name: string } | null }> }).rooms[0]!.lastEvent?.name
+  await waitFor(async () => (await coinflipLast()) === 'Withdrawn', 5000, 'the seeded plays')
+}, 60_000)
+afterAll(() => {
+  stack?.child.kill('SIGKILL')
+})
+
+test('a browser on the arcade’s own origin joins a room; a page of another origin is refused', async () => {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
   try {
-    const arcade = stack.urls.arcade!
-    await waitFor(async () => (await fetch(`${arcade}/api/ready`)).status === 200, 10_000, 'the arcade to be ready')
-    // The seed's last transaction is the chain's head when the arcade starts; once it is applied
-    // the room has every seeded play (a socket joining earlier gets the rest as event frames).
-    const coinflipLast = async () => ((await (await fetch(`${arcade}/api/rooms`)).json()) as { rooms: Array<{ name: string; lastEvent: { name: string } | null }> }).rooms[0]!.lastEvent?.name
-    await waitFor(async () => (await coinflipLast()) === 'Withdrawn', 5000, 'the seeded plays')
-    // What a browser sends from a page of the arcade's own origin (any other needs arcade.corsOrigins).
-    socket = await TestSocket.open(`${arcade.replace(/^http/, 'ws')}/ws/coinflip`, { origin: arcade })
+    const page = await browser.newPage()
+    await page.goto(`${arcade}/api/health`)
+    const frames = (await page.evaluate(async (url) => {
+      const ws = new WebSocket(url)
+      const received: Array<Record<string, any>> = []
+      ws.onmessage = (event) => received.push(JSON.parse(event.data))
+      // Until the hello and a head have come (a block a second under stack dev).
+      for (let waited = 0; waited < 5000 && !received.some((frame) => frame.type === 'head'); waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      ws.close()
+      return received
+    }, wsUrl('coinflip'))) as Frame[]
+    expect(frames[0]).toMatchObject({ type: 'hello', room: 'coinflip', sockets: 1 })
+    expect(frames[0]!.recent.map((event: Frame) => event.name)).toContain('FlipSettled')
+    expect(frames.some((frame) => frame.type === 'head')).toBe(true)
+
+    // A page with another origin (here a data: URL, whose Origin is "null") gets no socket.
+    await page.goto('data:text/html,<p>elsewhere</p>')
+    const outcome = await page.evaluate(
+      (url) =>
+        new Promise((resolve) => {
+          const ws = new WebSocket(url)
+          ws.onopen = () => resolve('open')
+          ws.onerror = () => resolve('refused')
+        }),
+      wsUrl('coinflip'),
+    )
+    expect(outcome).toBe('refused')
+  } finally {
+    await browser.close()
+  }
+}, 30_000)
+
+test('stack dev relays seeded plays, a head every block and a new play as it happens; stopping closes the sockets', async () => {
+  // What a browser sends from a page of the arcade's own origin (any other needs arcade.corsOrigins).
+  const socket = await TestSocket.open(wsUrl('coinflip'), { origin: arcade })
+  try {
     const hello = await socket.next((frame) => frame.type === 'hello')
     // The seeded flips were played before the arcade started; it read the blocks before its first head.
     const names = hello.recent.map((event: Frame) => event.name)
@@ -40,7 +93,6 @@ test('stack dev serves rooms a page can join: seeded plays, heads every block, a
     expect(performance.now() - stopping).toBeLessThan(5000)
     expect(await socket.closed).toEqual({ code: 1001, reason: 'the arcade is stopping' })
   } finally {
-    socket?.ws.close()
-    stack.child.kill('SIGKILL')
+    socket.ws.close()
   }
 }, 60_000)
