@@ -39,7 +39,8 @@ export type TxRecord = {
   to_addr: Uint8Array | null
   created: Uint8Array | null
   value: string
-  selector: Uint8Array
+  /** The first four bytes of the input; empty (or null) for a plain transfer. */
+  selector: Uint8Array | null
   status: number
   gas_used: number
   effective_gas_price: string | null
@@ -50,7 +51,7 @@ export type TxRecord = {
 export function txSummary(row: TxRecord, registry: RegistryView) {
   const from = checksum(row.from_addr)
   const to = checksumOrNull(row.to_addr)
-  const selector = row.selector.length === 4 ? toHex(row.selector) : null
+  const selector = row.selector?.length === 4 ? toHex(row.selector) : null
   return {
     hash: toHex(row.hash),
     blockNumber: row.block_number,

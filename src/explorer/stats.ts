@@ -69,7 +69,6 @@ export class StatsService {
     if (this.ticking) return
     this.ticking = true
     try {
-      this.tally.catchUp()
       const results = await this.live.batch([{ method: 'eth_blockNumber', params: [] }, { method: 'eth_gasPrice', params: [] }], { force: true })
       const head = valueOf<string>(results, 0)
       const gasPrice = valueOf<string>(results, 1)
@@ -89,6 +88,7 @@ export class StatsService {
   }
 
   private refresh(): void {
+    this.tally.catchUp()
     const stats = this.compute()
     this.current = { stats, json: JSON.stringify(stats), at: Date.now() }
   }

@@ -43,6 +43,8 @@ describe('the explorer serves the validated registry', () => {
   beforeAll(async () => {
     first = explorerOn()
     await waitFor(async () => (await fetch(`${first.explorer.url}/api/tokenlist`)).status === 200, 'a first good copy')
+    // The logos are fetched after the files are accepted: wait for them too.
+    await waitFor(async () => (await fetch(`${first.explorer.url}/api/tokenlogo/${BX}`)).status === 200, 'the logos')
   })
 
   test('/api/tokenlist and /api/tags are the repository files, byte for byte', async () => {

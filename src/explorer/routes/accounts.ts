@@ -30,6 +30,7 @@ export function accountRoutes(explorer: Explorer) {
 
   const detail = async (address: Address, query: Record<string, unknown>) => {
     const paging = page(query)
+    tally.catchUp()
     const key = address.slice(2).toLowerCase()
     const bytes = fromHex(address)
     const counts = tally.accounts.get(key) ?? { sent: 0, received: 0, self: 0 }
@@ -103,6 +104,7 @@ export function accountRoutes(explorer: Explorer) {
   return new Elysia({ name: 'explorer-accounts' })
     .get('/accounts', ({ query }) => {
       const { limit, offset } = page(query)
+      tally.catchUp()
       const ranked = explorer.ranking.ranked()
       return { total: ranked.length, accounts: ranked.slice(offset, offset + limit).map((key) => accountRow(key, tally, registry)) }
     })

@@ -26,22 +26,25 @@ export function chartPoints(db: Database, limit: number) {
 
 export function overviewRoutes(explorer: Explorer) {
   const { db, registry } = explorer
-  const overview = () => ({
-    stats: explorer.stats.stats(),
-    charts: chartPoints(db, OVERVIEW.charts),
-    blocks: db
-      .query<BlockRecord, [number]>(`SELECT ${BLOCK_COLUMNS} FROM blocks b WHERE b.tx_count > 0 ORDER BY b.number DESC LIMIT ?`)
-      .all(OVERVIEW.blocks)
-      .map(blockRow),
-    txs: db
-      .query<TxRecord, [number]>(`SELECT ${TX_COLUMNS} FROM txs t JOIN blocks b ON b.number = t.block_number ORDER BY t.id DESC LIMIT ?`)
-      .all(OVERVIEW.txs)
-      .map((row) => txSummary(row, registry)),
-    topAccounts: explorer.ranking
-      .ranked()
-      .slice(0, OVERVIEW.accounts)
-      .map((key) => accountRow(key, explorer.tally, registry)),
-  })
+  const overview = () => {
+    explorer.tally.catchUp()
+    return {
+      stats: explorer.stats.stats(),
+      charts: chartPoints(db, OVERVIEW.charts),
+      blocks: db
+        .query<BlockRecord, [number]>(`SELECT ${BLOCK_COLUMNS} FROM blocks b WHERE b.tx_count > 0 ORDER BY b.number DESC LIMIT ?`)
+        .all(OVERVIEW.blocks)
+        .map(blockRow),
+      txs: db
+        .query<TxRecord, [number]>(`SELECT ${TX_COLUMNS} FROM txs t JOIN blocks b ON b.number = t.block_number ORDER BY t.id DESC LIMIT ?`)
+        .all(OVERVIEW.txs)
+        .map((row) => txSummary(row, registry)),
+      topAccounts: explorer.ranking
+        .ranked()
+        .slice(0, OVERVIEW.accounts)
+        .map((key) => accountRow(key, explorer.tally, registry)),
+    }
+  }
   // The overview is the stats plus four small reads, kept as briefly as the stats themselves.
   const cache = new TtlCache<ReturnType<typeof overview>>(explorer.timings.statsCacheMs, 1)
   return new Elysia({ name: 'explorer-overview' })

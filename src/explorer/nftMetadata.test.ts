@@ -1,0 +1,94 @@
+import { afterAll, expect, test } from 'bun:test'
+import { decodeFunctionData, encodeAbiParameters, parseAbi } from 'viem'
+import { decodeDataUri, NftMetadata } from './nftMetadata.ts'
+import { LiveNode } from './node.ts'
+
+const TOKEN = '0x610178dA211FEF7D417bC0e6FeD39F05609AD788'
+const uriAbi = parseAbi(['function tokenURI(uint256 tokenId) view returns (string)', 'function uri(uint256 id) view returns (string)'])
+
+// Off-chain documents: one good, one too large, one that never answers in time.
+const documents = Bun.serve({
+  port: 0,
+  hostname: '127.0.0.1',
+  fetch: async (request) => {
+    const path = new URL(request.url).pathname
+    if (path === '/big.json') return new Response(JSON.stringify({ name: 'x'.repeat(5000) }))
+    if (path === '/slow.json') {
+      await Bun.sleep(1000)
+      return Response.json({ name: 'too late' })
+    }
+    return Response.json({ name: `document ${path}` })
+  },
+})
+
+/** A node whose token answers tokenURI(id) / uri(id) from this table. */
+const uris: Record<string, string> = {
+  '1': `data:application/json;base64,${Buffer.from(JSON.stringify({ name: 'inline' })).toString('base64')}`,
+  '2': `data:application/json,${encodeURIComponent(JSON.stringify({ name: 'percent' }))}`,
+  '3': `http://127.0.0.1:${documents.port}/three.json`,
+  '4': `http://127.0.0.1:${documents.port}/big.json`,
+  '5': `http://127.0.0.1:${documents.port}/slow.json`,
+  '6': 'ipfs://bafy/6.json',
+  '7': `http://127.0.0.1:${documents.port}/{id}.json`,
+}
+const node = Bun.serve({
+  port: 0,
+  hostname: '127.0.0.1',
+  fetch: async (request) => {
+    const calls = (await request.json()) as Array<{ id: number; params: [{ data: `0x${string}` }] }>
+    return Response.json(
+      calls.map((call) => {
+        const { args } = decodeFunctionData({ abi: uriAbi, data: call.params[0].data })
+        const uri = uris[String(args[0])]
+        return uri ? { jsonrpc: '2.0', id: call.id, result: encodeAbiParameters([{ type: 'string' }], [uri]) } : { jsonrpc: '2.0', id: call.id, error: { code: 3, message: 'execution reverted' } }
+      }),
+    )
+  },
+})
+afterAll(() => {
+  documents.stop(true)
+  node.stop(true)
+})
+
+const metadata = new NftMetadata(new LiveNode(`http://127.0.0.1:${node.port}`, 1000), { fetchTimeoutMs: 300, maxBytes: 1024, ttlMs: 60_000 })
+const resolve = (tokenId: string, standard: 'erc721' | 'erc1155' = 'erc721') => metadata.resolve({ token: TOKEN, tokenId, standard })
+
+test('data: URIs are decoded in place, base64 or percent-encoded', async () => {
+  expect(await resolve('1')).toEqual({ tokenURI: uris['1']!, metadata: { name: 'inline' } })
+  expect((await resolve('2')).metadata).toEqual({ name: 'percent' })
+})
+
+test('http documents are fetched; too large or too slow ones stay unresolved', async () => {
+  expect((await resolve('3')).metadata).toEqual({ name: 'document /three.json' })
+  expect((await resolve('4')).metadata).toBeNull()
+  const started = performance.now()
+  expect((await resolve('5')).metadata).toBeNull()
+  expect(performance.now() - started).toBeLessThan(900)
+})
+
+test('other schemes and reverted calls give no metadata; ERC-1155 ids fill {id}', async () => {
+  expect(await resolve('6')).toEqual({ tokenURI: 'ipfs://bafy/6.json', metadata: null })
+  expect(await resolve('99')).toEqual({ tokenURI: null, metadata: null })
+  const multi = await resolve('7', 'erc1155')
+  expect(multi.tokenURI).toBe(`http://127.0.0.1:${documents.port}/${'7'.padStart(64, '0')}.json`)
+  expect(multi.metadata).toEqual({ name: `document /${'7'.padStart(64, '0')}.json` })
+})
+
+test('get() answers from the cache and queues what it lacks for the background task', async () => {
+  const fresh = new NftMetadata(new LiveNode(`http://127.0.0.1:${node.port}`, 1000))
+  expect(fresh.get({ token: TOKEN, tokenId: '1', standard: 'erc721' })).toBeUndefined()
+  for (let tries = 0; tries < 100 && !fresh.get({ token: TOKEN, tokenId: '1', standard: 'erc721' }); tries++) await Bun.sleep(10)
+  expect(fresh.get({ token: TOKEN, tokenId: '1', standard: 'erc721' })?.metadata).toEqual({ name: 'inline' })
+})
+
+test('with the node unreachable nothing is cached, so the item is tried again later', async () => {
+  const away = new NftMetadata(new LiveNode('http://127.0.0.1:9', 200))
+  expect(await away.resolve({ token: TOKEN, tokenId: '1', standard: 'erc721' })).toEqual({ tokenURI: null, metadata: null })
+  expect(away.get({ token: TOKEN, tokenId: '1', standard: 'erc721' })).toBeUndefined()
+})
+
+test('decodeDataUri refuses what is not a data URI or is over the cap', () => {
+  expect(decodeDataUri('http://x', 100)).toBeNull()
+  expect(decodeDataUri(`data:text/plain,${'a'.repeat(300)}`, 100)).toBeNull()
+  expect(decodeDataUri('data:text/plain,hello%20there', 100)).toBe('hello there')
+})

@@ -1,0 +1,123 @@
+import { expect } from 'bun:test'
+import { createRpc } from '../../src/chain/rpc.ts'
+import type { Manifest } from '../../src/devnet/deploy.ts'
+import { createExplorerApp } from '../../src/explorer/app.ts'
+import type { ExplorerTimings } from '../../src/explorer/explorer.ts'
+import type { Listening } from '../../src/http/serve.ts'
+import { startSpool, type Spool } from '../../src/spool/spool.ts'
+import type { Anvil } from '../helpers/anvil.ts'
+import { serveOnFreePort, testContext } from '../helpers/service.ts'
+import { chainWithActivity, rpcProxy, waitFor } from '../spool/helpers.ts'
+
+export { waitFor }
+
+export type SeededExplorer = {
+  anvil: Anvil
+  manifest: Manifest
+  spool: Spool
+  explorer: Listening
+  /** The spool's own way to the node, which a test may cut without touching the explorer's. */
+  spoolProxy: ReturnType<typeof rpcProxy>
+  url: (path: string) => string
+  get: (path: string, init?: RequestInit) => Promise<Response>
+  json: <T = Record<string, unknown>>(path: string, status?: number) => Promise<T>
+  head: () => Promise<number>
+  /** The explorer's log lines. */
+  lines: Record<string, unknown>[]
+  stop: () => Promise<void>
+}
+
+/**
+ * A real anvil with the dev contracts and the seeded activity, a spool that has copied all of
+ * it (and whose explorer stream has caught up), and the explorer over both. The spool reaches the
+ * node through a proxy, so a test can hold the spool back while the explorer still reaches the
+ * node. `toml` adds explorer keys; the request limit is raised so that a test file's requests do
+ * not count against it (the limit has its own test).
+ */
+export async function seededExplorer(toml = '', timings: Partial<ExplorerTimings> = {}): Promise<SeededExplorer> {
+  const { anvil, manifest } = await chainWithActivity()
+  const spoolProxy = rpcProxy(anvil.rpcUrl)
+  const context = testContext(
+    `[chain]\nrpc = "${anvil.rpcUrl}"\nws = "${anvil.wsUrl}"\n[spool]\npollMs = 100\n[explorer]\nrateLimitPerMinute = 1000000\n${toml}`,
+  )
+  const spoolContext = testContext(`[chain]\nrpc = "${spoolProxy.url}"\nws = "ws://127.0.0.1:9"\n[data]\ndir = "${context.config.dataDir}"\n[spool]\npollMs = 100\n`)
+  const spool = await startSpool(spoolContext.config, spoolContext.log)
+  const explorer = serveOnFreePort(createExplorerApp(context, spool, timings), 'explorer')
+  const rpc = createRpc(anvil.rpcUrl)
+  const head = async () => Number.parseInt(await rpc.call<string>('eth_blockNumber'), 16)
+  const top = await head()
+  await waitFor(() => spool.health().streams.explorer?.cursorBlock === top, 'the spool and its explorer stream at the head', 30_000)
+  const url = (path: string) => `${explorer.url}/api${path}`
+  const get = (path: string, init?: RequestInit) => fetch(url(path), init)
+  const json = async <T>(path: string, status = 200) => {
+    const response = await get(path)
+    const text = await response.text()
+    if (response.status !== status) {
+      const logged = context.lines.filter((line) => line.msg === 'unhandled error').map((line) => JSON.stringify(line.err).slice(0, 600))
+      throw new Error(`${path}: expected ${status}, got ${response.status} ${text.slice(0, 300)} ${logged.join('\n')}`)
+    }
+    expect(response.headers.get('cache-control')).toBe('no-store')
+    expect(response.headers.get('content-type')).toStartWith('application/json')
+    return JSON.parse(text) as T
+  }
+  return {
+    anvil,
+    manifest,
+    spool,
+    explorer,
+    spoolProxy,
+    url,
+    get,
+    json,
+    head,
+    lines: context.lines,
+    stop: async () => {
+      await explorer.stop()
+      await spool.stop()
+      spoolProxy.stop()
+      await anvil.stop()
+    },
+  }
+}
+
+/** Waits until the explorer's stats say the spool and its stream are at `block`. */
+export async function statsAt(seeded: SeededExplorer, block: number): Promise<void> {
+  await waitFor(async () => {
+    const stats = await seeded.json<{ indexedBlock: number; derivedLag: number | null }>('/stats')
+    return stats.indexedBlock >= block && stats.derivedLag === 0
+  }, `stats at block ${block}`)
+}
+
+/** Every JSON number in `value` that is an amount must not be: amounts travel as decimal strings. */
+export const DECIMAL = /^(0|[1-9]\d*)$/
+
+type Send = { from: string; to: string; data?: string; value?: bigint }
+
+const toCall = (tx: Send) => ({ from: tx.from, to: tx.to, data: tx.data ?? '0x', value: `0x${(tx.value ?? 0n).toString(16)}` })
+
+/** Sends transactions from anvil's unlocked dev accounts, one block each, and waits for the last. */
+export async function send(rpcUrl: string, txs: Send[]): Promise<string[]> {
+  const rpc = createRpc(rpcUrl)
+  const hashes: string[] = []
+  for (const tx of txs) hashes.push(await rpc.call<string>('eth_sendTransaction', [toCall(tx)]))
+  while (hashes.length > 0 && !(await rpc.call('eth_getTransactionReceipt', [hashes.at(-1)]))) await Bun.sleep(5)
+  return hashes
+}
+
+/** Puts all the transactions in one block: automine off, send, mine once, automine on. */
+export async function sendInOneBlock(rpcUrl: string, txs: Send[]): Promise<number> {
+  const rpc = createRpc(rpcUrl)
+  await rpc.call('evm_setAutomine', [false])
+  try {
+    for (const tx of txs) await rpc.call<string>('eth_sendTransaction', [toCall(tx)])
+    await rpc.call('evm_mine', [])
+  } finally {
+    await rpc.call('evm_setAutomine', [true])
+  }
+  return Number.parseInt(await rpc.call<string>('eth_blockNumber'), 16)
+}
+
+/** Mines `count` empty blocks. */
+export async function mineEmpty(rpcUrl: string, count: number): Promise<void> {
+  await createRpc(rpcUrl).call('anvil_mine', [`0x${count.toString(16)}`])
+}
