@@ -41,7 +41,12 @@ export async function seedActivity(clients: DevClients, manifest: Manifest, opti
   let transactions = 0
 
   const write = async (account: Account, address: Address, abi: unknown, functionName: string, args: unknown[] = [], value?: bigint) => {
-    const hash = await walletFor(account).writeContract({ address, abi, functionName, args, value } as never)
+    // Gas is estimated against the last block. Mined in a later second, a pair or pool writes its
+    // time-weighted price (new storage slots) and needs more, so an exact estimate can run out of
+    // gas. Unused gas is refunded, so the headroom is generous.
+    const estimate = await publicClient.estimateContractGas({ account, address, abi, functionName, args, value } as never)
+    const gas = estimate * 2n + 100_000n
+    const hash = await walletFor(account).writeContract({ address, abi, functionName, args, value, gas } as never)
     transactions++
     return confirm(publicClient, hash, `${functionName} on ${address} from ${account.address}`)
   }
