@@ -1,6 +1,7 @@
 import type { Chain } from '../chain/client.ts'
 import type { Config } from '../config/load.ts'
 import type { Spool } from '../spool/spool.ts'
+import { ethUsdSource, type Fraction } from './http/dollars.ts'
 import { TokenBook } from './http/tokens.ts'
 import { clQueries } from './read/cl.ts'
 import { IndexReader } from './read/indexReader.ts'
@@ -14,15 +15,15 @@ export type ExchangeDeps = {
   cl: ReturnType<typeof clQueries>
   tokens: TokenBook
   addresses: ExchangeAddresses
+  /** The dollar price of one ether, as an exact fraction; null when it cannot be derived. */
+  ethUsd: () => Promise<Fraction | null>
 }
 
 export function exchangeDeps(config: Config, chain: Chain, spool: Spool): ExchangeDeps {
   const index = new IndexReader(spool.reader)
-  return {
-    index,
-    v2: v2Queries(index),
-    cl: clQueries(index),
-    tokens: new TokenBook(chain.publicClient),
-    addresses: exchangeAddresses(config),
-  }
+  const v2 = v2Queries(index)
+  const cl = clQueries(index)
+  const tokens = new TokenBook(chain.publicClient)
+  const addresses = exchangeAddresses(config)
+  return { index, v2, cl, tokens, addresses, ethUsd: ethUsdSource(index, v2, cl, tokens, addresses) }
 }

@@ -98,4 +98,9 @@ export const clMigrations: Migration[] = [
       CREATE INDEX cl_events_owner ON cl_events(owner, tx_id, log_index);
     `,
   },
+  {
+    // ethUsd falls back to a pool of the two tokens: looked up by them, not scanned for.
+    id: 'exchange/cl/002-pools-by-tokens',
+    sql: 'CREATE INDEX cl_pools_tokens ON cl_pools(token0, token1);',
+  },
 ]

@@ -1,5 +1,6 @@
 import type { clQueries } from '../read/cl.ts'
 import { addressOf } from '../read/format.ts'
+import type { IndexReader } from '../read/indexReader.ts'
 import type { v2Queries } from '../read/v2.ts'
 import type { ExchangeAddresses } from '../settings.ts'
 import { priceFraction } from './price.ts'
@@ -66,4 +67,28 @@ export async function ethUsd(
   // The pool prices token0 in token1: that is ether in dollars when ether is token0, its inverse otherwise.
   const price = priceFraction(BigInt(row.sqrt_price_x96), decimals0, decimals1)
   return wethFirst ? price : { numerator: price.denominator, denominator: price.numerator }
+}
+
+/**
+ * ethUsd as the routes ask for it: worked out again only when a stream has moved (the answer
+ * depends on nothing else but token decimals, which are kept for the process's life). A null
+ * is not kept: it may mean the node was away when the decimals were asked for.
+ */
+export function ethUsdSource(
+  index: IndexReader,
+  v2: ReturnType<typeof v2Queries>,
+  cl: ReturnType<typeof clQueries>,
+  tokens: TokenBook,
+  addresses: ExchangeAddresses,
+): () => Promise<Fraction | null> {
+  let kept: { version: string; value: Fraction } | null = null
+  return async () => {
+    const version = index.get<{ version: string | null }>(
+      `SELECT group_concat(name || ':' || tx_id || ':' || log_index) AS version FROM stream_cursors WHERE name IN ('v2', 'cl')`,
+    )?.version ?? ''
+    if (kept?.version === version) return kept.value
+    const value = await ethUsd(v2, cl, tokens, addresses)
+    kept = value ? { version, value } : null
+    return value
+  }
 }

@@ -17,6 +17,8 @@ class NodeAway extends Error {}
  */
 export class TokenBook {
   private readonly known = new Map<string, Promise<TokenMeta>>()
+  /** The answers already in, so a list of rows needs no promise per token once they are. */
+  private readonly settled = new Map<string, TokenMeta>()
 
   constructor(
     private readonly client: PublicClient,
@@ -27,11 +29,14 @@ export class TokenBook {
     const id = address.toLowerCase()
     let entry = this.known.get(id)
     if (!entry) {
-      entry = this.read(address).catch((error) => {
-        if (!(error instanceof NodeAway)) throw error
-        setTimeout(() => this.known.delete(id), this.retryMs).unref?.()
-        return { address, symbol: null, decimals: null }
-      })
+      entry = this.read(address).then(
+        (meta) => (this.settled.set(id, meta), meta),
+        (error) => {
+          if (!(error instanceof NodeAway)) throw error
+          setTimeout(() => this.known.delete(id), this.retryMs).unref?.()
+          return { address, symbol: null, decimals: null }
+        },
+      )
       this.known.set(id, entry)
     }
     return entry
@@ -39,9 +44,16 @@ export class TokenBook {
 
   /** Several at once, as a lookup by lower-case address. */
   async many(addresses: Iterable<Address>): Promise<Map<string, TokenMeta>> {
-    const unique = [...new Set([...addresses])]
-    const metas = await Promise.all(unique.map((address) => this.get(address)))
-    return new Map(metas.map((meta) => [meta.address.toLowerCase(), meta]))
+    const found = new Map<string, TokenMeta>()
+    const missing: Address[] = []
+    for (const address of addresses) {
+      const id = address.toLowerCase()
+      const meta = this.settled.get(id)
+      if (meta) found.set(id, meta)
+      else missing.push(address)
+    }
+    for (const meta of await Promise.all(missing.map((address) => this.get(address)))) found.set(meta.address.toLowerCase(), meta)
+    return found
   }
 
   private async read(address: Address): Promise<TokenMeta> {

@@ -1,15 +1,15 @@
 import { Elysia } from 'elysia'
 import { notFound } from '../../http/errors.ts'
 import type { ExchangeDeps } from '../deps.ts'
-import { dollars, ethUsd } from '../http/dollars.ts'
+import { dollars } from '../http/dollars.ts'
 import { addressParam, closedParam, invalidParameter, kindParam, limitParam, optionalAddress } from '../http/params.ts'
 import { poolJson } from '../read/cl.ts'
 import { tokensOf } from '../read/v2.ts'
 
 /** The concentrated routes, under `/cl/` (paths from DESIGN). */
 export function concentratedRoutes(deps: ExchangeDeps) {
-  const { v2, cl, tokens, addresses } = deps
-  const price = async () => dollars(await ethUsd(v2, cl, tokens, addresses))
+  const { cl, tokens, addresses } = deps
+  const price = async () => dollars(await deps.ethUsd())
 
   return new Elysia({ prefix: '/cl' })
     .get('/pools', async () => {

@@ -1,15 +1,15 @@
 import { Elysia } from 'elysia'
 import { notFound } from '../../http/errors.ts'
 import type { ExchangeDeps } from '../deps.ts'
-import { dollars, ethUsd } from '../http/dollars.ts'
+import { dollars } from '../http/dollars.ts'
 import { addressParam, limitParam, optionalAddress } from '../http/params.ts'
 import { addressOf } from '../read/format.ts'
 import { pairJson, tokensOf } from '../read/v2.ts'
 
 /** The constant-product routes, at the bare paths (spec 02 "Endpoints"; DESIGN names the unnamed ones). */
 export function pairRoutes(deps: ExchangeDeps) {
-  const { v2, cl, tokens, addresses } = deps
-  const price = async () => dollars(await ethUsd(v2, cl, tokens, addresses))
+  const { v2, tokens } = deps
+  const price = async () => dollars(await deps.ethUsd())
 
   return new Elysia()
     .get('/pools', async () => {

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import type { ExchangeDeps } from '../deps.ts'
-import { dollars, ethUsd, WEI_PER_ETHER } from '../http/dollars.ts'
+import { dollars, WEI_PER_ETHER } from '../http/dollars.ts'
 import { wethBalance } from '../read/cl.ts'
 import { wethSide } from '../read/wethSide.ts'
 
@@ -11,7 +11,7 @@ import { wethSide } from '../read/wethSide.ts'
  * are nested under `concentrated` and never added in.
  */
 export function statsRoutes(deps: ExchangeDeps) {
-  const { v2, cl, tokens, addresses } = deps
+  const { v2, cl, addresses } = deps
   return new Elysia().get('/stats', async () => {
     const pairs = v2.pairs()
     let valueEthWei = 0n
@@ -25,7 +25,7 @@ export function statsRoutes(deps: ExchangeDeps) {
     const pools = cl.pools()
     const withWeth = pools.map((row) => wethBalance(row, addresses.weth)).filter((balance): balance is string => balance !== null)
     const positions = cl.positionCounts()
-    const usd = await ethUsd(v2, cl, tokens, addresses)
+    const usd = await deps.ethUsd()
     const sum = (values: number[]) => values.reduce((total, value) => total + value, 0)
     return {
       pools: pairs.length,

@@ -77,4 +77,9 @@ export const v2Migrations: Migration[] = [
       CREATE INDEX v2_liquidity_pair ON v2_liquidity(pair, tx_id, log_index);
     `,
   },
+  {
+    // ethUsd looks its pair up by the two tokens on every request that shows a dollar figure.
+    id: 'exchange/v2/002-pairs-by-tokens',
+    sql: 'CREATE INDEX v2_pairs_tokens ON v2_pairs(token0, token1);',
+  },
 ]
