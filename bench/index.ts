@@ -1,0 +1,269 @@
+// bun run bench:index [blocks]
+//
+// The exchange index under load. 1. Derivation: a spool of synthetic blocks (real event
+// encodings from the dev chain's factories and tokens, plus unrelated Transfer logs) is derived
+// by each stream on its own, in passes of 5000 logs, and timed (logs/s). 2. Serving: the
+// exchange app over that spool, with token metadata read from a real anvil, is loaded by a
+// second process on /pools, /cl/pool/{address} and /swaps?limit=500, next to a raw Bun.serve
+// returning the same bytes as a fixed body (the ceiling of this machine for that answer).
+//
+// `bun bench/index.ts load URL CONNECTIONS SECONDS` is the load tool itself (the second process).
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Database } from 'bun:sqlite'
+import { startAnvil } from '../src/chain/anvil.ts'
+import { createChain } from '../src/chain/client.ts'
+import { parseConfig } from '../src/config/load.ts'
+import { deployContracts, devClients, DevnetError } from '../src/devnet/deploy.ts'
+import { seedActivity } from '../src/devnet/seed.ts'
+import { createExchangeApp } from '../src/exchange/app.ts'
+import { clEvents, v2Events } from '../src/exchange/events.ts'
+import { listen } from '../src/http/serve.ts'
+import { silentLogger } from '../src/log.ts'
+import { txId } from '../src/spool/codec.ts'
+import { openReader, openSpool, setMeta } from '../src/spool/db.ts'
+import { emptyHealth } from '../src/spool/health.ts'
+import type { Spool } from '../src/spool/spool.ts'
+import { runPass, type StreamDefinition } from '../src/spool/streams.ts'
+import { createStreams } from '../src/streams.ts'
+
+if (process.argv[2] === 'load') {
+  await loadTool(process.argv[3]!, Number(process.argv[4]), Number(process.argv[5]))
+  process.exit(0)
+}
+
+const BLOCKS = Number(process.argv[2] ?? 4000)
+const CONNECTIONS = 32
+const SECONDS = 4
+
+/** The second process: CONNECTIONS loops of keep-alive GETs for SECONDS, after a short warm-up. */
+async function loadTool(url: string, connections: number, seconds: number) {
+  const latencies: number[] = []
+  const warmUntil = performance.now() + 500
+  const end = warmUntil + seconds * 1000
+  let failures = 0
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < end) {
+        const started = performance.now()
+        const response = await fetch(url)
+        await response.arrayBuffer()
+        if (response.status !== 200) failures++
+        if (started >= warmUntil) latencies.push(performance.now() - started)
+      }
+    }),
+  )
+  latencies.sort((a, b) => a - b)
+  const at = (share: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * share))]!
+  console.log(JSON.stringify({ rps: latencies.length / seconds, p50: at(0.5), p99: at(0.99), failures }))
+}
+
+// Event data, word by word, as a contract would have encoded it.
+const word = (value: bigint | number) => {
+  const big = BigInt(value)
+  return Buffer.from((big < 0n ? (1n << 256n) + big : big).toString(16).padStart(64, '0'), 'hex')
+}
+const addressWord = (hex: string) => Buffer.from(hex.slice(2).toLowerCase().padStart(64, '0'), 'hex')
+const topic = (selector: string) => Buffer.from(selector.slice(2), 'hex')
+const fakeAddress = (kind: number, index: number) => `0x${kind.toString(16).padStart(2, '0')}${index.toString(16).padStart(38, '0')}`
+
+type FakeLog = { address: string; topics: Buffer[]; data: Buffer }
+
+/** Fills a spool with BLOCKS blocks of exchange activity and noise; returns the log count. */
+function fillSpool(db: Database, contracts: { v2Factory: string; v3Factory: string; tokens: string[] }): number {
+  const insertBlock = db.prepare('INSERT INTO blocks (number, hash, parent_hash, timestamp, gas_used, gas_limit, tx_count) VALUES (?, ?, ?, ?, 0, 30000000, ?)')
+  const insertTx = db.prepare(
+    `INSERT INTO txs (id, hash, block_number, tx_index, from_addr, to_addr, value, nonce, type, gas, input, status, gas_used, log_count)
+     VALUES (?, ?, ?, ?, ?, ?, '0', 0, 2, 21000, x'', 1, 21000, ?)`,
+  )
+  const insertLog = db.prepare('INSERT INTO logs (tx_id, log_index, block_number, address, topic0, topic1, topic2, topic3, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+  const hash = (block: number, index: number) => Buffer.from(`${block.toString(16).padStart(40, '0')}${index.toString(16).padStart(24, '0')}`, 'hex')
+  const senders = Array.from({ length: 50 }, (_, index) => fakeAddress(0xee, index))
+  const pairs = Array.from({ length: 30 }, (_, index) => fakeAddress(0xaa, index))
+  const pools = Array.from({ length: 10 }, (_, index) => fakeAddress(0xbb, index))
+  const transfer = topic('0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef')
+  // The dev chain's tokens and some that exist only in logs (their metadata reads answer null):
+  // one pair and one pool of wrapped ether and dollars, as on a real exchange, the rest mixed.
+  const tokens = [...contracts.tokens, ...Array.from({ length: 8 }, (_, index) => fakeAddress(0xcc, index))]
+  const tokensOf = (index: number) => {
+    const [a, b] = index === 0 ? [tokens[0]!, tokens[1]!] : [tokens[index % tokens.length]!, tokens[(index * 3 + 1) % tokens.length]!]
+    const [first, second] = a === b ? [a, tokens[(index + 5) % tokens.length]!] : [a, b]
+    return first.toLowerCase() < second.toLowerCase() ? [first, second] : [second, first]
+  }
+  let logs = 0
+  let seed = 7
+  const random = (below: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % below)
+  const positions: Array<{ pool: string; lower: number; upper: number; liquidity: bigint }> = []
+  const ticks = pools.map(() => 0)
+
+  db.transaction(() => {
+    for (let block = 0; block < BLOCKS; block++) {
+      const txs: FakeLog[][] = []
+      if (block === 0) {
+        txs.push([10, 60, 200].map((spacing, index) => ({ address: contracts.v3Factory, topics: [topic(clEvents.FeeAmountEnabled.selector), word([500, 3000, 10000][index]!), word(spacing)], data: Buffer.alloc(0) })))
+        txs.push(pairs.map((pair, index) => {
+          const [token0, token1] = tokensOf(index)
+          return { address: contracts.v2Factory, topics: [topic(v2Events.PairCreated.selector), addressWord(token0!), addressWord(token1!)], data: Buffer.concat([addressWord(pair), word(index + 1)]) }
+        }))
+        txs.push(pools.flatMap((pool, index) => [
+          { address: contracts.v3Factory, topics: [topic(clEvents.PoolCreated.selector), ...tokensOf(index).map((token) => addressWord(token!)), word(3000)], data: Buffer.concat([word(60), addressWord(pool)]) },
+          { address: pool, topics: [topic(clEvents.Initialize.selector)], data: Buffer.concat([word(1n << 96n), word(0)]) },
+        ]))
+      }
+      for (let index = 0; index < 20; index++) {
+        const sender = senders[random(senders.length)]!
+        const noise = { address: tokens[0]!, topics: [transfer, addressWord(sender), addressWord(senders[0]!)], data: word(1000) }
+        const slot = index % 10
+        if (slot < 4) {
+          // A constant-product swap: the token transfer in, the pair's Sync, its Swap.
+          const pair = pairs[random(pairs.length)]!
+          const amount = BigInt(1 + random(1_000_000)) * 10n ** 12n
+          txs.push([
+            noise,
+            { address: pair, topics: [topic(v2Events.Sync.selector)], data: Buffer.concat([word(10n ** 24n + amount), word(10n ** 21n - amount / 1000n)]) },
+            { address: pair, topics: [topic(v2Events.Swap.selector), addressWord(sender), addressWord(sender)], data: Buffer.concat([word(amount), word(0), word(0), word(amount / 1000n)]) },
+          ])
+        } else if (slot < 8) {
+          // A concentrated swap with the pool's state after it; two transfers beside it.
+          const pool = random(pools.length)
+          ticks[pool] = ticks[pool]! + random(121) - 60
+          const amount = BigInt(1 + random(1_000_000)) * 10n ** 12n
+          txs.push([
+            noise,
+            noise,
+            { address: pools[pool]!, topics: [topic(clEvents.Swap.selector), addressWord(sender), addressWord(sender)], data: Buffer.concat([word(amount), word(-amount / 1000n), word((1n << 96n) + BigInt(ticks[pool]!) * 10n ** 20n), word(10n ** 22n), word(ticks[pool]!)]) },
+          ])
+        } else if (slot === 8 || positions.length === 0) {
+          const pool = random(pools.length)
+          const lower = (Math.floor(ticks[pool]! / 60) - 1 - random(20)) * 60
+          const position = { pool: pools[pool]!, lower, upper: lower + 60 * (2 + random(40)), liquidity: BigInt(1 + random(1_000_000)) * 10n ** 15n }
+          positions.push(position)
+          txs.push([{ address: position.pool, topics: [topic(clEvents.Mint.selector), addressWord(sender), word(position.lower), word(position.upper)], data: Buffer.concat([addressWord(sender), word(position.liquidity), word(position.liquidity / 3n), word(position.liquidity / 5n)]) }])
+        } else {
+          // Half of an open position out, and collected in the same transaction.
+          const position = positions[random(positions.length)]!
+          const amount = position.liquidity / 2n
+          position.liquidity -= amount
+          const owner = addressWord(senders[1]!)
+          txs.push([
+            { address: position.pool, topics: [topic(clEvents.Burn.selector), owner, word(position.lower), word(position.upper)], data: Buffer.concat([word(amount), word(amount / 3n), word(amount / 5n)]) },
+            { address: position.pool, topics: [topic(clEvents.Collect.selector), owner, word(position.lower), word(position.upper)], data: Buffer.concat([owner, word(amount / 3n), word(amount / 5n)]) },
+          ])
+        }
+      }
+      insertBlock.run(block, hash(block, 0xffffff), hash(block - 1, 0xffffff), 1_700_000_000 + block, txs.length)
+      txs.forEach((txLogs, index) => {
+        const id = txId(block, index)
+        insertTx.run(id, hash(block, index), block, index, addressWord(senders[0]!).subarray(12), null, txLogs.length)
+        txLogs.forEach((log, logIndex) => {
+          const [topic0, topic1, topic2, topic3] = log.topics
+          insertLog.run(id, logIndex, block, Buffer.from(log.address.slice(2), 'hex'), topic0 ?? null, topic1 ?? null, topic2 ?? null, topic3 ?? null, log.data)
+          logs++
+        })
+      })
+    }
+    setMeta(db, 'cursor', String(BLOCKS - 1))
+  })()
+  return logs
+}
+
+/** Runs the HTTP load tool in a second process against `url`. */
+async function load(url: string): Promise<{ rps: number; p50: number; p99: number; failures: number }> {
+  const child = Bun.spawn([process.execPath, import.meta.path, 'load', url, String(CONNECTIONS), String(SECONDS)], { stdout: 'pipe', stderr: 'inherit' })
+  const text = await new Response(child.stdout).text()
+  await child.exited
+  return JSON.parse(text)
+}
+
+const anvil = await startAnvil({ port: 0 })
+const dir = mkdtempSync(join(tmpdir(), 'stack-bench-index-'))
+try {
+  // Real tokens for the metadata reads; the seed is tried again if its gas estimate falls short.
+  const clients = devClients(anvil.rpcUrl)
+  const manifest = await deployContracts(clients, { faucetDripEth: '1', faucetDripBx: '100' })
+  await seedActivity(clients, manifest, { faucetFundEth: '1000', faucetFundBx: '1000000' }).catch((error) => {
+    if (!(error instanceof DevnetError)) throw error
+  })
+  const config = parseConfig(`[chain]\nrpc = "${anvil.rpcUrl}"\nws = "${anvil.wsUrl}"\n[data]\ndir = "${dir}"\n`, null)
+  const streams = createStreams(config).filter((stream) => stream.name === 'v2' || stream.name === 'cl')
+  const path = join(dir, 'spool.db')
+  const db = openSpool(path, streams.flatMap((stream) => stream.migrations))
+  process.stderr.write(`filling a spool with ${BLOCKS} blocks...\n`)
+  const totalLogs = fillSpool(db, { v2Factory: config.exchange.v2Factory, v3Factory: config.exchange.v3Factory, tokens: [manifest.contracts.DUSD, manifest.contracts.WETH9] })
+
+  const derivation: string[][] = []
+  /** Every pass of a stream until it has caught up with the spool: logs and seconds. */
+  const derive = (stream: StreamDefinition) => {
+    let logs = 0
+    let passes = 0
+    const started = performance.now()
+    for (;;) {
+      const pass = runPass(db, stream, BLOCKS - 1)
+      logs += pass.logs
+      passes++
+      if (pass.caughtUp) break
+    }
+    return { logs, passes, seconds: (performance.now() - started) / 1000 }
+  }
+  for (const stream of streams) {
+    // The same passes with nothing applied: the framework's share (selecting the logs, the cursor).
+    const reading = derive({ ...stream, name: `${stream.name}-read-only`, apply: () => {} })
+    const { logs, passes, seconds } = derive(stream)
+    derivation.push([stream.name, String(logs), String(passes), seconds.toFixed(2), reading.seconds.toFixed(2), Math.round(logs / seconds).toLocaleString('en')])
+  }
+
+  // The app over the derived spool, the node giving token metadata.
+  const reader = openReader(path)
+  const spool: Spool = { path, reader, health: () => emptyHealth(78270), onHealth: () => () => true, fatal: new Promise(() => {}), stop: async () => reader.close() }
+  const chain = createChain({ rpcUrl: anvil.rpcUrl, wsUrl: anvil.wsUrl, chainId: 78270 })
+  const exchange = createExchangeApp({ config, log: silentLogger, chain }, spool)
+  const app = listen(exchange, 'exchange', '127.0.0.1', 0)
+  const pool = reader.query<{ pool: Uint8Array }, []>('SELECT pool FROM cl_pools LIMIT 1').get()!.pool
+  const routes = ['/pools', `/cl/pool/0x${Buffer.from(pool).toString('hex')}`, '/swaps?limit=500']
+  const serving: string[][] = []
+  for (const route of routes) {
+    const body = await (await fetch(`${app.url}${route}`)).arrayBuffer()
+    // The handler alone, in this process: what the route costs before any socket is involved.
+    const inProcess = async (count: number) => {
+      for (let done = 0; done < count; done++) await (await exchange.handle(new Request(`http://localhost${route}`))).arrayBuffer()
+    }
+    await inProcess(200)
+    const handlerStarted = performance.now()
+    await inProcess(2000)
+    const handlerMicros = ((performance.now() - handlerStarted) / 2000) * 1000
+    const measured = await load(`${app.url}${route}`)
+    const ceilingServer = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response(body, { headers: { 'content-type': 'application/json' } }) })
+    const ceiling = await load(`http://127.0.0.1:${ceilingServer.port}/`)
+    ceilingServer.stop(true)
+    const fixed = (value: number) => value.toFixed(2)
+    serving.push([
+      route.replace(/0x[0-9a-f]{40}/, '{address}'),
+      String(body.byteLength),
+      handlerMicros.toFixed(0),
+      Math.round(measured.rps).toLocaleString('en'),
+      fixed(measured.p50),
+      fixed(measured.p99),
+      Math.round(ceiling.rps).toLocaleString('en'),
+      fixed(ceiling.p99),
+      `${((measured.rps / ceiling.rps) * 100).toFixed(0)} %`,
+      String(measured.failures),
+    ])
+  }
+  await app.stop()
+  await spool.stop()
+  db.close()
+
+  const table = (header: string[], rows: string[][]) => {
+    const widths = header.map((name, column) => Math.max(name.length, ...rows.map((row) => row[column]!.length)))
+    const line = (cells: string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`
+    console.log([line(header), `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`, ...rows.map(line)].join('\n'))
+  }
+  console.log(`\nspool: ${BLOCKS} blocks, ${totalLogs.toLocaleString('en')} logs (exchange events and unrelated transfers); passes of 5000 logs\n`)
+  table(['stream', 'logs derived', 'passes', 'seconds', 'of which reading logs', 'logs/s'], derivation)
+  console.log(`\nserving: ${CONNECTIONS} connections for ${SECONDS} s from a second process; ceiling = raw Bun.serve returning the same bytes\n`)
+  table(['route', 'bytes', 'handler µs', 'req/s', 'p50 ms', 'p99 ms', 'ceiling req/s', 'ceiling p99 ms', 'of ceiling', 'errors'], serving)
+} finally {
+  await anvil.stop()
+  rmSync(dir, { recursive: true, force: true })
+}
