@@ -90,7 +90,7 @@ export const ConfigSchema = T.Object(
       port: port(4010),
       corsOrigins: origins,
       trustedProxyHops,
-      rateLimitPerMinute: T.Integer({ minimum: 1, maximum: 1_000_000, default: 300, description: 'requests one client may make per wall-clock minute, an integer from 1 to 1000000' }),
+      rateLimitPerMinute: T.Integer({ minimum: 1, maximum: 1_000_000_000, default: 300, description: 'requests one client may make per wall-clock minute, an integer from 1 to 1000000000' }),
       liveSeconds: T.Integer({ minimum: 1, maximum: 86_400, default: 300, description: 'seconds before a /live stream is closed, an integer from 1 to 86400' }),
       nodeTimeoutMs: T.Integer({ minimum: 50, maximum: 30_000, default: 1500, description: 'milliseconds a live read from the node may take, an integer from 50 to 30000' }),
     }),

@@ -38,7 +38,7 @@ export async function seededExplorer(toml = '', timings: Partial<ExplorerTimings
   const { anvil, manifest } = await chainWithActivity()
   const spoolProxy = rpcProxy(anvil.rpcUrl)
   const context = testContext(
-    `[chain]\nrpc = "${anvil.rpcUrl}"\nws = "${anvil.wsUrl}"\n[spool]\npollMs = 100\n[explorer]\nrateLimitPerMinute = 1000000\n${toml}`,
+    `[chain]\nrpc = "${anvil.rpcUrl}"\nws = "${anvil.wsUrl}"\n[spool]\npollMs = 100\n[explorer]\nrateLimitPerMinute = 1000000000\n${toml}`,
   )
   const spoolContext = testContext(`[chain]\nrpc = "${spoolProxy.url}"\nws = "ws://127.0.0.1:9"\n[data]\ndir = "${context.config.dataDir}"\n[spool]\npollMs = 100\n`)
   const spool = await startSpool(spoolContext.config, spoolContext.log)

@@ -16,6 +16,17 @@ export type DecodedCall = {
 
 export type DecodedEvent = { name: string; signature: string; args: Record<string, unknown> }
 
+/** Canonical signatures, worked out once per table entry rather than per decoded call. */
+const signatures = new Map<AbiFunction | AbiEvent, string>()
+const signatureOf = (item: AbiFunction | AbiEvent) => {
+  let signature = signatures.get(item)
+  if (signature === undefined) {
+    signature = formatAbiItem(item)
+    signatures.set(item, signature)
+  }
+  return signature
+}
+
 /** First signature wins a selector: the table lists the common meaning first. */
 function bySelector(abi: readonly AbiFunction[]): Map<string, AbiFunction> {
   const map = new Map<string, AbiFunction>()
@@ -61,7 +72,7 @@ export function decodeInput(input: Hex, { nft = false, depth = 0 } = {}): Decode
   }
   const values = decoded.args ?? []
   const args = item.inputs.map((input, index) => ({ name: input.name ?? `arg${index}`, type: input.type, value: jsonSafe(values[index]) }))
-  const call: DecodedCall = { name: item.name, signature: formatAbiItem(item), selector, args }
+  const call: DecodedCall = { name: item.name, signature: signatureOf(item), selector, args }
   const inner = innerCalls(item, values)
   if (inner && depth < MULTICALL_DEPTH) {
     call.calls = inner.map((data) => decodeInput(data, { depth: depth + 1 }) ?? { selector: data.length >= 10 ? (data.slice(0, 10) as Hex) : null, data })
@@ -84,7 +95,7 @@ export function decodeLog(topics: Hex[], data: Hex): DecodedEvent | null {
   for (const item of candidates ?? []) {
     try {
       const decoded = decodeEventLog({ abi: [item], topics: topics as [Hex, ...Hex[]], data, strict: true })
-      return { name: item.name, signature: formatAbiItem(item), args: jsonSafe(decoded.args) as Record<string, unknown> }
+      return { name: item.name, signature: signatureOf(item), args: jsonSafe(decoded.args) as Record<string, unknown> }
     } catch {
       // Same signature, another layout (ERC-20 versus ERC-721 Transfer): try the next.
     }

@@ -132,5 +132,7 @@ export function txRoutes(explorer: Explorer) {
         .all(limit, offset)
         .map((row) => txSummary(row, registry))
     })
-    .get('/tx/:hash', ({ params }) => detail(params.hash))
+    // A stored transaction changes only if a reorganisation drops it, so its answer is kept as
+    // briefly as the address pages' (a few seconds) and a burst of views costs one read.
+    .get('/tx/:hash', ({ params }) => explorer.answers.get(`tx:${params.hash.toLowerCase()}`, () => detail(params.hash)))
 }
