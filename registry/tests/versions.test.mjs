@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { copyFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, describe, test } from 'node:test'
 import { toChecksumAddress } from '../scripts/keccak.mjs'
@@ -42,6 +42,17 @@ function setVersion(json, version, timestamp = LATER) {
   json.timestamp = timestamp
 }
 
+/** The version one `kind` bump above the file's own, so the cases hold whatever the seed's version. */
+function bumped(json, kind) {
+  const { major, minor, patch } = json.version
+  if (kind === 'major') return `${major + 1}.0.0`
+  if (kind === 'minor') return `${major}.${minor + 1}.0`
+  return `${major}.${minor}.${patch + 1}`
+}
+
+/** The file's own version, written as the messages write it. */
+const versionOf = (json) => `${json.version.major}.${json.version.minor}.${json.version.patch}`
+
 function addToken(dir) {
   writeFileSync(join(dir, `testnet/logos/tokens/${NEW_TOKEN}.svg`), svg())
   editJson(dir, LIST, (list) =>
@@ -79,18 +90,18 @@ const cases = [
   { change: 'a version that goes down', edit: (dir) => editJson(dir, LIST, (l) => setVersion(l, '0.9.0')), expect: `${LIST}: version: version went down from 1.0.0 to 0.9.0` },
   {
     change: 'a tag added to tags.json with a minor bump',
-    edit: (dir) => editJson(dir, TAGS, (t) => ((t.tags[NEW_TOKEN] = { name: 'New', category: 'token', project: 'New', url: null, logo: null }), setVersion(t, '1.1.0'))),
+    edit: (dir) => editJson(dir, TAGS, (t) => ((t.tags[NEW_TOKEN] = { name: 'New', category: 'token', project: 'New', url: null, logo: null }), setVersion(t, bumped(t, 'minor')))),
     expect: null,
   },
   {
     change: 'a tag added to tags.json with a patch bump',
-    edit: (dir) => editJson(dir, TAGS, (t) => ((t.tags[NEW_TOKEN] = { name: 'New', category: 'token', project: 'New', url: null, logo: null }), setVersion(t, '1.0.1'))),
+    edit: (dir) => editJson(dir, TAGS, (t) => ((t.tags[NEW_TOKEN] = { name: 'New', category: 'token', project: 'New', url: null, logo: null }), setVersion(t, bumped(t, 'patch')))),
     expect: `${TAGS}: version: this change needs a minor version bump`,
   },
   {
     change: 'a tag note changed in tags.json without a bump',
     edit: (dir) => editJson(dir, TAGS, (t) => (Object.values(t.tags)[0].note = 'Another sentence.')),
-    expect: `${TAGS}: version: the file changed but version stayed 1.0.0; bump it`,
+    expect: `${TAGS}: version: the file changed but version stayed ${versionOf(JSON.parse(readFileSync(join(REGISTRY, TAGS), 'utf8')))}; bump it`,
   },
 ]
 
