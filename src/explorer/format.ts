@@ -24,6 +24,11 @@ export function checksumOrNull(address: Uint8Array | string | null | undefined):
   return address ? checksum(address) : null
 }
 
+/** An address from a node's trace, checksummed; anything else (a frame without one) as it came. */
+export function traceAddress(text: string | null): string | null {
+  return text !== null && /^0x[0-9a-fA-F]{40}$/.test(text) ? checksum(text) : text
+}
+
 /** A BLOB column as 0x-hex. */
 export function toHex(bytes: Uint8Array | null | undefined): Hex | null {
   return bytes ? (`0x${Buffer.from(bytes).toString('hex')}` as Hex) : null

@@ -22,10 +22,6 @@ export class LiveHub {
     private readonly max = MAX_LIVE_STREAMS,
   ) {}
 
-  get count(): number {
-    return this.open
-  }
-
   /** A streaming response, or a 503 HttpError when every slot is taken. */
   connect(): Response {
     if (this.open >= this.max) throw new HttpError(503, `too many live streams (at most ${this.max})`)

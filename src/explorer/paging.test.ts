@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test'
-import { clampLimit, clampOffset, page, PAGE } from './paging.ts'
+import { clampLimit, clampOffset, MAX_OFFSET, page, PAGE } from './paging.ts'
 
 test('a missing or non-numeric limit is the default of the route', () => {
   for (const raw of [undefined, '', 'abc', '10abc', 'NaN', ['5', '6']]) {
@@ -26,5 +26,7 @@ test('offset is at least 0, and 0 when it is not a number', () => {
   expect(clampOffset('x')).toBe(0)
   expect(clampOffset(undefined)).toBe(0)
   expect(clampOffset('12')).toBe(12)
+  expect(clampOffset('1e30')).toBe(MAX_OFFSET)
+  expect(Number.isSafeInteger(clampOffset('99999999999999999999') + 100)).toBe(true)
   expect(page({ limit: '3', offset: '4' })).toEqual({ limit: 3, offset: 4 })
 })

@@ -19,6 +19,9 @@ export const PAGE = {
 
 export type Page = { limit: number; offset: number }
 
+/** No list is that long; the bound keeps offset + limit an exact integer for SQLite. */
+export const MAX_OFFSET = Number.MAX_SAFE_INTEGER - 1000
+
 /** A query value as a number, or NaN when it is absent, repeated or not a plain number. */
 function numeric(raw: unknown): number {
   if (typeof raw !== 'string' || raw.trim() === '') return Number.NaN
@@ -34,7 +37,7 @@ export function clampLimit(raw: unknown, rule: PageRule): number {
 
 export function clampOffset(raw: unknown): number {
   const value = numeric(raw)
-  return Number.isNaN(value) ? 0 : Math.max(0, value)
+  return Number.isNaN(value) ? 0 : Math.min(MAX_OFFSET, Math.max(0, value))
 }
 
 export function page(query: Record<string, unknown>, rule: PageRule = PAGE.list): Page {

@@ -11,6 +11,7 @@ const TXS_PER_PASS = 50_000
 const TRACE_BLOCKS_PER_PASS = 5_000
 
 const key = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex')
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 
 /**
  * Counters over the whole spool that no single query can give cheaply: totals of blocks,
@@ -134,7 +135,9 @@ export class ChainTally {
       .all(txId(this.tracedBlock + 1, 0), txId(upTo + 1, 0))
     for (const row of rows) {
       const walk = (frame: CallFrame) => {
-        if (frame.type.startsWith('CREATE') && frame.to && !frame.error) this.created(frame.to.slice(2).toLowerCase(), frame.from.slice(2).toLowerCase(), row.tx_id)
+        if (frame.type.startsWith('CREATE') && !frame.error && ADDRESS.test(frame.to ?? '') && ADDRESS.test(frame.from)) {
+          this.created(frame.to!.slice(2).toLowerCase(), frame.from.slice(2).toLowerCase(), row.tx_id)
+        }
         for (const call of frame.calls) walk(call)
       }
       walk(JSON.parse(row.trace) as CallFrame)

@@ -83,5 +83,4 @@ export const TOKEN_ID_WIDTH = 78
 export const tokenIdKey = (tokenId: string) => tokenId.padStart(TOKEN_ID_WIDTH, '0')
 export const tokenIdFromKey = (key: string) => key.replace(/^0+(?=\d)/, '')
 
-export const ZERO_ADDRESS = new Uint8Array(20)
 export const isZero = (address: Uint8Array) => address.every((byte) => byte === 0)

@@ -91,6 +91,7 @@ describe('/blocks and the block detail', () => {
     expect(await seeded.json<Block[]>('/blocks?limit=-1')).toHaveLength(1)
     expect(await seeded.json<Block[]>('/blocks?limit=3&offset=-7')).toEqual(await seeded.json<Block[]>('/blocks?limit=3'))
     expect((await seeded.json<Block[]>('/blocks?limit=2&offset=2'))[0]!.number).toBe(head - 2)
+    expect(await seeded.json<Block[]>('/blocks?offset=1e30')).toEqual([])
   })
 
   test('active=1 keeps only blocks with transactions', async () => {

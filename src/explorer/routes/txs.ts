@@ -4,7 +4,7 @@ import { HttpError } from '../../http/errors.ts'
 import type { CallFrame } from '../../spool/traces.ts'
 import { decodeInput, decodeLog, methodName } from '../decode/decode.ts'
 import type { Explorer } from '../explorer.ts'
-import { checksum, checksumOrNull, fromHex, parseHash, quantityToDecimal, toHex } from '../format.ts'
+import { checksum, checksumOrNull, fromHex, parseHash, quantityToDecimal, toHex, traceAddress } from '../format.ts'
 import { page } from '../paging.ts'
 import { TX_COLUMNS, txSummary, type TxRecord } from '../rows.ts'
 import { decodeTransfers, type RawLog } from '../transfers.ts'
@@ -31,8 +31,8 @@ export function txRoutes(explorer: Explorer) {
   /** The call tree as stored, with amounts as decimal strings and addresses checksummed. */
   const frame = (call: CallFrame): unknown => ({
     type: call.type,
-    from: checksum(call.from),
-    to: checksumOrNull(call.to),
+    from: traceAddress(call.from),
+    to: traceAddress(call.to),
     toLabel: registry.labelName(call.to),
     value: quantityToDecimal(call.value),
     gas: call.gas === null ? null : Number(BigInt(call.gas)),
