@@ -4,7 +4,7 @@ import type { TokenMeta } from '../http/tokens.ts'
 import { where } from './filters.ts'
 import { addressOf, hashOf, nullableAddress } from './format.ts'
 import type { IndexReader } from './indexReader.ts'
-import { tokenJson } from './v2.ts'
+import { tokenJson } from './tokenJson.ts'
 import { wethSide } from './wethSide.ts'
 
 /** A concentrated pool as stored: what it is and how its slot and balances stand. */

@@ -1,8 +1,8 @@
-import type { Address } from 'viem'
 import type { TokenMeta } from '../http/tokens.ts'
 import { where } from './filters.ts'
 import { addressOf, hashOf, nullableAddress } from './format.ts'
 import type { IndexReader } from './indexReader.ts'
+import { tokenJson } from './tokenJson.ts'
 
 /** A constant-product pair as stored: what it is and how it stands. */
 export type PairRow = {
@@ -117,15 +117,4 @@ export function pairJson(row: PairRow, tokens: Map<string, TokenMeta>) {
     volume0: row.volume0,
     volume1: row.volume1,
   }
-}
-
-export function tokenJson(bytes: Uint8Array, tokens: Map<string, TokenMeta>): { address: Address; symbol: string | null; decimals: number | null } {
-  const address = addressOf(bytes)
-  const meta = tokens.get(address.toLowerCase())
-  return { address, symbol: meta?.symbol ?? null, decimals: meta?.decimals ?? null }
-}
-
-/** The tokens a list of rows needs metadata for. */
-export function tokensOf(rows: Array<{ token0: Uint8Array; token1: Uint8Array }>): Address[] {
-  return rows.flatMap((row) => [addressOf(row.token0), addressOf(row.token1)])
 }

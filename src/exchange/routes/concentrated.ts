@@ -4,7 +4,7 @@ import type { ExchangeDeps } from '../deps.ts'
 import { dollars } from '../http/dollars.ts'
 import { addressParam, closedParam, invalidParameter, kindParam, limitParam, optionalAddress } from '../http/params.ts'
 import { poolJson } from '../read/cl.ts'
-import { tokensOf } from '../read/v2.ts'
+import { tokensOf } from '../read/tokenJson.ts'
 
 /** The concentrated routes, under `/cl/` (paths from DESIGN). */
 export function concentratedRoutes(deps: ExchangeDeps) {

@@ -4,7 +4,8 @@ import type { ExchangeDeps } from '../deps.ts'
 import { dollars } from '../http/dollars.ts'
 import { addressParam, limitParam, optionalAddress } from '../http/params.ts'
 import { addressOf } from '../read/format.ts'
-import { pairJson, tokensOf } from '../read/v2.ts'
+import { tokensOf } from '../read/tokenJson.ts'
+import { pairJson } from '../read/v2.ts'
 
 /** The constant-product routes, at the bare paths (spec 02 "Endpoints"; DESIGN names the unnamed ones). */
 export function pairRoutes(deps: ExchangeDeps) {
