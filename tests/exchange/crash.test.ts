@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openReader } from '../../src/spool/db.ts'
 import type { Anvil } from '../helpers/anvil.ts'
-import { expectMirror, spoolConfig } from '../spool/helpers.ts'
+import { chainWithActivity, expectMirror, spoolConfig } from '../spool/helpers.ts'
 import { runFollower } from './follower.ts'
-import { dumpExchange, nodeHead, seededChain } from './helpers.ts'
+import { dumpExchange, nodeHead } from './helpers.ts'
 
 let anvil: Anvil
 afterAll(() => anvil?.stop())
@@ -40,7 +40,7 @@ async function run(args: string[], until: (line: Line) => boolean, signal: 'SIGK
 }
 
 test('kill -9 inside a v2 pass, then inside a cl pass, then a restart: the same tables as an uninterrupted run', async () => {
-  ;({ anvil } = await seededChain())
+  ;({ anvil } = await chainWithActivity())
   const head = await nodeHead(anvil.rpcUrl)
   const dir = mkdtempSync(join(tmpdir(), 'stack-exchange-crash-'))
 

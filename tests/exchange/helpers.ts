@@ -2,15 +2,14 @@ import type { Database } from 'bun:sqlite'
 import { createChain, type Chain } from '../../src/chain/client.ts'
 import { createRpc } from '../../src/chain/rpc.ts'
 import type { Config } from '../../src/config/load.ts'
-import { deployContracts, devClients, DevnetError, type Manifest } from '../../src/devnet/deploy.ts'
-import { seedActivity } from '../../src/devnet/seed.ts'
+import type { Manifest } from '../../src/devnet/deploy.ts'
 import { createExchangeApp } from '../../src/exchange/app.ts'
 import type { Listening } from '../../src/http/serve.ts'
 import { silentLogger } from '../../src/log.ts'
 import { startSpool, type Spool } from '../../src/spool/spool.ts'
-import { spawnAnvil, type Anvil } from '../helpers/anvil.ts'
+import type { Anvil } from '../helpers/anvil.ts'
 import { serveOnFreePort } from '../helpers/service.ts'
-import { spoolConfig, waitFor } from '../spool/helpers.ts'
+import { chainWithActivity, spoolConfig, waitFor } from '../spool/helpers.ts'
 
 export { waitFor }
 
@@ -31,28 +30,8 @@ export type IndexedChain = {
   stop: () => Promise<void>
 }
 
-/**
- * The seeded dev chain (as tests/spool's chainWithActivity makes it), made again on a fresh node
- * when the seeding fails: the seed's router swaps take viem's gas estimate, which now and then
- * falls short once the swap lands (about one run in eight); that says nothing about the index.
- */
-export async function seededChain(attempts = 3): Promise<{ anvil: Anvil; manifest: Manifest }> {
-  for (let attempt = 1; ; attempt++) {
-    const anvil = await spawnAnvil()
-    try {
-      const clients = devClients(anvil.rpcUrl)
-      const manifest = await deployContracts(clients, { faucetDripEth: '1', faucetDripBx: '100' })
-      await seedActivity(clients, manifest, { faucetFundEth: '1000', faucetFundBx: '1000000' })
-      return { anvil, manifest }
-    } catch (error) {
-      await anvil.stop()
-      if (!(error instanceof DevnetError) || attempt >= attempts) throw error
-    }
-  }
-}
-
 export async function indexedChain(): Promise<IndexedChain> {
-  const { anvil, manifest } = await seededChain()
+  const { anvil, manifest } = await chainWithActivity()
   const config = spoolConfig(anvil.rpcUrl, anvil.wsUrl)
   const spool = await startSpool(config, silentLogger, { fresh: true })
   const chain = createChain({ rpcUrl: anvil.rpcUrl, wsUrl: anvil.wsUrl, chainId: 78270 })

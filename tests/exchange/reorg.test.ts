@@ -10,10 +10,10 @@ import { uniswap } from '../../src/devnet/artifacts.ts'
 import type { Manifest } from '../../src/devnet/deploy.ts'
 import { sqrtPriceX96 } from '../../src/devnet/seed.ts'
 import type { Anvil } from '../helpers/anvil.ts'
-import { spoolConfig } from '../spool/helpers.ts'
+import { chainWithActivity, spoolConfig } from '../spool/helpers.ts'
 import { exchangeActivity, type ExchangeActivity } from './activity.ts'
 import { runFollower } from './follower.ts'
-import { dumpExchange, seededChain } from './helpers.ts'
+import { dumpExchange } from './helpers.ts'
 
 // A reorganisation must leave the exchange tables exactly as a run that never saw the orphaned
 // blocks: the index after each rollback is compared, table by table and row by row, with one
@@ -27,7 +27,7 @@ let index: ReturnType<typeof runFollower>
 const rpc = () => createRpc(anvil.rpcUrl)
 
 beforeAll(async () => {
-  ;({ anvil, manifest } = await seededChain())
+  ;({ anvil, manifest } = await chainWithActivity())
   config = spoolConfig(anvil.rpcUrl, anvil.wsUrl)
   activity = exchangeActivity(anvil.rpcUrl, manifest)
   // Passes of 7 logs: many passes, most ending inside a block.
