@@ -22,6 +22,7 @@ import { confirm, deployContracts, devClients, type DevClients, type Manifest } 
 import { listen } from '../src/http/serve.ts'
 import { createLogger } from '../src/log.ts'
 import { createChain } from '../src/chain/client.ts'
+import { linesOf } from '../tests/helpers/lines.ts'
 
 const SOCKETS = 256
 const BLOCK_TIME_S = 0.1
@@ -124,7 +125,7 @@ async function phase(base: string, rooms: string[], applied: Map<number, number>
     stdout: 'pipe',
     stderr: 'inherit',
   })
-  const lines = readLines(child.stdout)
+  const lines = linesOf(child.stdout)
   if ((await lines.next()).value !== 'open') throw new Error('the bench clients did not open their sockets')
   const from = now() + WARMUP_S * 1000
   const to = from + MEASURE_S * 1000
@@ -152,18 +153,6 @@ async function phase(base: string, rooms: string[], applied: Map<number, number>
   }
 }
 
-async function* readLines(stream: ReadableStream<Uint8Array>) {
-  const decoder = new TextDecoder()
-  let buffer = ''
-  for await (const chunk of stream) {
-    buffer += decoder.decode(chunk, { stream: true })
-    let newline: number
-    while ((newline = buffer.indexOf('\n')) >= 0) {
-      yield buffer.slice(0, newline)
-      buffer = buffer.slice(newline + 1)
-    }
-  }
-}
 
 /** A player who keeps flipping: place a bet, settle the previous one, so the coinflip room has events. */
 function playCoinFlips(clients: DevClients, manifest: Manifest) {

@@ -1,4 +1,5 @@
 import { decodeAbiParameters, toEventSelector, type Hex } from 'viem'
+import type { SpoolLog } from '../spool/streams.ts'
 
 /** The token standards a transfer log can belong to. */
 export type TransferKind = 20 | 721 | 1155
@@ -30,15 +31,7 @@ const SINGLE = Buffer.from(TRANSFER_SINGLE_TOPIC.slice(2), 'hex')
 const BATCH = Buffer.from(TRANSFER_BATCH_TOPIC.slice(2), 'hex')
 
 /** A log in the spool's raw form (BLOB columns). */
-export type RawLog = {
-  logIndex: number
-  address: Uint8Array
-  topic0: Uint8Array | null
-  topic1: Uint8Array | null
-  topic2: Uint8Array | null
-  topic3: Uint8Array | null
-  data: Uint8Array
-}
+export type RawLog = Pick<SpoolLog, 'logIndex' | 'address' | 'topic0' | 'topic1' | 'topic2' | 'topic3' | 'data'>
 
 const equal = (a: Uint8Array | null, b: Uint8Array) => a !== null && a.length === b.length && Buffer.compare(a, b) === 0
 /** The address in an indexed topic: its low 20 bytes. */

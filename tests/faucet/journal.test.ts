@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { JOURNAL_DIR } from '../../src/faucet/faucet.ts'
 import { QuotaBook } from '../../src/faucet/quota/book.ts'
 import { DEV_OPERATOR_KEY, freshAddress, freshClient, startFaucet, startFaucetChain, type FaucetChain } from './helpers.ts'
+import { linesOf } from '../helpers/lines.ts'
 
 let chain: FaucetChain
 beforeAll(async () => {
@@ -17,20 +18,6 @@ const FIXTURES = join(import.meta.dir, 'fixtures')
 /** Opens the journal the way the faucet does at start, to see what it rebuilds. */
 const reopen = (dir: string) =>
   QuotaBook.open({ dir, limits: { perClient: 5, perAddress: 2, global: 1000, allTime: 1e9 }, maxBytes: 1 << 20, maxAgeMs: 86_400_000, clock: Date.now })
-
-/** Reads a child's stdout line by line as it comes. */
-async function* linesOf(stream: ReadableStream<Uint8Array>) {
-  const decoder = new TextDecoder()
-  let buffer = ''
-  for await (const chunk of stream) {
-    buffer += decoder.decode(chunk, { stream: true })
-    let newline: number
-    while ((newline = buffer.indexOf('\n')) >= 0) {
-      yield buffer.slice(0, newline)
-      buffer = buffer.slice(newline + 1)
-    }
-  }
-}
 
 describe('recovery', () => {
   test('after rotations, a restarted faucet has every counter back', async () => {

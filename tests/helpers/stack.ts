@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { linesOf } from './lines.ts'
 
 export const ROOT = resolve(import.meta.dir, '../..')
 
@@ -61,20 +62,12 @@ export async function startStack(
   const allListening = new Promise<void>((resolve) => (announce = resolve))
   // One reader for the life of the process: every line is kept, and the pipe never fills.
   const reading = (async () => {
-    const decoder = new TextDecoder()
-    let buffer = ''
-    for await (const chunk of child.stdout) {
-      buffer += decoder.decode(chunk, { stream: true })
-      let newline: number
-      while ((newline = buffer.indexOf('\n')) >= 0) {
-        const line = buffer.slice(0, newline)
-        buffer = buffer.slice(newline + 1)
-        if (!line.trim()) continue
-        const parsed = JSON.parse(line) as Record<string, unknown>
-        lines.push(parsed)
-        if (parsed.msg === 'listening') urls[parsed.service as string] = parsed.url as string
-        if (Object.keys(urls).length === 4) announce()
-      }
+    for await (const line of linesOf(child.stdout)) {
+      if (!line.trim()) continue
+      const parsed = JSON.parse(line) as Record<string, unknown>
+      lines.push(parsed)
+      if (parsed.msg === 'listening') urls[parsed.service as string] = parsed.url as string
+      if (Object.keys(urls).length === 4) announce()
     }
     announce()
   })()

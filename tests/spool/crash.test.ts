@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { createRpc } from '../../src/chain/rpc.ts'
 import { openReader } from '../../src/spool/db.ts'
 import type { Anvil } from '../helpers/anvil.ts'
+import { linesOf } from '../helpers/lines.ts'
 import { chainWithActivity, deposits, expectMirror } from './helpers.ts'
 
 let anvil: Anvil
@@ -14,13 +15,8 @@ afterAll(() => anvil?.stop())
 async function runUntil(rpcUrl: string, dir: string, until: number, kill: boolean): Promise<number> {
   const child = Bun.spawn([process.execPath, join(import.meta.dir, 'fixtures/spoolProcess.ts'), rpcUrl, dir], { stdout: 'pipe', stderr: 'inherit' })
   let head = -1
-  const decoder = new TextDecoder()
-  let buffer = ''
-  for await (const chunk of child.stdout) {
-    buffer += decoder.decode(chunk, { stream: true })
-    const lines = buffer.split('\n')
-    buffer = lines.pop()!
-    for (const line of lines) head = JSON.parse(line).head ?? head
+  for await (const line of linesOf(child.stdout)) {
+    head = JSON.parse(line).head ?? head
     if (head >= until) break
   }
   if (kill) child.kill('SIGKILL')
