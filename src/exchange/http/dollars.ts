@@ -9,14 +9,19 @@ import type { TokenBook } from './tokens.ts'
 
 export type Fraction = { numerator: bigint; denominator: bigint }
 
-/** Dollar figures carry this many significant figures; they are display values, not amounts. */
+/** Dollar figures carry this many significant figures. */
 const DOLLAR_DIGITS = 12
 export const WEI_PER_ETHER = 10n ** 18n
 
-/** A positive fraction as a JSON number; null stays null (spec 02: never 0 for "unknown"). */
-export function dollars(value: Fraction | null): number | null {
+/**
+ * A positive fraction as a decimal string, worked out in bigint like every other amount (never
+ * a float); null stays null (spec 02: never 0 for "unknown").
+ */
+export function dollars(value: Fraction | null): string | null {
   if (!value || value.numerator <= 0n) return null
-  return Number(formatSignificant(value.numerator, value.denominator, DOLLAR_DIGITS))
+  const text = formatSignificant(value.numerator, value.denominator, DOLLAR_DIGITS)
+  // Twelve figures at most, not twelve always: 2500 is "2500", not "2500.00000000".
+  return text.includes('.') ? text.replace(/\.?0+$/, '') : text
 }
 
 /**
