@@ -73,7 +73,7 @@ export async function fetchBlocks(rpc: Rpc, numbers: number[], caps: Capabilitie
   const bundles: Array<BlockBundle | null> = []
   const needReceipts: BlockBundle[] = []
   let at = 0
-  for (const number of numbers) {
+  for (let remaining = numbers.length; remaining > 0; remaining--) {
     const blockResult = results[at++]!
     const receiptsResult = requested.receipts ? results[at++]! : null
     const tracesResult = requested.traces ? results[at++]! : null
