@@ -280,6 +280,8 @@ export class Follower {
       this.options.log('warn', { error: message }, error instanceof RpcUnreachableError ? 'node unreachable; retrying' : 'spool step failed; retrying')
     }
     this.reachable = false
+    // Whatever answers when the node comes back must prove again that it is the same chain.
+    this.identityChecked = false
     this.lastError = message
     this.options.onHealth(this.health())
   }

@@ -101,9 +101,9 @@ type RpcMessage = { id?: number; method?: string; params?: unknown[]; result?: u
  * unreachable for whoever uses it, starting it again on the same port brings the node back.
  * `answer` may replace the node's answer to a call (to play a node with a shorter history).
  */
-export function rpcProxy(target: string, answer?: (call: RpcMessage, result: unknown) => unknown, refuse: string[] = []) {
+export function rpcProxy(target: string, answer?: (call: RpcMessage, result: unknown) => unknown, refuse: string[] = [], fixedPort = 0) {
   let server: ReturnType<typeof Bun.serve> | null = null
-  let port = 0
+  let port = fixedPort
   const start = () => {
     server = Bun.serve({
       hostname: '127.0.0.1',

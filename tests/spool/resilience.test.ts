@@ -80,3 +80,24 @@ test('a spool of one chain refuses a node of another, naming both', async () => 
   cleanup.push(() => fresh.stop())
   await waitFor(() => fresh.health().genesisHash === other.hash, 'the new identity')
 })
+
+test('a node that comes back as another chain stops the spool with the identity error', async () => {
+  const first: Anvil = await spawnAnvil()
+  cleanup.push(() => first.stop())
+  const proxy = rpcProxy(first.rpcUrl)
+  cleanup.push(() => proxy.stop())
+  const spool = await startSpool(spoolConfig(proxy.url, null), captureLog().log, { fresh: true })
+  cleanup.push(() => spool.stop())
+  await waitFor(() => spool.health().genesisHash, 'the identity to be recorded')
+  const port = Number(new URL(proxy.url).port)
+  proxy.stop()
+  await waitFor(() => spool.health().nodeReachable === false, 'the node to be gone')
+
+  // The same address now leads to another chain.
+  const second: Anvil = await spawnAnvil({ args: ['--timestamp', '1600000000'] })
+  cleanup.push(() => second.stop())
+  const impostor = rpcProxy(second.rpcUrl, undefined, [], port)
+  cleanup.push(() => impostor.stop())
+  const stopped = await Promise.race([spool.fatal, Bun.sleep(15_000).then(() => null)])
+  expect(stopped?.message).toContain('holds chain 78270 (genesis')
+})
