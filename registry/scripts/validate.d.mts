@@ -1,6 +1,7 @@
 /**
  * Types of scripts/validate.mjs for TypeScript callers (the explorer service imports the
- * validator to check each copy it fetches). Keep in step with the JSDoc of validate.mjs.
+ * validator to check each copy it fetches). Keep in step with the JSDoc of validate.mjs and of the
+ * sibling modules it re-exports from (keccak, problems, network, tokenlist, tags, logos, repository).
  */
 
 /** One broken rule: `<file>: <path>: <message>` once formatted. */
