@@ -30,7 +30,7 @@ export function validateTokenList(json, options) {
     report.add([], 'must be a JSON object')
     return report.problems
   }
-  if (context.chainId === undefined) report.add([], `no chain ID is known for network ${context.network}; add it to NETWORK_CHAIN_IDS in scripts/validate.mjs`)
+  if (context.chainId === undefined) report.add([], `no chain ID is known for network ${context.network}; add it to NETWORK_CHAIN_IDS in scripts/network.mjs`)
   checkUnknownFields(report, [], json, LIST_FIELDS)
   checkListHeader(report, json)
   const tagIds = checkTagDefinitions(report, json.tags)
