@@ -24,7 +24,7 @@ export async function startServices(context: ServiceContext, spool: Spool): Prom
   try {
     for (const [name, app] of apps) {
       const { host, port } = context.config[name]
-      const listening = listen(app, name, host, port)
+      const listening = listen(app, name, host, port, context.log)
       context.log.info({ service: name, url: listening.url }, 'listening')
       open.push(listening)
     }

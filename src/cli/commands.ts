@@ -9,6 +9,7 @@ import { createLogger } from '../log.ts'
 import { startServices } from '../services.ts'
 import { VERSION } from '../version.ts'
 import { devBanner } from './banner.ts'
+import { guardProcess } from './guard.ts'
 import { onShutdown } from './shutdown.ts'
 
 /** `stack start`: the four services against the node the config names. Never starts a node. */
@@ -36,6 +37,7 @@ async function serve(context: ServiceContext, spool: Spool, also: Array<() => Pr
     for (const stop of also) await stop()
     throw error
   }
+  guardProcess(context.log)
   const closers = [() => Promise.all(services.map((service) => service.stop())).then(() => undefined), spool.stop, ...also]
   onShutdown(context.log, closers)
   void spool.fatal.then(async (error) => {

@@ -34,7 +34,7 @@ export function createExplorerApp(context: ServiceContext, spool: Spool, timings
         service: 'explorer',
         log,
         host,
-        cors: { origins: corsOrigins, methods: ['GET', 'OPTIONS'] },
+        cors: { origins: corsOrigins, methods: ['GET', 'OPTIONS'], headers: 'Content-Type' },
         trustedProxyHops,
         readOnly: true,
         maxBodyBytes: EXPLORER_MAX_BODY,

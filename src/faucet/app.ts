@@ -24,7 +24,7 @@ export function faucetApp(context: ServiceContext, faucet: Faucet) {
     service: 'faucet',
     log,
     host,
-    cors: { origins: corsOrigins, methods: ['POST', 'GET', 'OPTIONS'] },
+    cors: { origins: corsOrigins, methods: ['POST', 'GET', 'OPTIONS'], headers: 'content-type' },
     trustedProxyHops,
     maxBodyBytes: MAX_BODY_BYTES,
   })

@@ -3,6 +3,8 @@ import { Elysia, t } from 'elysia'
 import { captureLog, serveOnFreePort } from '../../tests/helpers/service.ts'
 import { conventions, minuteRateLimit, type ConventionsOptions } from './conventions.ts'
 import { HttpError } from './errors.ts'
+import { rawRequest } from '../../tests/http/raw.ts'
+import { requestPath } from './requestContext.ts'
 import { listen, StartError } from './serve.ts'
 
 const ALLOWED = 'https://app.example'
@@ -15,7 +17,7 @@ function testApp(options: Partial<ConventionsOptions> = {}) {
         service: 'test',
         log,
         host: '127.0.0.1',
-        cors: { origins: [ALLOWED], methods: ['GET', 'OPTIONS'] },
+        cors: { origins: [ALLOWED], methods: ['GET', 'OPTIONS'], headers: 'Content-Type' },
         trustedProxyHops: 0,
         ...options,
       }),
@@ -152,11 +154,13 @@ describe('CORS allowlist', () => {
     await expectJsonError(response, 403)
   })
 
-  test('OPTIONS without an Origin is 204 with no CORS headers', async () => {
+  test('OPTIONS without an Origin is 204 with the methods and header, and no allowed origin', async () => {
     const response = await fetch(`${plain.url}/ok`, { method: 'OPTIONS' })
     expect(response.status).toBe(204)
+    expectConventions(response)
     expect(response.headers.get('access-control-allow-origin')).toBeNull()
-    expect(response.headers.get('access-control-allow-methods')).toBeNull()
+    expect(response.headers.get('access-control-allow-methods')).toBe('GET, OPTIONS')
+    expect(response.headers.get('access-control-allow-headers')).toBe('Content-Type')
   })
 
   test('with CORS off, Origin is ignored and OPTIONS is not handled', async () => {
@@ -239,5 +243,43 @@ describe('listening and stopping', () => {
     expect(response.status).toBe(200)
     expect(await response.json()).toEqual({ slow: true })
     await expect(fetch(`${service.url}/ok`)).rejects.toThrow()
+  })
+})
+
+describe('requests without a usable URL', () => {
+  test('the path is read from whatever Bun hands over, never by new URL', () => {
+    expect(requestPath('http://127.0.0.1:4010/api/stats?x=1')).toBe('/api/stats')
+    expect(requestPath('/api/stats')).toBe('/api/stats')
+    expect(requestPath('/api/block/1?limit=2#top')).toBe('/api/block/1')
+    expect(requestPath('http://[::1/a')).toBe('/a')
+    expect(requestPath('http://x')).toBe('/')
+    expect(requestPath('http://x?q=/y')).toBe('/')
+    expect(requestPath('evil.example:443')).toBe('evil.example:443')
+    expect(requestPath('')).toBe('')
+    expect(requestPath(`/${'a'.repeat(5000)}`)).toHaveLength(2049)
+  })
+
+  test('HTTP/1.0 without a Host, and a Host that is not one, are answered and logged', async () => {
+    const port = plain.port
+    const bare = await rawRequest(port, 'GET /ok HTTP/1.0\r\n\r\n')
+    expect(bare.kind === 'app' && bare.response.status).toBe(200)
+    const broken = await rawRequest(port, 'GET /nope?x=1 HTTP/1.1\r\nHost: [::1\r\nConnection: close\r\n\r\n')
+    expect(broken.kind === 'app' && broken.response.status).toBe(404)
+    await Bun.sleep(20)
+    const requests = lines.filter((line) => line.msg === 'request')
+    expect(requests).toContainEqual(expect.objectContaining({ method: 'GET', path: '/ok', status: 200 }))
+    expect(requests).toContainEqual(expect.objectContaining({ method: 'GET', path: '/nope', status: 404 }))
+  })
+
+  test('answers made before routing keep the conventions without a Host', async () => {
+    const refused = await rawRequest(plain.port, 'GET /ok HTTP/1.0\r\nOrigin: https://evil.example\r\n\r\n')
+    if (refused.kind !== 'app') throw new Error(`expected an answer of the app, got ${refused.kind}`)
+    expect(await expectJsonError(refused.response, 403)).toEqual({ error: 'origin not allowed' })
+    const tooLarge = await rawRequest(limited.port, 'POST /echo HTTP/1.0\r\nContent-Type: application/json\r\nContent-Length: 200000000\r\n\r\n')
+    if (tooLarge.kind !== 'app') throw new Error(`expected an answer of the app, got ${tooLarge.kind}`)
+    await expectJsonError(tooLarge.response, 413)
+    const notAllowed = await rawRequest(readOnly.port, 'DELETE /ok HTTP/1.0\r\n\r\n')
+    if (notAllowed.kind !== 'app') throw new Error(`expected an answer of the app, got ${notAllowed.kind}`)
+    await expectJsonError(notAllowed.response, 405)
   })
 })

@@ -1,8 +1,10 @@
 import { Elysia } from 'elysia'
+import type { Server } from 'bun'
 import type { Logger } from '../log.ts'
 import { clientAddress } from './clientAddress.ts'
 import { isAllowedOrigin, type CorsPolicy } from './cors.ts'
-import { errorBody, HttpError } from './errors.ts'
+import { ALWAYS_HEADERS, errorBody, HttpError, JSON_TYPE } from './errors.ts'
+import { requestContext, requestPath, type RequestInfo } from './requestContext.ts'
 
 export type ConventionsOptions = {
   service: string
@@ -21,9 +23,7 @@ export type ConventionsOptions = {
   rateLimitPerMinute?: number
 }
 
-const JSON_TYPE = 'application/json;charset=utf-8'
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
-const ALWAYS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' } as const
 
 /**
  * Counts each client's requests in the current wall-clock minute (the window resets on the
@@ -53,26 +53,34 @@ export function minuteRateLimit(limit: number, now: () => number = Date.now) {
  */
 export function conventions(options: ConventionsOptions) {
   const { service, log, cors, trustedProxyHops } = options
-  const started = new WeakMap<Request, number>()
+  const requests = new WeakMap<Request, RequestInfo>()
   const admit = options.rateLimitPerMinute === undefined ? null : minuteRateLimit(options.rateLimitPerMinute)
 
+  /** Read once per request, and never by `new URL`: a request without a Host has a bare path. */
+  const infoOf = (request: Request): RequestInfo =>
+    requests.get(request) ?? { service, method: request.method, path: requestPath(request.url), started: performance.now() }
+
   const logRequest = (request: Request, status: number) => {
-    const since = started.get(request)
-    const ms = since === undefined ? undefined : Math.round((performance.now() - since) * 100) / 100
-    log.info({ service, method: request.method, path: new URL(request.url).pathname, status, ms }, 'request')
+    const { method, path, started } = infoOf(request)
+    log.info({ service, method, path, status, ms: Math.round((performance.now() - started) * 100) / 100 }, 'request')
   }
 
   /** An answer made before routing; Elysia skips the after-response hook for these, so log here. */
   const early = (request: Request, status: number, headers: Record<string, string>, body: string | null) => {
     logRequest(request, status)
     const contentType: Record<string, string> = body === null ? {} : { 'content-type': JSON_TYPE }
-    return new Response(body, { status, headers: { ...ALWAYS, ...contentType, ...headers } })
+    return new Response(body, { status, headers: { ...ALWAYS_HEADERS, ...contentType, ...headers } })
   }
+
+  const clientOf = (request: Request, server: Server<unknown> | null) =>
+    clientAddress(request.headers.get('x-forwarded-for'), peerAddress(request, server), trustedProxyHops)
 
   return new Elysia({ name: 'conventions', seed: service })
     .onRequest(({ request, set, server }) => {
-      started.set(request, performance.now())
-      Object.assign(set.headers, ALWAYS)
+      const info = infoOf(request)
+      requests.set(request, info)
+      requestContext.enterWith(info)
+      Object.assign(set.headers, ALWAYS_HEADERS)
 
       const corsHeaders: Record<string, string> = {}
       if (cors) {
@@ -84,19 +92,18 @@ export function conventions(options: ConventionsOptions) {
           }
           corsHeaders['access-control-allow-origin'] = origin
         }
+        // Spec 01-03: a preflight names the allowed methods and header, with an Origin or without.
         if (request.method === 'OPTIONS') {
-          if (origin !== null) {
-            corsHeaders['access-control-allow-methods'] = cors.methods.join(', ')
-            corsHeaders['access-control-allow-headers'] = 'Content-Type'
-            corsHeaders['access-control-max-age'] = '600'
-          }
+          corsHeaders['access-control-allow-methods'] = cors.methods.join(', ')
+          corsHeaders['access-control-allow-headers'] = cors.headers
+          if (origin !== null) corsHeaders['access-control-max-age'] = '600'
           return early(request, 204, corsHeaders, null)
         }
         Object.assign(set.headers, corsHeaders)
       }
 
       // Spec 03 "Errors": 429 with no retry-after; the client is the trusted end of X-Forwarded-For.
-      if (admit && !admit(clientAddress(request.headers.get('x-forwarded-for'), server?.requestIP(request)?.address ?? null, trustedProxyHops))) {
+      if (admit && !admit(clientOf(request, server))) {
         return early(request, 429, corsHeaders, errorBody(`rate limit exceeded: ${options.rateLimitPerMinute} requests a minute`))
       }
       if (options.readOnly && !SAFE_METHODS.has(request.method)) {
@@ -107,9 +114,7 @@ export function conventions(options: ConventionsOptions) {
         return early(request, 413, corsHeaders, errorBody(`payload too large (limit ${options.maxBodyBytes} bytes)`))
       }
     })
-    .derive({ as: 'global' }, ({ request, server }) => ({
-      client: clientAddress(request.headers.get('x-forwarded-for'), server?.requestIP(request)?.address ?? null, trustedProxyHops),
-    }))
+    .derive({ as: 'global' }, ({ request, server }) => ({ client: clientOf(request, server) }))
     .onError({ as: 'global' }, ({ code, error, set, request }) => {
       let status: number
       let message: string
@@ -125,7 +130,8 @@ export function conventions(options: ConventionsOptions) {
       } else {
         // The details stay in the log; the caller learns only that it failed.
         ;[status, message] = [500, 'internal error']
-        log.error({ service, err: error, method: request.method, path: new URL(request.url).pathname }, 'unhandled error')
+        const { method, path } = infoOf(request)
+        log.error({ service, err: error, method, path }, 'unhandled error')
       }
       set.status = status
       set.headers['content-type'] = JSON_TYPE
@@ -135,4 +141,13 @@ export function conventions(options: ConventionsOptions) {
       const status = responseValue instanceof Response ? responseValue.status : Number(set.status ?? 200)
       logRequest(request, status)
     })
+}
+
+/** The socket's peer, or null once the connection is gone (Bun may no longer know it). */
+function peerAddress(request: Request, server: Server<unknown> | null): string | null {
+  try {
+    return server?.requestIP(request)?.address ?? null
+  } catch {
+    return null
+  }
 }

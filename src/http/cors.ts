@@ -4,6 +4,8 @@ export type CorsPolicy = {
   origins: readonly string[]
   /** Methods announced in a preflight answer. */
   methods: readonly string[]
+  /** The request header a preflight allows, spelled as the service's spec spells it. */
+  headers: string
 }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '0.0.0.0', '::'])

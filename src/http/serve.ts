@@ -1,4 +1,7 @@
 import type { Elysia } from 'elysia'
+import { silentLogger, type Logger } from '../log.ts'
+import { errorResponse } from './errors.ts'
+import { requestContext } from './requestContext.ts'
 
 /** A service that could not start; the message is one line meant for the operator. */
 export class StartError extends Error {
@@ -16,11 +19,20 @@ export type Listening = {
 /**
  * Opens the service's port. A port already taken is a StartError naming the service and the
  * port; Bun's default of sharing a port between processes is turned off so that a second stack
- * cannot silently split the traffic with the first.
+ * cannot silently split the traffic with the first. Whatever escapes Elysia's own error handling
+ * reaches Bun's `error` hook, which logs it and answers the JSON 500 of the conventions.
  */
-export function listen(app: Elysia<any, any, any, any, any, any, any>, service: string, host: string, port: number): Listening {
+export function listen(app: Elysia<any, any, any, any, any, any, any>, service: string, host: string, port: number, log: Logger = silentLogger): Listening {
+  const error = (thrown: unknown) => {
+    const request = requestContext.getStore()
+    log.error({ service, err: thrown, method: request?.method, path: request?.path }, 'unhandled error')
+    return errorResponse(500, 'internal error')
+  }
   try {
-    app.listen({ hostname: host, port, reusePort: false, development: false, idleTimeout: 30 })
+    // Bun answers a declared body over maxRequestBodySize itself, with a bare 413 and no JSON; no
+    // handler reads a body past its own limit (the conventions refuse a larger declared length
+    // with the JSON 413 before routing), so every length Bun can represent reaches them.
+    app.listen({ hostname: host, port, reusePort: false, development: false, idleTimeout: 30, maxRequestBodySize: Number.MAX_SAFE_INTEGER, error })
   } catch (error) {
     const code = (error as { code?: string }).code
     if (code === 'EADDRINUSE') throw new StartError(`${service}: port ${port} on ${host} is already in use`)

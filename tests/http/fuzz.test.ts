@@ -1,0 +1,275 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { join } from 'node:path'
+import { configDir, fromSource, ROOT, startStack, type RunningStack } from '../helpers/stack.ts'
+import { waitFor } from '../helpers/wait.ts'
+import { rawRequest } from './raw.ts'
+
+// Hostile input against `stack dev` as a developer runs it: every route of the four services
+// with malformed path and query values, every method, and requests written byte by byte on a
+// socket. The stack must outlive all of it, answer no 5xx but the documented 502 and 503, and
+// give every error it writes itself as JSON with no-store.
+
+let stack: RunningStack
+let seeded: { pair: string; pool: string; tx: string; account: string }
+
+beforeAll(async () => {
+  const { dir, file } = configDir(
+    `[dev]\nport = 0\n[registry]\nsource = "${join(ROOT, 'registry')}"\n[explorer]\nrateLimitPerMinute = 1000000000\n`,
+  )
+  stack = await startStack(fromSource, ['dev', '--config', file], { cwd: dir, timeoutMs: 60_000 })
+  const json = async (url: string) => (await fetch(url)).json() as Promise<any>
+  await waitFor(async () => (await json(`${stack.urls.explorer}/api/stats`)).indexedBlock > 100, 'the seeded chain in the spool', 30_000)
+  await waitFor(async () => (await fetch(`${stack.urls.explorer}/api/tokenlist`)).status === 200, 'the registry copy', 10_000)
+  const pools = await json(`${stack.urls.exchange}/pools`)
+  const clPools = await json(`${stack.urls.exchange}/cl/pools`)
+  const txs = await json(`${stack.urls.explorer}/api/txs`)
+  seeded = { pair: pools.pools[0].pair, pool: clPools.pools[0].pool, tx: txs[0].hash, account: txs[0].from }
+}, 90_000)
+
+afterAll(async () => {
+  await stack?.stop('SIGINT')
+})
+
+/** Values a client may put in a path segment or a query value, chosen to break parsers. */
+const HOSTILE = [
+  '', ' ', '0', '-1', '+1', '1e3', '1e309', '1.5', '.5', '0b101', '0o7', '1_000', 'NaN', 'Infinity', '-Infinity',
+  '9'.repeat(400), '0x', '0X1', '0x-1', `0x${'f'.repeat(400)}`, `0x${'g'.repeat(40)}`, `0x${'a'.repeat(39)}`, `0x${'a'.repeat(41)}`,
+  `0x${'A'.repeat(20)}${'a'.repeat(20)}`, 'a'.repeat(40), `0x${'0'.repeat(64)}`, `0x${'F'.repeat(64)}`,
+  'null', 'undefined', 'true', '[]', '{}', '__proto__', 'constructor', 'toString', 'hasOwnProperty',
+  "' OR 1=1 --", '"; DROP TABLE blocks; --', '<script>alert(1)</script>', '../../etc/passwd', '%', '%zz', '%00', '%C0%AF',
+  '\u0000', '\uFFFF', '\uD800', '😀'.repeat(40), 'é', '١٢٣', '１２３', '\t', '\r\n', 'a/b', 'x'.repeat(4000),
+]
+
+/** encodeURIComponent, but a lone surrogate goes out as the bytes a careless encoder would send. */
+function encode(value: string): string {
+  try {
+    return encodeURIComponent(value)
+  } catch {
+    return [...Buffer.from(value, 'utf8')].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('')
+  }
+}
+
+/** Path templates of every route, by service; `*` is where a hostile segment goes. */
+function templates() {
+  const explorer = [
+    '/api/*', '/api/tokenlogo/*', '/api/taglogo/*', '/api/block/*', '/api/mini/*', '/api/tx/*', '/api/address/*',
+    '/api/nft/*', `/api/nft/${seeded.account}/*`, '/api/nft/*/1', '/api/name/*', '/*',
+  ]
+  const exchange = ['/pool/*', '/cl/pool/*', '/api/pool/*', '/api/cl/pool/*', '/*', '/cl/*', '/api/*']
+  const faucet = ['/*', '/api/*', '/status?address=*', '/faucet-status?address=*', '/api/status?address=*']
+  const arcade = ['/api/*', '/ws/*', '/*']
+  return { explorer, exchange, faucet, arcade }
+}
+
+/** Query keys each service reads, on the routes that read them. */
+function queries() {
+  return {
+    explorer: { '/api/charts': ['limit'], '/api/blocks': ['limit', 'offset', 'active'], '/api/block/1': ['limit', 'offset'], '/api/minis': ['limit', 'offset'], '/api/mini/1': ['limit', 'offset'], '/api/txs': ['limit', 'offset'], '/api/accounts': ['limit', 'offset'], [`/api/address/${seeded.account}`]: ['limit', 'offset'], [`/api/nft/${seeded.account}`]: ['limit', 'offset'] },
+    exchange: { '/swaps': ['pair', 'sender', 'limit'], '/events': ['pair', 'limit'], '/cl/positions': ['pool', 'owner', 'closed', 'limit'], '/cl/ticks': ['pool'], '/cl/swaps': ['pool', 'sender', 'limit'], '/api/cl/events': ['pool', 'owner', 'kind', 'limit'] },
+    faucet: { '/status': ['address'], '/api/faucet-status': ['address'] },
+    arcade: { '/api/rooms': ['room'], '/api/stats': ['limit'] },
+  } as Record<string, Record<string, string[]>>
+}
+
+/** Queries that are hostile by their shape rather than their values. */
+const SHAPES = ['?limit=1&limit=2', '?limit[]=1', '?limit[a]=1', '?__proto__[x]=1', '?constructor[prototype][x]=1', '?=', '?&&&', '?limit', `?q=${'a'.repeat(8000)}`, '?%zz=1', '?limit=%zz', '?a=1#frag']
+
+/** The 5xx the spec documents: an unreachable node (502) and a service not ready or a refused drip (503). */
+const DOCUMENTED_5XX = new Set([502, 503])
+
+type Failure = string
+
+/** What every answer of the app itself must be, whatever was asked. */
+async function checkAnswer(what: string, response: Response, failures: Failure[]) {
+  const contentType = response.headers.get('content-type') ?? ''
+  const text = contentType.startsWith('text/event-stream') ? (await response.body?.cancel(), '') : await response.text()
+  if (response.status >= 500 && !DOCUMENTED_5XX.has(response.status)) failures.push(`${what}: ${response.status} ${text.slice(0, 200)}`)
+  if (response.headers.get('cache-control') !== 'no-store') failures.push(`${what}: ${response.status} without cache-control: no-store`)
+  if (response.status < 400 || what.startsWith('HEAD ')) return
+  if (!contentType.startsWith('application/json')) {
+    failures.push(`${what}: ${response.status} with content-type ${contentType || '(none)'}`)
+    return
+  }
+  try {
+    const body = JSON.parse(text) as { error?: unknown }
+    if (typeof body.error !== 'string') failures.push(`${what}: ${response.status} without an error string: ${text.slice(0, 200)}`)
+  } catch {
+    failures.push(`${what}: ${response.status} body is not JSON: ${text.slice(0, 200)}`)
+  }
+}
+
+/** Runs the requests a few at a time; each check adds to `failures` rather than stopping. */
+async function run(requests: Array<{ what: string; url: string; init?: RequestInit }>, failures: Failure[], concurrency = 16) {
+  let next = 0
+  const worker = async () => {
+    while (next < requests.length) {
+      const { what, url, init } = requests[next++]!
+      try {
+        await checkAnswer(what, await fetch(url, { ...init, redirect: 'manual' }), failures)
+      } catch (error) {
+        failures.push(`${what}: no answer (${(error as Error).message})`)
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: concurrency }, worker))
+  return requests.length
+}
+
+/** Every service still answers its health route, and nothing escaped to the process. */
+async function expectAlive() {
+  expect(stack.child.exitCode).toBeNull()
+  for (const [service, path] of [['explorer', '/api/health'], ['exchange', '/health'], ['faucet', '/health'], ['arcade', '/api/health']] as const) {
+    expect((await fetch(`${stack.urls[service]}${path}`)).status).toBe(200)
+  }
+  const escaped = stack.lines.filter((line) => line.msg === 'unexpected error; the stack keeps serving' || line.msg === 'unhandled error')
+  expect(escaped.map((line) => JSON.stringify(line).slice(0, 400))).toEqual([])
+}
+
+describe('hostile requests against stack dev', () => {
+  test('malformed path segments on every route', async () => {
+    const failures: Failure[] = []
+    const requests = Object.entries(templates()).flatMap(([service, paths]) =>
+      paths.flatMap((path) =>
+        HOSTILE.flatMap((value) => {
+          const encoded = path.replace('*', encode(value))
+          const raw = path.replace('*', value.replace(/[#?\s%\uD800-\uDFFF]/g, (c) => encode(c)))
+          return [...new Set([encoded, raw])].map((url) => ({ what: `GET ${service} ${url.slice(0, 120)}`, url: `${stack.urls[service]}${url}` }))
+        }),
+      ),
+    )
+    const count = await run(requests, failures)
+    expect(failures).toEqual([])
+    expect(count).toBeGreaterThan(1500)
+    await expectAlive()
+  }, 120_000)
+
+  test('malformed query values and shapes on every route that reads a query', async () => {
+    const failures: Failure[] = []
+    const requests = Object.entries(queries()).flatMap(([service, routes]) =>
+      Object.entries(routes).flatMap(([path, keys]) => [
+        ...keys.flatMap((key) => HOSTILE.map((value) => `${path}?${key}=${encode(value)}`)),
+        ...SHAPES.map((shape) => `${path}${shape}`),
+      ]).map((url) => ({ what: `GET ${service} ${url.slice(0, 120)}`, url: `${stack.urls[service]}${url}` })),
+    )
+    const count = await run(requests, failures)
+    expect(failures).toEqual([])
+    expect(count).toBeGreaterThan(1000)
+    await expectAlive()
+  }, 120_000)
+
+  test('every method, with no Origin, an allowed one and a refused one', async () => {
+    const failures: Failure[] = []
+    const paths: Record<string, string[]> = {
+      explorer: ['/api/stats', '/api/tx/0x1', '/api/nope', '/', '/api/live'],
+      exchange: ['/pools', '/api/cl/ticks', '/nope'],
+      faucet: ['/drip', '/api/drip', '/status', '/', '/nope'],
+      arcade: ['/api/ready', '/ws/lobby', '/nope'],
+    }
+    const methods = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'PROPFIND', 'MKCOL', 'LOCK', 'SEARCH', 'PURGE']
+    const requests = Object.entries(paths).flatMap(([service, list]) =>
+      list.flatMap((path) =>
+        methods.flatMap((method) =>
+          [undefined, stack.urls[service]!, 'https://evil.example', 'null'].map((origin) => ({
+            what: `${method} ${service} ${path} origin=${origin}`,
+            url: `${stack.urls[service]}${path}`,
+            init: {
+              method,
+              headers: { ...(origin ? { origin } : {}), 'content-type': 'application/json' },
+              ...(['GET', 'HEAD', 'OPTIONS'].includes(method) ? {} : { body: '{"address":"0xzz"}' }),
+            },
+          })),
+        ),
+      ),
+    )
+    await run(requests, failures)
+    expect(failures).toEqual([])
+    await expectAlive()
+  }, 60_000)
+
+  test('requests written on a raw socket: no Host, HTTP/1.0, bad lengths, huge headers, odd methods, cut bodies', async () => {
+    const failures: Failure[] = []
+    for (const [service, base] of Object.entries(stack.urls)) {
+      const port = Number(new URL(base).port)
+      const api = service === 'exchange' || service === 'faucet' ? '' : '/api'
+      const health = `${api}/health`
+      const deep = service === 'explorer' ? '/api/block/1' : service === 'exchange' ? `/cl/pool/${seeded.pool}` : service === 'faucet' ? '/op-deployment/l2-addresses.json' : '/api/rooms'
+      // `bun` names what Bun's own parser answers (a bare status line and Connection: close) or
+      // `close` when it closes without a word; every other answer is the app's and checked as such.
+      const cases: Array<{ name: string; bytes: string | Uint8Array; status?: number; bun?: number | 'close' }> = [
+        { name: 'HTTP/1.0 without Host', bytes: `GET ${health} HTTP/1.0\r\n\r\n`, status: 200 },
+        { name: 'HTTP/1.0 without Host, a long path', bytes: `GET ${deep} HTTP/1.0\r\n\r\n`, status: 200 },
+        { name: 'HTTP/1.0 without Host, a query', bytes: `GET ${deep}?limit=2 HTTP/1.0\r\n\r\n`, status: 200 },
+        { name: 'HTTP/1.0 without Host, refused Origin', bytes: `GET ${health} HTTP/1.0\r\nOrigin: https://evil.example\r\n\r\n` },
+        { name: 'HTTP/1.0 without Host, POST', bytes: `POST ${health} HTTP/1.0\r\nContent-Length: 2\r\n\r\n{}` },
+        { name: 'HTTP/1.0 without Host, OPTIONS', bytes: `OPTIONS ${health} HTTP/1.0\r\n\r\n` },
+        { name: 'HTTP/1.0 without Host, too large', bytes: `POST ${health} HTTP/1.0\r\nContent-Length: 9999999\r\n\r\n` },
+        { name: 'HTTP/1.0 unknown path', bytes: `GET /nope/${'x'.repeat(30)} HTTP/1.0\r\n\r\n`, status: 404 },
+        { name: 'HTTP/1.1 without Host', bytes: `GET ${health} HTTP/1.1\r\n\r\n`, bun: 400 },
+        { name: 'empty Host', bytes: `GET ${deep} HTTP/1.1\r\nHost:\r\nConnection: close\r\n\r\n`, status: 200 },
+        { name: 'Host that is not a host', bytes: `GET ${health} HTTP/1.1\r\nHost: [::1\r\nConnection: close\r\n\r\n`, status: 200 },
+        { name: 'Host with a path', bytes: `GET ${deep} HTTP/1.1\r\nHost: a/b?c#d\r\nConnection: close\r\n\r\n`, status: 200 },
+        { name: 'Host of 12 KiB', bytes: `GET ${health} HTTP/1.1\r\nHost: ${'h'.repeat(12_000)}\r\nConnection: close\r\n\r\n` },
+        { name: 'two Hosts', bytes: `GET ${health} HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n` },
+        { name: 'absolute-form target', bytes: `GET http://evil.example${deep} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`, status: 200 },
+        { name: 'absolute-form with userinfo', bytes: `GET http://u:p@evil.example${health} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n` },
+        { name: 'absolute-form without Host', bytes: `GET http://evil.example${health} HTTP/1.0\r\n\r\n` },
+        { name: 'CONNECT', bytes: 'CONNECT evil.example:443 HTTP/1.1\r\nHost: evil.example:443\r\nConnection: close\r\n\r\n' },
+        { name: 'asterisk-form', bytes: 'OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', bun: 400 },
+        { name: 'target without a slash', bytes: 'GET api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', bun: 400 },
+        { name: 'unknown method token', bytes: `FROB ${health} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`, bun: 'close' },
+        { name: 'lower-case method', bytes: `get ${health} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`, bun: 'close' },
+        { name: 'WebDAV method', bytes: `PROPFIND ${health} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n` },
+        { name: 'TRACE', bytes: `TRACE ${health} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n` },
+        { name: 'HEAD', bytes: `HEAD ${health} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n` },
+        { name: 'Content-Length not a number', bytes: `POST ${health} HTTP/1.1\r\nHost: x\r\nContent-Length: 12abc\r\n\r\n`, bun: 400 },
+        { name: 'negative Content-Length', bytes: `POST ${health} HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n`, bun: 400 },
+        { name: 'two Content-Lengths', bytes: `POST ${health} HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab`, bun: 400 },
+        { name: 'Content-Length and chunked', bytes: `POST ${health} HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n0\r\n\r\n`, bun: 400 },
+        { name: 'a Content-Length of 200 MB', bytes: `POST ${health} HTTP/1.1\r\nHost: x\r\nContent-Length: 200000000\r\n\r\n` },
+        { name: 'a Content-Length past 2^53', bytes: `POST ${health} HTTP/1.1\r\nHost: x\r\nContent-Length: 9007199254740993\r\n\r\n`, bun: 413 },
+        { name: 'a Content-Length of 20 digits', bytes: `POST ${health} HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999999999999\r\n\r\n`, bun: 400 },
+        { name: 'malformed chunks', bytes: `POST ${health} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\nzz\r\nabc\r\n0\r\n\r\n` },
+        { name: 'a body cut short', bytes: `POST ${health} HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\nContent-Type: application/json\r\n\r\n{"addr` },
+        { name: 'headers of 100 KiB', bytes: `GET ${health} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(100_000)}\r\n\r\n`, bun: 431 },
+        { name: 'a request line of 70 KiB', bytes: `GET /${'a'.repeat(70_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, bun: 431 },
+        { name: 'a hundred and fifty headers', bytes: `GET ${health} HTTP/1.1\r\nHost: x\r\n${Array.from({ length: 150 }, (_, i) => `X-H${i}: ${i}\r\n`).join('')}Connection: close\r\n\r\n`, status: 200 },
+        { name: 'three hundred headers', bytes: `GET ${health} HTTP/1.1\r\nHost: x\r\n${Array.from({ length: 300 }, (_, i) => `X-H${i}: ${i}\r\n`).join('')}Connection: close\r\n\r\n`, bun: 431 },
+        { name: 'HTTP/2.0 in the request line', bytes: `GET ${health} HTTP/2.0\r\nHost: x\r\n\r\n`, bun: 505 },
+        { name: 'HTTP/0.9', bytes: `GET ${health}\r\n\r\n`, bun: 505 },
+        { name: 'a control character in the target', bytes: `GET ${health}\x0b HTTP/1.1\r\nHost: x\r\n\r\n`, bun: 505 },
+        { name: 'a header line without a colon', bytes: `GET ${health} HTTP/1.1\r\nHost: x\r\nNoColon\r\n\r\n`, bun: 400 },
+        { name: 'a folded header line', bytes: `GET ${health} HTTP/1.1\r\nHost: x\r\nX-A: 1\r\n  folded\r\nConnection: close\r\n\r\n`, bun: 400 },
+        { name: 'a NUL in a header value', bytes: `GET ${health} HTTP/1.1\r\nHost: x\r\nX-A: a\u0000b\r\nConnection: close\r\n\r\n`, bun: 400 },
+        { name: 'bytes that are not UTF-8', bytes: new Uint8Array([...new TextEncoder().encode(`GET ${health}?a=`), 0xff, 0xfe, ...new TextEncoder().encode(' HTTP/1.1\r\nHost: \u00ff\r\nX-A: '), 0xc0, 0xaf, ...new TextEncoder().encode('\r\nConnection: close\r\n\r\n')]) },
+        { name: 'X-Forwarded-For garbage', bytes: `GET ${health} HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: ${',[:'.repeat(2000)}\r\nConnection: close\r\n\r\n`, status: 200 },
+        { name: 'Origin garbage', bytes: `GET ${health} HTTP/1.1\r\nHost: x\r\nOrigin: \u00ff\u00fe://\r\nConnection: close\r\n\r\n` },
+        { name: 'Expect: 100-continue', bytes: `POST ${health} HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}` },
+        { name: 'a WebSocket upgrade without a key', bytes: `GET /ws/lobby HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n` },
+        { name: 'a WebSocket upgrade of an unknown version', bytes: `GET /ws/lobby HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: x\r\nSec-WebSocket-Version: 99\r\n\r\n` },
+        { name: 'an upgrade to h2c', bytes: `GET ${health} HTTP/1.1\r\nHost: x\r\nUpgrade: h2c\r\nConnection: Upgrade, HTTP2-Settings\r\nHTTP2-Settings: AAMAAABkAAQAAP__\r\n\r\n` },
+        { name: 'the HTTP/2 preface', bytes: 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', bun: 400 },
+        { name: 'two requests in one write', bytes: `GET ${health} HTTP/1.1\r\nHost: x\r\n\r\nGET ${health} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`, status: 200 },
+        { name: 'TLS bytes on the plain port', bytes: new Uint8Array([0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xfc, 0x03, 0x03, 0x0d, 0x0a, 0x0d, 0x0a]), bun: 400 },
+        { name: 'random bytes', bytes: new Uint8Array(Array.from({ length: 512 }, (_, i) => (i * 7919 + 13) % 256)), bun: 400 },
+      ]
+      for (const { name, bytes, status, bun } of cases) {
+        const what = `${service} raw: ${name}`
+        const answer = await rawRequest(port, bytes)
+        if (answer.kind === 'bun') {
+          if (bun !== answer.status) failures.push(`${what}: Bun's parser answered ${answer.status}${bun === undefined ? '' : ` (expected ${bun})`}`)
+          continue
+        }
+        if (answer.kind === 'closed') {
+          if (bun !== 'close') failures.push(`${what}: closed without an answer`)
+          continue
+        }
+        if (answer.kind === 'none') continue // still waiting for the rest of a body, as it should
+        if (bun !== undefined && bun !== 'close') failures.push(`${what}: the app answered ${answer.response.status} where Bun's parser answers ${bun}`)
+        if (status !== undefined && answer.response.status !== status) failures.push(`${what}: ${answer.response.status}, expected ${status}`)
+        await checkAnswer(what, answer.response, failures)
+      }
+    }
+    expect(failures).toEqual([])
+    await expectAlive()
+  }, 120_000)
+})
