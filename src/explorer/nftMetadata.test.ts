@@ -2,16 +2,19 @@ import { afterAll, expect, test } from 'bun:test'
 import { decodeFunctionData, encodeAbiParameters, parseAbi } from 'viem'
 import { decodeDataUri, NftMetadata } from './nftMetadata.ts'
 import { LiveNode } from './node.ts'
+import type { AddressPolicy } from './publicFetch.ts'
 
 const TOKEN = '0x610178dA211FEF7D417bC0e6FeD39F05609AD788'
 const uriAbi = parseAbi(['function tokenURI(uint256 tokenId) view returns (string)', 'function uri(uint256 id) view returns (string)'])
 
 // Off-chain documents: one good, one too large, one that never answers in time.
+const documentRequests: string[] = []
 const documents = Bun.serve({
   port: 0,
   hostname: '127.0.0.1',
   fetch: async (request) => {
     const path = new URL(request.url).pathname
+    documentRequests.push(path)
     if (path === '/big.json') return new Response(JSON.stringify({ name: 'x'.repeat(5000) }))
     if (path === '/slow.json') {
       await Bun.sleep(1000)
@@ -30,6 +33,7 @@ const uris: Record<string, string> = {
   '5': `http://127.0.0.1:${documents.port}/slow.json`,
   '6': 'ipfs://bafy/6.json',
   '7': `http://127.0.0.1:${documents.port}/{id}.json`,
+  '8': 'data:application/json,%7B%22name%22%3A%22broken%E0%A4%A%22%7D',
 }
 const node = Bun.serve({
   port: 0,
@@ -50,12 +54,25 @@ afterAll(() => {
   node.stop(true)
 })
 
-const metadata = new NftMetadata(new LiveNode(`http://127.0.0.1:${node.port}`, 1000), { fetchTimeoutMs: 300, maxBytes: 1024, ttlMs: 60_000 })
+// The documents server is on loopback, which production refuses; the test-only policy lets
+// exactly its port stand in for a public host.
+const documentsOnly: AddressPolicy = (address, port) => address === '127.0.0.1' && port === documents.port
+const limits = { fetchTimeoutMs: 300, maxBytes: 1024, ttlMs: 60_000 }
+const metadata = new NftMetadata(new LiveNode(`http://127.0.0.1:${node.port}`, 1000), limits, documentsOnly)
 const resolve = (tokenId: string, standard: 'erc721' | 'erc1155' = 'erc721') => metadata.resolve({ token: TOKEN, tokenId, standard })
 
-test('data: URIs are decoded in place, base64 or percent-encoded', async () => {
+test('data: URIs are decoded in place, base64 or percent-encoded; a malformed one gives no metadata', async () => {
   expect(await resolve('1')).toEqual({ tokenURI: uris['1']!, metadata: { name: 'inline' } })
   expect((await resolve('2')).metadata).toEqual({ name: 'percent' })
+  expect(await resolve('8')).toEqual({ tokenURI: uris['8']!, metadata: null })
+})
+
+test('with the production policy a token URI on loopback gives no metadata and costs no request', async () => {
+  const production = new NftMetadata(new LiveNode(`http://127.0.0.1:${node.port}`, 1000), limits)
+  const before = documentRequests.length
+  expect(await production.resolve({ token: TOKEN, tokenId: '3', standard: 'erc721' })).toEqual({ tokenURI: uris['3']!, metadata: null })
+  expect(await production.resolve({ token: TOKEN, tokenId: '7', standard: 'erc1155' })).toMatchObject({ metadata: null })
+  expect(documentRequests.length).toBe(before)
 })
 
 test('http documents are fetched; too large or too slow ones stay unresolved', async () => {
@@ -91,4 +108,8 @@ test('decodeDataUri refuses what is not a data URI or is over the cap', () => {
   expect(decodeDataUri('http://x', 100)).toBeNull()
   expect(decodeDataUri(`data:text/plain,${'a'.repeat(300)}`, 100)).toBeNull()
   expect(decodeDataUri('data:text/plain,hello%20there', 100)).toBe('hello there')
+})
+
+test('decodeDataUri gives null, not an exception, for malformed percent-encoding', () => {
+  for (const bad of ['data:text/plain,%', 'data:text/plain,%zz', 'data:text/plain,%E0%A4%A', 'data:text/plain,%C3']) expect(decodeDataUri(bad, 100)).toBeNull()
 })

@@ -1,5 +1,6 @@
 import { parseAbi, type Address } from 'viem'
 import { viewCall, viewResult, type LiveNode } from './node.ts'
+import { fetchPublic, type AddressPolicy } from './publicFetch.ts'
 
 const uriAbi = parseAbi(['function tokenURI(uint256 tokenId) view returns (string)', 'function uri(uint256 id) view returns (string)'])
 
@@ -27,7 +28,8 @@ const keyOf = (token: string, tokenId: string) => `${token.toLowerCase()}:${toke
  * Off-chain NFT metadata (spec 03 "NFT collection"): resolved by a background task, one item at
  * a time, so a collection page never waits on dozens of token URIs; a cold collection first
  * shows its items without metadata. `data:` URIs are decoded in place; http(s) documents are
- * fetched with a short timeout and a size cap; other schemes (ipfs:) stay unresolved.
+ * fetched with a short timeout and a size cap, and only from public hosts (a token URI is written
+ * by whoever deployed the contract; see publicFetch.ts); other schemes (ipfs:) stay unresolved.
  */
 export class NftMetadata {
   private readonly cache = new Map<string, { value: ItemMetadata; expires: number }>()
@@ -38,6 +40,8 @@ export class NftMetadata {
   constructor(
     private readonly node: LiveNode,
     private readonly options: MetadataOptions = METADATA_DEFAULTS,
+    /** Tests only: lets a loopback server stand in for a public host. Production leaves it out. */
+    private readonly allowForTests?: AddressPolicy,
   ) {}
 
   /** The item's metadata when resolved and fresh; otherwise undefined, and it is queued. */
@@ -100,29 +104,13 @@ export class NftMetadata {
   private async document(uri: string): Promise<Record<string, unknown> | null> {
     let text: string | null = null
     if (uri.startsWith('data:')) text = decodeDataUri(uri, this.options.maxBytes)
-    else if (/^https?:\/\//i.test(uri)) text = await this.fetchCapped(uri)
+    else if (/^https?:\/\//i.test(uri)) {
+      const { fetchTimeoutMs: timeoutMs, maxBytes } = this.options
+      text = await fetchPublic(uri, { timeoutMs, maxBytes, allow: this.allowForTests })
+    }
     if (text === null) return null
     const parsed = JSON.parse(text) as unknown
     return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null
-  }
-
-  /** An http(s) document, or null when it is slow, missing or larger than the cap. */
-  private async fetchCapped(url: string): Promise<string | null> {
-    const response = await fetch(url, { signal: AbortSignal.timeout(this.options.fetchTimeoutMs), redirect: 'follow' })
-    if (!response.ok || !response.body) return null
-    const declared = Number(response.headers.get('content-length') ?? 0)
-    if (declared > this.options.maxBytes) {
-      await response.body.cancel()
-      return null
-    }
-    const chunks: Uint8Array[] = []
-    let size = 0
-    for await (const chunk of response.body) {
-      size += chunk.byteLength
-      if (size > this.options.maxBytes) return null
-      chunks.push(chunk)
-    }
-    return Buffer.concat(chunks).toString('utf8')
   }
 }
 
@@ -133,6 +121,15 @@ export function decodeDataUri(uri: string, maxBytes: number): string | null {
   const header = uri.slice(5, comma)
   const payload = uri.slice(comma + 1)
   if (payload.length > maxBytes * 2) return null
-  const bytes = header.endsWith(';base64') ? Buffer.from(payload, 'base64') : Buffer.from(decodeURIComponent(payload), 'utf8')
-  return bytes.byteLength > maxBytes ? null : bytes.toString('utf8')
+  const bytes = header.endsWith(';base64') ? Buffer.from(payload, 'base64') : percentDecoded(payload)
+  return bytes !== null && bytes.byteLength <= maxBytes ? bytes.toString('utf8') : null
+}
+
+/** Percent-decoded bytes, or null for a malformed escape such as `%E0%A4%A` (decodeURIComponent throws). */
+function percentDecoded(payload: string): Buffer | null {
+  try {
+    return Buffer.from(decodeURIComponent(payload), 'utf8')
+  } catch {
+    return null
+  }
 }
