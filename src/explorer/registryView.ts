@@ -37,15 +37,12 @@ export class RegistryView {
     return this.listed().find((token) => token.tags.includes('native')) ?? null
   }
 
-  /** Every tagged address, as the tags file keys them. */
-  taggedAddresses(): string[] {
-    const tags = (this.copy.file('tags.json')?.json as { tags?: Record<string, unknown> } | undefined)?.tags
-    return Object.keys(tags ?? {})
-  }
-
-  /** Verified: the address is in the token list or carries a tag. */
+  /**
+   * Spec 01: the verified mark means the token list lists the address. A tag gives a contract a
+   * label, never the mark.
+   */
   verified(address: string): boolean {
-    return this.token(address) !== null || this.copy.label(address) !== null
+    return this.token(address) !== null
   }
 
   private index(): Map<string, ListedToken> {

@@ -1,4 +1,7 @@
 import { expect } from 'bun:test'
+import { copyFileSync, cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { createRpc } from '../../src/chain/rpc.ts'
 import type { Manifest } from '../../src/devnet/deploy.ts'
 import { createExplorerApp } from '../../src/explorer/app.ts'
@@ -120,4 +123,21 @@ export async function sendInOneBlock(rpcUrl: string, txs: Send[]): Promise<numbe
 /** Mines `count` empty blocks. */
 export async function mineEmpty(rpcUrl: string, count: number): Promise<void> {
   await createRpc(rpcUrl).call('anvil_mine', [`0x${count.toString(16)}`])
+}
+
+/**
+ * A copy of the repository's registry whose token list also lists `address` (with a copy of the
+ * native token's logo under the address's name), for tests of what listing changes.
+ */
+export function registryListing(address: string, symbol: string): string {
+  const root = mkdtempSync(join(tmpdir(), 'stack-registry-'))
+  cpSync(join(import.meta.dir, '../../registry/testnet'), join(root, 'testnet'), { recursive: true })
+  const listPath = join(root, 'testnet/tokenlist.json')
+  const list = JSON.parse(readFileSync(listPath, 'utf8')) as { tokens: Array<Record<string, unknown>> }
+  const native = list.tokens[0]!
+  const logo = `testnet/logos/tokens/${address}.png`
+  copyFileSync(join(root, `testnet/logos/tokens/${native.address}.png`), join(root, logo))
+  list.tokens.push({ chainId: 78270, address, name: symbol, symbol, decimals: 0, logoURI: String(native.logoURI).replace(/[^/]+$/, `${address}.png`) })
+  writeFileSync(listPath, JSON.stringify(list, null, 2))
+  return root
 }

@@ -3,11 +3,14 @@ import { encodeFunctionData, parseAbi } from 'viem'
 import { createRpc } from '../../src/chain/rpc.ts'
 import { devAccounts } from '../../src/devnet/accounts.ts'
 import { demoTokenUri } from '../../src/devnet/nft.ts'
-import { DECIMAL, seededExplorer, send, statsAt, waitFor, type SeededExplorer } from './helpers.ts'
+import { createExplorerApp } from '../../src/explorer/app.ts'
+import { serveOnFreePort, testContext } from '../helpers/service.ts'
+import { DECIMAL, registryListing, seededExplorer, send, statsAt, waitFor, type SeededExplorer } from './helpers.ts'
 
 // The record routes of spec 03 on the seeded dev chain: a transaction, an address, the token and
 // NFT lists, a collection and an item, fees and names. Fifty more NFTs are minted (so that the
-// collection's clamp to 48 and its 30 recent transfers show), one of them with an http tokenURI.
+// collection's clamp to 48 and its 30 recent transfers show), one of them with an http tokenURI
+// on this machine, which the resolver must never fetch.
 
 type Summary = { hash: string; method: string | null; blockNumber: number; from: string; to: string | null }
 type Frame = { type: string; from: string; to: string | null; value: string | null; method: string | null; input: string; output: string | null; error: string | null; calls: Frame[] }
@@ -15,10 +18,18 @@ type Frame = { type: string; from: string; to: string | null; value: string | nu
 const nftAbi = parseAbi(['function mint(address to, string uri)'])
 let seeded: SeededExplorer
 let metadataServer: ReturnType<typeof Bun.serve>
+let metadataRequests = 0
 let c: SeededExplorer['manifest']['contracts']
 
 beforeAll(async () => {
-  metadataServer = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => Response.json({ name: 'Fetched over http', image: 'https://example.org/i.png' }) })
+  metadataServer = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    fetch: () => {
+      metadataRequests++
+      return Response.json({ name: 'Fetched over http', image: 'https://example.org/i.png' })
+    },
+  })
   seeded = await seededExplorer('', { answerCacheMs: 1000, collectionCacheMs: 1500 })
   c = seeded.manifest.contracts
   const uris = [...Array.from({ length: 49 }, (_, index) => demoTokenUri(index + 6)), `http://127.0.0.1:${metadataServer.port}/item.json`]
@@ -42,7 +53,8 @@ describe('NFT collection and item', () => {
 
   test('items clamped to 48, the 30 most recent transfers; metadata arrives from the background', async () => {
     const cold = await seeded.json<Collection>(`/nft/${c.DemoNFT}`)
-    expect(cold).toMatchObject({ address: c.DemoNFT, name: 'Dev Chain Sketches', symbol: 'SKETCH', verified: true, itemCount: 55 })
+    // Tagged, not listed: a tag gives a label, never the verified mark (spec 01).
+    expect(cold).toMatchObject({ address: c.DemoNFT, name: 'Dev Chain Sketches', symbol: 'SKETCH', verified: false, label: { name: 'Demo NFT', category: 'token' }, itemCount: 55 })
     expect(cold.items).toHaveLength(48)
     expect(cold.items[0]!.tokenId).toBe('1')
     expect(cold.items.every((item) => item.metadata === null)).toBe(true)
@@ -55,17 +67,20 @@ describe('NFT collection and item', () => {
       return answer.items.every((item) => item.metadata !== null) ? answer : null
     }, 'metadata of the collection')
     expect(warm.items[0]!.metadata!.name).toBe('Sketch #1')
+    // A token URI on this machine is never fetched (no server-side request forgery): the item
+    // shows its URI and no metadata, and the server on loopback never hears of it.
     const last = await waitFor(async () => {
-      const answer = await seeded.json<Collection>(`/nft/${c.DemoNFT}?offset=50`)
-      return answer.items.at(-1)?.metadata ? answer : null
-    }, 'metadata over http')
-    expect(last.items.at(-1)).toMatchObject({ tokenId: '55', metadata: { name: 'Fetched over http' } })
+      const item = (await seeded.json<Collection>(`/nft/${c.DemoNFT}?offset=50`)).items.at(-1)
+      return item?.tokenURI ? item : null
+    }, 'the last item resolved')
+    expect(last).toMatchObject({ tokenId: '55', tokenURI: `http://127.0.0.1:${metadataServer.port}/item.json`, metadata: null })
+    expect(metadataRequests).toBe(0)
   })
 
   test('the item with its collectionMeta; ids that are not digits do not match the route', async () => {
     const item = await seeded.json<{ tokenId: string; owner: string; metadata: { name: string }; collectionMeta: Record<string, unknown>; transfers: unknown[] }>(`/nft/${c.DemoNFT}/1`)
     expect(item).toMatchObject({ tokenId: '1', owner: devAccounts.bob.address, metadata: { name: 'Sketch #1' } })
-    expect(item.collectionMeta).toMatchObject({ address: c.DemoNFT, name: 'Dev Chain Sketches', symbol: 'SKETCH', standard: 'erc721', verified: true })
+    expect(item.collectionMeta).toMatchObject({ address: c.DemoNFT, name: 'Dev Chain Sketches', symbol: 'SKETCH', standard: 'erc721', verified: false })
     expect(item.transfers).toHaveLength(3)
     expect(await seeded.json(`/nft/${c.DemoNFT}/abc`, 404)).toEqual({ error: 'not found' })
     expect(await seeded.json(`/nft/${c.DemoNFT}/1.5`, 404)).toEqual({ error: 'not found' })
@@ -220,10 +235,29 @@ describe('/tokens and /nfts', () => {
     expect(tokens.filter((token) => token.symbol === 'UNI-V2').every((token) => !token.verified && DECIMAL.test(token.totalSupply))).toBe(true)
   })
 
-  test('nfts: {nfts}, verified first, then by count minted', async () => {
-    const { nfts } = await seeded.json<{ nfts: Array<{ address: string; minted: number; verified: boolean; standard: string }> }>('/nfts')
+  type Nft = { address: string; minted: number; verified: boolean; standard: string; label: string | null }
+
+  test('nfts: {nfts} by count minted; a tag gives a label, never the verified mark', async () => {
+    const { nfts } = await seeded.json<{ nfts: Nft[] }>('/nfts')
     expect(nfts.map((nft) => nft.address)).toEqual([c.DemoNFT, c.NonfungiblePositionManager])
-    expect(nfts[0]).toMatchObject({ minted: 55, verified: true, standard: 'erc721' })
+    expect(nfts[0]).toMatchObject({ minted: 55, verified: false, standard: 'erc721', label: 'Demo NFT' })
+    expect(nfts[1]).toMatchObject({ verified: false, label: 'Uniswap V3: Positions NFT' })
+  })
+
+  test('nfts: a collection the token list lists is verified and comes first, whatever it minted', async () => {
+    const registry = registryListing(c.NonfungiblePositionManager, 'UNI-V3-POS')
+    const context = testContext(`[chain]\nrpc = "${seeded.anvil.rpcUrl}"\n[registry]\nsource = "${registry}"\n[explorer]\nrateLimitPerMinute = 1000000000\n`)
+    const other = serveOnFreePort(createExplorerApp(context, seeded.spool), 'explorer')
+    try {
+      await waitFor(async () => (await fetch(`${other.url}/api/tokenlist`)).status === 200, 'the copy that lists the positions NFT')
+      const { nfts } = (await (await fetch(`${other.url}/api/nfts`)).json()) as { nfts: Nft[] }
+      expect(nfts.map((nft) => nft.address)).toEqual([c.NonfungiblePositionManager, c.DemoNFT])
+      expect(nfts.map((nft) => nft.verified)).toEqual([true, false])
+      const collection = (await (await fetch(`${other.url}/api/nft/${c.NonfungiblePositionManager}`)).json()) as { verified: boolean }
+      expect(collection.verified).toBe(true)
+    } finally {
+      await other.stop()
+    }
   })
 })
 

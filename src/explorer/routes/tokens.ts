@@ -55,13 +55,14 @@ export function tokenRoutes(explorer: Explorer) {
     return entries
   }
 
-  /** Collections seen in transfer logs: verified (listed or tagged) first, then by items minted. */
+  /** Collections seen in transfer logs: verified (listed in the token list) first, then by items minted. */
   const nfts = async () => {
     const busiest = db
       .query<TokenStat, [number]>('SELECT address, kind, transfers, minted FROM explorer_tokens WHERE kind != 20 ORDER BY minted DESC, address LIMIT ?')
       .all(LIST_MAX)
-    const verified = [...registry.listed().map((token) => token.address), ...registry.taggedAddresses()]
-      .map((address) => stat(address))
+    const verified = registry
+      .listed()
+      .map((token) => stat(token.address))
       .filter((row): row is TokenStat => row !== null && row.kind !== 20)
     const seen = new Set<string>()
     const rows = [...verified.sort((a, b) => b.minted - a.minted), ...busiest].filter((row) => {
