@@ -98,4 +98,7 @@ test('charts prefer blocks with transactions and fall back to every block below 
     { number: 10, timestamp: 1020, txCount: 2, gasUsed: 42_000 },
     { number: 12, timestamp: 1024, txCount: 1, gasUsed: 21_000 },
   ])
+  // Four blocks with transactions exist: a small limit takes the newest of them, not every block.
+  expect(chartPoints(db, 2).map((point) => point.number)).toEqual([10, 12])
+  expect(chartPoints(db, 1).map((point) => point.number)).toEqual([12])
 })

@@ -19,9 +19,10 @@ const MIN_ACTIVE_POINTS = 4
 export function chartPoints(db: Database, limit: number) {
   type Row = { number: number; timestamp: number; tx_count: number; gas_used: number }
   const columns = 'number, timestamp, tx_count, gas_used'
-  let rows = db.query<Row, [number]>(`SELECT ${columns} FROM blocks WHERE tx_count > 0 ORDER BY number DESC LIMIT ?`).all(limit)
+  // Enough rows to know whether four blocks with transactions exist, whatever the limit asks.
+  let rows = db.query<Row, [number]>(`SELECT ${columns} FROM blocks WHERE tx_count > 0 ORDER BY number DESC LIMIT ?`).all(Math.max(limit, MIN_ACTIVE_POINTS))
   if (rows.length < MIN_ACTIVE_POINTS) rows = db.query<Row, [number]>(`SELECT ${columns} FROM blocks ORDER BY number DESC LIMIT ?`).all(limit)
-  return rows.reverse().map(chartPoint)
+  return rows.slice(0, limit).reverse().map(chartPoint)
 }
 
 export function overviewRoutes(explorer: Explorer) {
