@@ -57,7 +57,8 @@ export class Follower {
   private heads: NewHeadsSubscription | null = null
   private wake: (() => void) | null = null
   private identityChecked = false
-  private streamsDueAt = 0
+  /** The last failure of each stream, so a failing stream is reported when its error changes. */
+  private readonly streamErrors = new Map<string, string>()
 
   constructor(
     private readonly db: Database,
@@ -74,6 +75,9 @@ export class Follower {
     if (this.options.wsUrl) {
       this.heads = subscribeNewHeads(this.options.wsUrl, { onHead: () => this.wake?.() })
     }
+    // The streams derive from what the spool holds, so they go on while the node is away.
+    const stopStreams = new AbortController()
+    const streams = this.runStreams(AbortSignal.any([signal, stopStreams.signal]))
     let backoff = 500
     try {
       while (!signal.aborted) {
@@ -84,7 +88,6 @@ export class Follower {
           }
           const progressed = await this.step()
           this.markReachable()
-          this.runStreams()
           backoff = 500
           if (!progressed) await this.idle(signal)
         } catch (error) {
@@ -95,7 +98,9 @@ export class Follower {
         }
       }
     } finally {
+      stopStreams.abort()
       this.heads?.close()
+      await streams
     }
   }
 
@@ -222,24 +227,47 @@ export class Follower {
     this.options.onHealth(this.health())
   }
 
-  private runStreams(): void {
-    if (this.options.streams.length === 0 || Date.now() < this.streamsDueAt) return
-    const spoolCursor = getCursor(this.db)
-    let allCaughtUp = true
-    // One stream per pass, never two in one transaction.
-    for (const stream of this.options.streams) {
-      const result = runPass(this.db, stream, spoolCursor, this.options.maxLogsPerPass)
-      if (!result.caughtUp) allCaughtUp = false
+  /**
+   * The derived streams, each on a schedule of its own (spec 02): a stream behind the spool runs
+   * pass after pass, one that has caught up sleeps its own two seconds. Passes read only the
+   * spool, never the node. One stream per pass, never two in one transaction, and the event loop
+   * turns between passes so that the fetches in flight are written as they come.
+   */
+  private async runStreams(signal: AbortSignal): Promise<void> {
+    const { streams, maxLogsPerPass } = this.options
+    if (streams.length === 0) return
+    const dueAt = new Map(streams.map((stream) => [stream.name, 0]))
+    while (!signal.aborted) {
+      for (const stream of streams) {
+        if (signal.aborted || dueAt.get(stream.name)! > Date.now()) continue
+        dueAt.set(stream.name, this.streamPass(stream, maxLogsPerPass) ? Date.now() + CAUGHT_UP_SLEEP_MS : 0)
+        this.options.onHealth(this.health())
+        await sleep(0, signal)
+      }
+      await sleep(Math.max(0, Math.min(...dueAt.values()) - Date.now()), signal)
     }
-    this.streamsDueAt = allCaughtUp ? Date.now() + CAUGHT_UP_SLEEP_MS : 0
-    this.options.onHealth(this.health())
+  }
+
+  /** One pass of one stream; true when it has caught up with the spool (or failed, and waits). */
+  private streamPass(stream: StreamDefinition, maxLogs: number | undefined): boolean {
+    try {
+      const { caughtUp } = runPass(this.db, stream, getCursor(this.db), maxLogs)
+      this.streamErrors.delete(stream.name)
+      return caughtUp
+    } catch (error) {
+      const message = (error as Error).message?.split('\n')[0] ?? String(error)
+      if (this.streamErrors.get(stream.name) !== message) {
+        this.options.log('error', { stream: stream.name, error: message }, 'a derived stream pass failed; it is tried again every two seconds')
+      }
+      this.streamErrors.set(stream.name, message)
+      return true
+    }
   }
 
   private async idle(signal: AbortSignal): Promise<void> {
-    const wait = this.options.streams.length > 0 ? Math.min(this.options.pollMs, Math.max(0, this.streamsDueAt - Date.now())) : this.options.pollMs
     await new Promise<void>((resolve) => {
       this.wake = resolve
-      sleep(Math.max(wait, 10), signal).then(resolve)
+      sleep(Math.max(this.options.pollMs, 10), signal).then(resolve)
     })
     this.wake = null
   }

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { join } from 'node:path'
+import { erc20Abi, toEventSelector } from 'viem'
+import { createRpc } from '../../src/chain/rpc.ts'
+import type { SpoolHealth } from '../../src/spool/health.ts'
+import type { StreamDefinition } from '../../src/spool/streams.ts'
+import type { Anvil } from '../helpers/anvil.ts'
+import { runFollower } from '../exchange/follower.ts'
+import { chainWithActivity, rpcProxy, spoolConfig, waitFor } from './helpers.ts'
+
+// The derived streams read the spool, never the node: they keep deriving what the spool holds
+// while the node is away, and each stream that has caught up sleeps its own two seconds.
+
+let anvil: Anvil
+let head: number
+beforeAll(async () => {
+  ;({ anvil } = await chainWithActivity())
+  head = Number.parseInt(await createRpc(anvil.rpcUrl).call<string>('eth_blockNumber'), 16)
+}, 60_000)
+afterAll(() => anvil?.stop())
+
+/** A spool that holds the whole seeded chain and has never run a stream. */
+async function spoolWithoutStreams(rpcUrl: string) {
+  const config = spoolConfig(rpcUrl, null)
+  const path = join(config.dataDir, 'spool.db')
+  let health: SpoolHealth | null = null
+  const copy = runFollower(config, path, { streams: [], onHealth: (next) => (health = next) })
+  await waitFor(() => health?.spoolHeadBlock === head, 'the spool at the head')
+  await copy.stop()
+  return { config, path }
+}
+
+test('with the node gone, every stream still derives the whole spool', async () => {
+  const proxy = rpcProxy(anvil.rpcUrl)
+  const { config, path } = await spoolWithoutStreams(proxy.url)
+  proxy.stop()
+  let health: SpoolHealth | null = null
+  const index = runFollower(config, path, { maxLogsPerPass: 3, onHealth: (next) => (health = next) })
+  try {
+    await waitFor(() => {
+      const streams = health?.streams ?? {}
+      return ['v2', 'cl', 'explorer'].every((name) => streams[name]?.cursorBlock === head) && health
+    }, 'the three streams at the spool head, the node away', 30_000)
+    expect(health!.nodeReachable).toBe(false)
+    expect(health!.spoolHeadBlock).toBe(head)
+    // What they derived is there: the seeded pairs, pools and transfers.
+    expect(index.reader.query('SELECT count(*) AS n FROM v2_pair_state').get()).toEqual({ n: 3 })
+    expect(index.reader.query('SELECT count(*) AS n FROM cl_pool_state').get()).toEqual({ n: 2 })
+    expect((index.reader.query('SELECT count(*) AS n FROM explorer_transfers').get() as { n: number }).n).toBeGreaterThan(50)
+  } finally {
+    await index.stop()
+  }
+}, 60_000)
+
+test('a stream that has caught up sleeps its own two seconds while another is still behind', async () => {
+  const { config, path } = await spoolWithoutStreams(anvil.rpcUrl)
+  const transfer = toEventSelector(erc20Abi.find((item) => item.type === 'event' && item.name === 'Transfer')!)
+  // A stream of every Transfer that takes 50 ms a log, so it is behind for seconds, and one
+  // that reads nothing: it is caught up at once, and after that each of its passes only moves
+  // its cursor to the spool's head, which stamps the cursor's time.
+  const slow: StreamDefinition = { name: 'slow', migrations: [], topics: [transfer], apply: (_db, logs) => Bun.sleepSync(50 * logs.length), rollback: () => {} }
+  const idle: StreamDefinition = { name: 'idle', migrations: [], topics: [`0x${'ab'.repeat(32)}`], apply: () => {}, rollback: () => {} }
+  const idlePasses = new Set<string>()
+  let health: SpoolHealth | null = null
+  const index = runFollower(config, path, {
+    streams: [slow, idle],
+    maxLogsPerPass: 1,
+    onHealth: (next) => {
+      health = next
+      const behind = (next.streams.slow?.cursorBlock ?? -1) < (next.spoolHeadBlock ?? 0)
+      if (behind && next.streams.idle?.updatedAt) idlePasses.add(next.streams.idle.updatedAt)
+    },
+  })
+  try {
+    // The spool's head moves every 100 ms for three seconds while the slow stream is behind.
+    const rpc = createRpc(anvil.rpcUrl)
+    const started = Date.now()
+    for (let mined = 0; mined < 30; mined++) {
+      await rpc.call('evm_mine', [])
+      await Bun.sleep(100)
+    }
+    const seconds = (Date.now() - started) / 1000
+    expect(health!.streams.slow!.cursorBlock).toBeLessThan(health!.spoolHeadBlock!)
+    // Run on every turn, the idle stream would follow each new head (about thirty passes);
+    // asleep for two seconds after each pass, it ran about once every two seconds.
+    expect(idlePasses.size).toBeGreaterThan(0)
+    expect(idlePasses.size).toBeLessThanOrEqual(Math.ceil(seconds / 2) + 1)
+  } finally {
+    await index.stop()
+  }
+}, 90_000)
