@@ -98,8 +98,10 @@ export class StatsService {
     const tally = this.tally
     const indexedBlock = health.spoolHeadBlock
     // The node's head as the last tick read it; while the node is unreachable, the last head the
-    // spool saw (so the lag keeps meaning "behind the chain as last known").
-    const latestBlock = this.node.head ?? health.nodeHeadBlock
+    // spool saw (so the lag keeps meaning "behind the chain as last known"). Never behind what the
+    // spool holds: the tick may be a second older than the spool's last write.
+    const nodeHead = this.node.head ?? health.nodeHeadBlock
+    const latestBlock = nodeHead === null || indexedBlock === null ? nodeHead : Math.max(nodeHead, indexedBlock)
     const derived = health.streams.explorer
     const mini = this.db
       .query<{ number: number; block_number: number; timestamp_us: number }, []>('SELECT number, block_number, timestamp_us FROM minis ORDER BY number DESC LIMIT 1')
@@ -111,7 +113,7 @@ export class StatsService {
     return {
       latestBlock,
       indexedBlock,
-      indexLag: latestBlock === null || indexedBlock === null ? null : Math.max(0, latestBlock - indexedBlock),
+      indexLag: latestBlock === null || indexedBlock === null ? null : latestBlock - indexedBlock,
       derivedLag: derived?.lagBlocks ?? null,
       blocks: tally.blocks,
       transactions: tally.transactions,

@@ -20,6 +20,10 @@ beforeAll(async () => {
   const json = async (url: string) => (await fetch(url)).json() as Promise<any>
   await waitFor(async () => (await json(`${stack.urls.explorer}/api/stats`)).indexedBlock > 100, 'the seeded chain in the spool', 30_000)
   await waitFor(async () => (await fetch(`${stack.urls.explorer}/api/tokenlist`)).status === 200, 'the registry copy', 10_000)
+  await waitFor(async () => {
+    const { streams } = await json(`${stack.urls.exchange}/health`)
+    return streams.v2.cursorBlock > 100 && streams.cl.cursorBlock > 100
+  }, 'both exchange streams past the seed', 30_000)
   const pools = await json(`${stack.urls.exchange}/pools`)
   const clPools = await json(`${stack.urls.exchange}/cl/pools`)
   const txs = await json(`${stack.urls.explorer}/api/txs`)
@@ -79,8 +83,11 @@ const DOCUMENTED_5XX = new Set([502, 503])
 
 type Failure = string
 
+/** Spec 02: every 400 of the exchange index carries this one message. */
+const EXCHANGE_400 = 'invalid address or number'
+
 /** What every answer of the app itself must be, whatever was asked. */
-async function checkAnswer(what: string, response: Response, failures: Failure[]) {
+async function checkAnswer(what: string, service: string, response: Response, failures: Failure[]) {
   const contentType = response.headers.get('content-type') ?? ''
   const text = contentType.startsWith('text/event-stream') ? (await response.body?.cancel(), '') : await response.text()
   if (response.status >= 500 && !DOCUMENTED_5XX.has(response.status)) failures.push(`${what}: ${response.status} ${text.slice(0, 200)}`)
@@ -93,19 +100,20 @@ async function checkAnswer(what: string, response: Response, failures: Failure[]
   try {
     const body = JSON.parse(text) as { error?: unknown }
     if (typeof body.error !== 'string') failures.push(`${what}: ${response.status} without an error string: ${text.slice(0, 200)}`)
+    if (service === 'exchange' && response.status === 400 && body.error !== EXCHANGE_400) failures.push(`${what}: a 400 of the exchange says ${text.slice(0, 200)}`)
   } catch {
     failures.push(`${what}: ${response.status} body is not JSON: ${text.slice(0, 200)}`)
   }
 }
 
 /** Runs the requests a few at a time; each check adds to `failures` rather than stopping. */
-async function run(requests: Array<{ what: string; url: string; init?: RequestInit }>, failures: Failure[], concurrency = 16) {
+async function run(requests: Array<{ service: string; what: string; url: string; init?: RequestInit }>, failures: Failure[], concurrency = 16) {
   let next = 0
   const worker = async () => {
     while (next < requests.length) {
-      const { what, url, init } = requests[next++]!
+      const { service, what, url, init } = requests[next++]!
       try {
-        await checkAnswer(what, await fetch(url, { ...init, redirect: 'manual' }), failures)
+        await checkAnswer(what, service, await fetch(url, { ...init, redirect: 'manual' }), failures)
       } catch (error) {
         failures.push(`${what}: no answer (${(error as Error).message})`)
       }
@@ -133,7 +141,7 @@ describe('hostile requests against stack dev', () => {
         HOSTILE.flatMap((value) => {
           const encoded = path.replace('*', encode(value))
           const raw = path.replace('*', value.replace(/[#?\s%\uD800-\uDFFF]/g, (c) => encode(c)))
-          return [...new Set([encoded, raw])].map((url) => ({ what: `GET ${service} ${url.slice(0, 120)}`, url: `${stack.urls[service]}${url}` }))
+          return [...new Set([encoded, raw])].map((url) => ({ service, what: `GET ${service} ${url.slice(0, 120)}`, url: `${stack.urls[service]}${url}` }))
         }),
       ),
     )
@@ -149,7 +157,7 @@ describe('hostile requests against stack dev', () => {
       Object.entries(routes).flatMap(([path, keys]) => [
         ...keys.flatMap((key) => HOSTILE.map((value) => `${path}?${key}=${encode(value)}`)),
         ...SHAPES.map((shape) => `${path}${shape}`),
-      ]).map((url) => ({ what: `GET ${service} ${url.slice(0, 120)}`, url: `${stack.urls[service]}${url}` })),
+      ]).map((url) => ({ service, what: `GET ${service} ${url.slice(0, 120)}`, url: `${stack.urls[service]}${url}` })),
     )
     const count = await run(requests, failures)
     expect(failures).toEqual([])
@@ -170,6 +178,7 @@ describe('hostile requests against stack dev', () => {
       list.flatMap((path) =>
         methods.flatMap((method) =>
           [undefined, stack.urls[service]!, 'https://evil.example', 'null'].map((origin) => ({
+            service,
             what: `${method} ${service} ${path} origin=${origin}`,
             url: `${stack.urls[service]}${path}`,
             init: {
@@ -266,7 +275,7 @@ describe('hostile requests against stack dev', () => {
         if (answer.kind === 'none') continue // still waiting for the rest of a body, as it should
         if (bun !== undefined && bun !== 'close') failures.push(`${what}: the app answered ${answer.response.status} where Bun's parser answers ${bun}`)
         if (status !== undefined && answer.response.status !== status) failures.push(`${what}: ${answer.response.status}, expected ${status}`)
-        await checkAnswer(what, answer.response, failures)
+        await checkAnswer(what, service, answer.response, failures)
       }
     }
     expect(failures).toEqual([])

@@ -62,6 +62,9 @@ describe('closed and kind', () => {
   test('kind is mint, burn or collect', () => {
     expect(kindParam(undefined)).toBeNull()
     for (const kind of ['mint', 'burn', 'collect']) expect(kindParam(kind)).toBe(kind as never)
-    expect(refused(() => kindParam('swap')).status).toBe(400)
+    for (const kind of ['swap', 'MINT', '', 'mint,burn']) {
+      expect(refused(() => kindParam(kind)).status).toBe(400)
+      expect(refused(() => kindParam(kind)).message).toBe(INVALID_PARAMETER)
+    }
   })
 })

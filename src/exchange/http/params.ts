@@ -43,9 +43,9 @@ export function closedParam(value: unknown): boolean {
 export const EVENT_KINDS = ['mint', 'burn', 'collect'] as const
 export type EventKind = (typeof EVENT_KINDS)[number]
 
-/** DESIGN: `/cl/events` accepts kind mint, burn or collect. */
+/** DESIGN: `/cl/events` accepts kind mint, burn or collect; spec 02 gives every 400 the one message. */
 export function kindParam(value: unknown): EventKind | null {
   if (value === undefined) return null
   if (typeof value === 'string' && (EVENT_KINDS as readonly string[]).includes(value)) return value as EventKind
-  throw new HttpError(400, 'kind must be one of mint, burn, collect')
+  throw invalidParameter()
 }
