@@ -143,6 +143,28 @@ describe('/tx/{hash}', () => {
   })
 })
 
+describe('the answer caches are keyed by what was parsed', () => {
+  /** The address with the case of its first letter flipped: the checksum no longer holds. */
+  const badChecksum = (address: string) => address.replace(/[a-fA-F]/, (letter) => (letter === letter.toLowerCase() ? letter.toUpperCase() : letter.toLowerCase()))
+
+  test('a malformed parameter is refused while its valid twin is cached', async () => {
+    const { hash } = (await seeded.json<Array<{ hash: string }>>('/txs'))[0]!
+    await seeded.json(`/tx/${hash}`)
+    await seeded.json(`/tx/0X${hash.slice(2)}`, 404)
+    await seeded.json(`/tx/${hash.toUpperCase()}`, 404)
+    await seeded.json(`/nft/${c.DemoNFT}`)
+    await seeded.json(`/nft/${badChecksum(c.DemoNFT)}`, 404)
+    await seeded.json(`/nft/${c.DemoNFT}/1`)
+    await seeded.json(`/nft/${badChecksum(c.DemoNFT)}/1`, 404)
+    await seeded.json(`/address/${devAccounts.bob.address}`)
+    await seeded.json(`/address/${badChecksum(devAccounts.bob.address)}`, 404)
+  })
+
+  test('twins that mean the same answer the same: any case of a valid address, leading zeros of a token id', async () => {
+    expect(await seeded.json(`/nft/${c.DemoNFT.toLowerCase()}/001`)).toEqual(await seeded.json(`/nft/${c.DemoNFT}/1`))
+  })
+})
+
 describe('/address/{address}', () => {
   type AddressAnswer = {
     address: string

@@ -22,13 +22,17 @@ type ItemRow = { token_id: string; holders: number; holder: Uint8Array; amounts:
 export function nftRoutes(explorer: Explorer) {
   const { db, registry, probes, metadata } = explorer
 
-  const collectionOf = (text: string) => {
-    const address = parseAddress(text)
-    const row = address
-      ? db.query<Collection, [Uint8Array]>('SELECT address, kind, transfers, minted FROM explorer_tokens WHERE address = ? AND kind != 20').get(fromHex(address))
-      : null
-    if (!address || !row) throw new HttpError(404, 'unknown NFT collection')
+  const collectionOf = (address: Address) => {
+    const row = db.query<Collection, [Uint8Array]>('SELECT address, kind, transfers, minted FROM explorer_tokens WHERE address = ? AND kind != 20').get(fromHex(address))
+    if (!row) throw new HttpError(404, 'unknown NFT collection')
     return { address, row, standard: row.kind === 1155 ? ('erc1155' as const) : ('erc721' as const) }
+  }
+
+  /** The collection's address as parsed; the answer caches are keyed by it, never by the raw text. */
+  const collectionAddress = (text: string) => {
+    const address = parseAddress(text)
+    if (!address) throw new HttpError(404, 'unknown NFT collection')
+    return address
   }
 
   /** What the collection says of itself (live, cached) beside what the index counted. */
@@ -63,8 +67,8 @@ export function nftRoutes(explorer: Explorer) {
     }
   }
 
-  const collection = async (text: string, limit: number, offset: number) => {
-    const { address, row, standard } = collectionOf(text)
+  const collection = async (collectionAt: Address, limit: number, offset: number) => {
+    const { address, row, standard } = collectionOf(collectionAt)
     const items = db
       .query<ItemRow, [Uint8Array, number, number]>(
         `SELECT token_id, count(*) AS holders, min(holder) AS holder, group_concat(amount) AS amounts FROM explorer_nft_holdings
@@ -84,9 +88,9 @@ export function nftRoutes(explorer: Explorer) {
     }
   }
 
-  const single = async (text: string, tokenId: string) => {
-    const { address, row, standard } = collectionOf(text)
-    const key = tokenIdKey(tokenId.replace(/^0+(?=\d)/, ''))
+  const single = async (collectionAt: Address, tokenId: string) => {
+    const { address, row, standard } = collectionOf(collectionAt)
+    const key = tokenIdKey(tokenId)
     const transfers = db
       .query<TransferRecord, [Uint8Array, string]>(
         `SELECT ${TRANSFER_COLUMNS} FROM explorer_transfers x ${TRANSFER_JOINS} WHERE x.token = ? AND x.token_id = ?
@@ -115,13 +119,16 @@ export function nftRoutes(explorer: Explorer) {
 
   return new Elysia({ name: 'explorer-nfts' })
     .get('/nft/:address', ({ params, query }) => {
+      const address = collectionAddress(params.address)
       const limit = clampLimit(query.limit, PAGE.nftItems)
       const offset = clampOffset(query.offset)
-      return explorer.collections.get(`nft:${params.address.toLowerCase()}:${limit}:${offset}`, () => collection(params.address, limit, offset))
+      return explorer.collections.get(`nft:${address}:${limit}:${offset}`, () => collection(address, limit, offset))
     })
     .get('/nft/:address/:tokenId', ({ params }) => {
       // Spec 03: a token id that is not all digits does not match the route: the unknown-route 404.
       if (!/^\d{1,78}$/.test(params.tokenId)) throw new HttpError(404, 'not found')
-      return explorer.answers.get(`nft:${params.address.toLowerCase()}:${params.tokenId}`, () => single(params.address, params.tokenId))
+      const address = collectionAddress(params.address)
+      const tokenId = params.tokenId.replace(/^0+(?=\d)/, '')
+      return explorer.answers.get(`nft:${address}:${tokenId}`, () => single(address, tokenId))
     })
 }

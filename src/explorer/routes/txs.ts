@@ -44,16 +44,13 @@ export function txRoutes(explorer: Explorer) {
     calls: call.calls.map(frame),
   })
 
-  const detail = async (text: string) => {
-    const hash = parseHash(text)
-    const row = hash
-      ? db
-          .query<FullTxRecord, [Uint8Array]>(
-            `SELECT ${TX_COLUMNS}, b.hash AS block_hash, t.nonce, t.type, t.gas, t.gas_price, t.max_fee, t.max_priority_fee, t.input
-               FROM txs t JOIN blocks b ON b.number = t.block_number WHERE t.hash = ?`,
-          )
-          .get(fromHex(hash))
-      : null
+  const detail = async (hash: Hex) => {
+    const row = db
+      .query<FullTxRecord, [Uint8Array]>(
+        `SELECT ${TX_COLUMNS}, b.hash AS block_hash, t.nonce, t.type, t.gas, t.gas_price, t.max_fee, t.max_priority_fee, t.input
+           FROM txs t JOIN blocks b ON b.number = t.block_number WHERE t.hash = ?`,
+      )
+      .get(fromHex(hash))
     if (!row) throw new HttpError(404, 'unknown transaction')
 
     const logRows = db
@@ -134,5 +131,10 @@ export function txRoutes(explorer: Explorer) {
     })
     // A stored transaction changes only if a reorganisation drops it, so its answer is kept as
     // briefly as the address pages' (a few seconds) and a burst of views costs one read.
-    .get('/tx/:hash', ({ params }) => explorer.answers.get(`tx:${params.hash.toLowerCase()}`, () => detail(params.hash)))
+    // Keyed by the hash as parsed: a malformed one is refused whether or not a twin is cached.
+    .get('/tx/:hash', ({ params }) => {
+      const hash = parseHash(params.hash)
+      if (!hash) throw new HttpError(404, 'unknown transaction')
+      return explorer.answers.get(`tx:${hash}`, () => detail(hash))
+    })
 }
