@@ -136,3 +136,22 @@ describe('stack validate', () => {
     expect(usage.code).toBe(2)
   })
 })
+
+describe('npm test on a machine without Chromium', () => {
+  const script = join(ROOT, 'tests/chromium.sh')
+
+  test('stops at once with one line saying what to run', async () => {
+    const { code, stdout, stderr } = await runOnce(['sh', script], [], { env: { CHROMIUM_PATH: '/nonexistent/chromium' } })
+    expect(code).toBe(1)
+    expect(stdout).toBe('')
+    expect(stderr.trim().split('\n')).toEqual([
+      "npm test: the browser tests need Chromium at /nonexistent/chromium: run 'sudo apt-get install -y chromium' (or set CHROMIUM_PATH), then npm test again",
+    ])
+  })
+
+  test('goes on when the browser is there', async () => {
+    const { code, stderr } = await runOnce(['sh', script], [], { env: { CHROMIUM_PATH: process.execPath } })
+    expect(code).toBe(0)
+    expect(stderr).toBe('')
+  })
+})

@@ -1,15 +1,11 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
-import { chromium } from 'playwright-core'
 import { devAccounts } from '../../src/devnet/accounts.ts'
 import { devClients, type Manifest } from '../../src/devnet/deploy.ts'
 import { configDir, fromSource, startStack, type RunningStack } from '../helpers/stack.ts'
 import { placeFlip, waitFor, type ArcadeChain } from './helpers/arcade.ts'
 import { TestSocket, type Frame } from './helpers/socketClient.ts'
-
-// Debian's Chromium (apt-get install chromium); .ci/run installs it on a fresh machine.
-const CHROMIUM = '/usr/bin/chromium'
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+import { launchChromium } from '../helpers/browser.ts'
 
 let stack: RunningStack
 let dir: string
@@ -32,7 +28,7 @@ afterAll(() => {
 })
 
 test('a browser on the arcade’s own origin joins a room; a page of another origin is refused', async () => {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
+  const browser = await launchChromium()
   try {
     const page = await browser.newPage()
     await page.goto(`${arcade}/api/health`)

@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { getAddress, parseEther, type Hash } from 'viem'
 import { freshAddress, startFaucet, startFaucetChain, type FaucetChain, type FaucetUnderTest } from './helpers.ts'
-
-// Debian's Chromium (apt-get install chromium); .ci/run installs it on a fresh machine.
-const CHROMIUM = '/usr/bin/chromium'
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+import { launchChromium } from '../helpers/browser.ts'
 
 let chain: FaucetChain
 let service: FaucetUnderTest
@@ -14,7 +11,7 @@ let page: Page
 beforeAll(async () => {
   chain = await startFaucetChain()
   service = startFaucet(chain)
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
+  browser = await launchChromium()
   page = await browser.newPage()
 }, 30_000)
 afterAll(async () => {
