@@ -281,4 +281,42 @@ describe('hostile requests against stack dev', () => {
     expect(failures).toEqual([])
     await expectAlive()
   }, 120_000)
+
+  test('hostile frames on an arcade socket: answered with an error frame or a close, never a server error', async () => {
+    const frames: Array<string | Uint8Array> = [
+      '', ' ', 'null', 'true', '1', '"ping"', '[]', '{}', 'not json', '{"type":', '\u0000',
+      '{"type":"ping","id":{"a":1}}', '{"type":"ping","id":1e309}', '{"type":"ping","id":"' + 'x'.repeat(65) + '"}',
+      '{"type":"__proto__"}', '{"__proto__":{"type":"ping"}}', '{"constructor":{"prototype":{"polluted":1}},"type":"ping"}',
+      '{"type":"subscribe","events":[]}', '{"type":"subscribe","events":"Placed"}', `{"type":"subscribe","events":[${'"a",'.repeat(70)}"a"]}`,
+      '{"type":"subscribe","events":["' + 'e'.repeat(100) + '"]}', '{"type":"unsubscribe","events":[null]}', '{"type":"subscribe","events":["nope"]}',
+      '['.repeat(1000) + ']'.repeat(1000), `{"type":"ping","id":"${'\\u0000'.repeat(10)}"}`, '{"type":"ping"}'.repeat(100),
+      new Uint8Array([0xff, 0xfe, 0x00, 0x01]), new Uint8Array(0), new TextEncoder().encode('{"type":"ping"}'),
+    ]
+    const url = `${stack.urls.arcade!.replace(/^http/, 'ws')}/ws/coinflip`
+    const failures: Failure[] = []
+    // A few frames a socket, under the rate limit, one socket after another (8 per address at most).
+    for (let from = 0; from < frames.length; from += 10) {
+      const socket = new WebSocket(url)
+      const answers: string[] = []
+      const closed = new Promise<number>((resolve) => socket.addEventListener('close', (event) => resolve(event.code)))
+      socket.addEventListener('message', (event) => answers.push(String(event.data)))
+      await new Promise((resolve, reject) => {
+        socket.addEventListener('open', resolve)
+        socket.addEventListener('error', reject)
+      })
+      for (const frame of frames.slice(from, from + 10)) socket.send(frame)
+      await Bun.sleep(300)
+      socket.close(1000)
+      const code = await closed
+      if (![1000, 1005].includes(code)) failures.push(`frames ${from}..${from + 9}: closed with ${code}`)
+      for (const answer of answers) {
+        const frame = JSON.parse(answer) as { type: string }
+        if (!['hello', 'pong', 'error', 'subscribed', 'head', 'event'].includes(frame.type)) failures.push(`frames ${from}..${from + 9}: answered ${answer.slice(0, 200)}`)
+      }
+      if (!answers.some((answer) => answer.includes('"error"'))) failures.push(`frames ${from}..${from + 9}: no error frame for hostile frames`)
+    }
+    expect(failures).toEqual([])
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+    await expectAlive()
+  }, 60_000)
 })
