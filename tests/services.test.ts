@@ -50,11 +50,13 @@ describe('explorer (4010, /api)', () => {
     await expectJson(await fetch(`${explorer.url}/api/stats`, { method: 'OPTIONS', headers: { origin: EVIL } }), 403)
   })
 
-  test('a preflight announces GET and OPTIONS and the Content-Type header', async () => {
-    const response = await fetch(`${explorer.url}/api/stats`, { method: 'OPTIONS', headers: { origin: SITE } })
-    expect(response.status).toBe(204)
-    expect(response.headers.get('access-control-allow-methods')).toBe('GET, OPTIONS')
-    expect(response.headers.get('access-control-allow-headers')).toBe('Content-Type')
+  test('a preflight announces GET and OPTIONS and the Content-Type header, with an Origin or without', async () => {
+    for (const headers of [{ origin: SITE }, {}]) {
+      const response = await fetch(`${explorer.url}/api/stats`, { method: 'OPTIONS', headers })
+      expect(response.status).toBe(204)
+      expect(response.headers.get('access-control-allow-methods')).toBe('GET, OPTIONS')
+      expect(response.headers.get('access-control-allow-headers')).toBe('Content-Type')
+    }
   })
 
   test('unknown routes, inside and outside the mount, are JSON 404s', async () => {
@@ -92,11 +94,13 @@ describe('faucet (3000, / and /api)', () => {
     for (const path of ['/health', '/api/health']) await expectJson(await fetch(`${faucet.url}${path}`), 200)
   })
 
-  test('a preflight announces POST, GET and OPTIONS', async () => {
-    const response = await fetch(`${faucet.url}/drip`, { method: 'OPTIONS', headers: { origin: SITE } })
-    expect(response.status).toBe(204)
-    expect(response.headers.get('access-control-allow-methods')).toBe('POST, GET, OPTIONS')
-    expect(response.headers.get('access-control-allow-headers')).toBe('Content-Type')
+  test('a preflight announces POST, GET and OPTIONS and content-type, with an Origin or without', async () => {
+    for (const headers of [{ origin: SITE }, {}]) {
+      const response = await fetch(`${faucet.url}/drip`, { method: 'OPTIONS', headers })
+      expect(response.status).toBe(204)
+      expect(response.headers.get('access-control-allow-methods')).toBe('POST, GET, OPTIONS')
+      expect(response.headers.get('access-control-allow-headers')).toBe('content-type')
+    }
   })
 
   test('an Origin not on the allowlist is refused 403', async () => {

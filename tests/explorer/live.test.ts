@@ -71,7 +71,9 @@ describe('/live', () => {
     const first = live.frames[0]!
     expect(first).toHaveProperty('indexedBlock')
     expect(first).toHaveProperty('latestBlock')
-    // Let the stats settle (the first ticks fill in the node's figures), then watch an idle chain.
+    // Let the stats settle (the first ticks fill in the node's figures, the streams reach the
+    // spool's head within their two-second sleep), then watch an idle chain.
+    await waitFor(() => live.frames.at(-1)?.derivedLag === 0 && live.frames.at(-1)?.nodeReachable === true, 'settled stats', 5000)
     await Bun.sleep(1500)
     const settled = live.frames.length
     await Bun.sleep(1500)

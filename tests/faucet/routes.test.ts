@@ -113,7 +113,7 @@ describe('CORS and unknown paths', () => {
     const response = await fetch(`${service.url}/drip`, { method: 'OPTIONS', headers: { origin: SITE, 'access-control-request-method': 'POST' } })
     expect(response.status).toBe(204)
     expect(response.headers.get('access-control-allow-methods')).toBe('POST, GET, OPTIONS')
-    expect(response.headers.get('access-control-allow-headers')).toBe('Content-Type')
+    expect(response.headers.get('access-control-allow-headers')).toBe('content-type')
     expect(response.headers.get('access-control-allow-origin')).toBe(SITE)
   })
 

@@ -55,10 +55,10 @@ test('with the node gone, every stream still derives the whole spool', async () 
 test('a stream that has caught up sleeps its own two seconds while another is still behind', async () => {
   const { config, path } = await spoolWithoutStreams(anvil.rpcUrl)
   const transfer = toEventSelector(erc20Abi.find((item) => item.type === 'event' && item.name === 'Transfer')!)
-  // A stream of every Transfer that takes 50 ms a log, so it is behind for seconds, and one
+  // A stream of every Transfer that takes 100 ms a log, so it is behind for seconds, and one
   // that reads nothing: it is caught up at once, and after that each of its passes only moves
   // its cursor to the spool's head, which stamps the cursor's time.
-  const slow: StreamDefinition = { name: 'slow', migrations: [], topics: [transfer], apply: (_db, logs) => Bun.sleepSync(50 * logs.length), rollback: () => {} }
+  const slow: StreamDefinition = { name: 'slow', migrations: [], topics: [transfer], apply: (_db, logs) => Bun.sleepSync(100 * logs.length), rollback: () => {} }
   const idle: StreamDefinition = { name: 'idle', migrations: [], topics: [`0x${'ab'.repeat(32)}`], apply: () => {}, rollback: () => {} }
   const idlePasses = new Set<string>()
   let health: SpoolHealth | null = null
