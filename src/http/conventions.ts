@@ -92,7 +92,7 @@ export function conventions(options: ConventionsOptions) {
           }
           corsHeaders['access-control-allow-origin'] = origin
         }
-        // Spec 01-03: a preflight names the allowed methods and header, with an Origin or without.
+        // Specs 02 and 03: a preflight names the allowed methods and header, with an Origin or without.
         if (request.method === 'OPTIONS') {
           corsHeaders['access-control-allow-methods'] = cors.methods.join(', ')
           corsHeaders['access-control-allow-headers'] = cors.headers
