@@ -51,7 +51,7 @@ describe('explorer (4010, /api)', () => {
   })
 
   test('a preflight announces GET and OPTIONS and the Content-Type header, with an Origin or without', async () => {
-    for (const headers of [{ origin: SITE }, {}]) {
+    for (const headers of [{ origin: SITE }, {}] as Array<Record<string, string>>) {
       const response = await fetch(`${explorer.url}/api/stats`, { method: 'OPTIONS', headers })
       expect(response.status).toBe(204)
       expect(response.headers.get('access-control-allow-methods')).toBe('GET, OPTIONS')
@@ -95,7 +95,7 @@ describe('faucet (3000, / and /api)', () => {
   })
 
   test('a preflight announces POST, GET and OPTIONS and content-type, with an Origin or without', async () => {
-    for (const headers of [{ origin: SITE }, {}]) {
+    for (const headers of [{ origin: SITE }, {}] as Array<Record<string, string>>) {
       const response = await fetch(`${faucet.url}/drip`, { method: 'OPTIONS', headers })
       expect(response.status).toBe(204)
       expect(response.headers.get('access-control-allow-methods')).toBe('POST, GET, OPTIONS')
