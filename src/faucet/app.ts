@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import type { ServiceContext } from '../context.ts'
+import type { Spool } from '../spool/spool.ts'
 import { conventions } from '../http/conventions.ts'
 import { manifestPath } from './deployment.ts'
 import { createFaucet, type Faucet } from './faucet.ts'
@@ -8,9 +9,9 @@ import { MAX_BODY_BYTES } from './limits.ts'
 import { faucetRoutes } from './routes.ts'
 import { staticPage } from './staticPage.ts'
 
-/** The faucet service as `stack` runs it. */
-export function createFaucetApp(context: ServiceContext) {
-  return faucetApp(context, createFaucet(context))
+/** The faucet service as `stack` runs it: its quota counts checked against the spool's copy of the chain. */
+export function createFaucetApp(context: ServiceContext, spool?: Spool) {
+  return faucetApp(context, createFaucet(context, { spool }))
 }
 
 /**

@@ -41,8 +41,9 @@ export class Dripper {
     const { book, client, log, receiptTimeoutMs } = this.parts
     let hash: Hash
     try {
-      hash = await this.send(faucet, address)
+      hash = await this.send(faucet, reservation, address)
     } catch (error) {
+      // Also after the commit: the transaction did not go out, so it leaves the all-time total.
       book.rollback(reservation)
       if (error instanceof HttpError) throw error
       // Whatever else went wrong before a transaction went out, the caller learns only that
@@ -50,10 +51,10 @@ export class Dripper {
       log.error({ err: error, address }, 'drip failed before sending')
       throw new DripFailedError()
     }
-    book.commit(reservation, hash)
 
     const receipt = await waitForReceipt(client, hash, receiptTimeoutMs)
     if (receipt?.status === 'success') {
+      book.confirm(reservation)
       log.info({ hash, address, block: Number(receipt.blockNumber) }, 'dripped')
       return { hash, address }
     }
@@ -75,16 +76,30 @@ export class Dripper {
     throw new NoReceiptYetError(hash)
   }
 
-  /** Everything up to and including the submission; throws the answer when the drip cannot go. */
-  private async send(faucet: Address, address: Address): Promise<Hash> {
-    const { reader, operator, log } = this.parts
+  /**
+   * Everything up to and including the submission; throws the answer when the drip cannot go.
+   * The signed transaction's hash is committed to the journal before it is sent.
+   */
+  private async send(faucet: Address, reservation: Reservation, address: Address): Promise<Hash> {
+    const { reader, operator, book, log } = this.parts
     // The simulation runs beside the reads (it costs no nonce); the reads decide first, since
     // they give the caller the better answer (how long to wait, what is left).
     const simulation = operator.estimate(faucet, address).then(
       (gas) => ({ gas }),
       (error: unknown) => ({ error }),
     )
-    const [retryIn, treasury, facts] = await Promise.all([reader.retryIn(faucet, address), reader.treasury(faucet), reader.factsOf(faucet)])
+    const [retryIn, treasury, facts, pending] = await Promise.all([
+      reader.retryIn(faucet, address),
+      reader.treasury(faucet),
+      reader.factsOf(faucet),
+      operator.pendingNonce(),
+    ])
+    if (!operator.nodeFollows(pending)) {
+      log.warn(
+        { operator: operator.address, pending: pending.pending, accepted: pending.acceptedBefore },
+        "the node's pending nonce is below one it accepted (it forgot the operator's transactions: a revert, an older state, a dropped pool); nonces start again from the node's",
+      )
+    }
     if (retryIn > 0) throw coolingDown(address, retryIn)
     if (treasury.ethBalance < treasury.ethAmount || treasury.tokenBalance < treasury.tokenAmount) {
       throw empty(treasury, facts.decimals, facts.symbol)
@@ -104,10 +119,11 @@ export class Dripper {
     }
     const { gas } = simulated
 
+    const signed = await operator.sign(faucet, address, gas, pending)
+    book.commit(reservation, signed.hash)
     try {
-      const { hash, answered } = await operator.submit(faucet, address, gas)
-      if (!answered) log.warn({ hash }, 'the node did not answer the drip submission in time')
-      return hash
+      if (!(await operator.send(signed))) log.warn({ hash: signed.hash }, 'the node did not answer the drip submission in time')
+      return signed.hash
     } catch (error) {
       if (!(error instanceof SendRefusedError)) throw error
       log.warn({ err: error, address }, 'the node refused the drip transaction')

@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import type { Address } from 'viem'
+import type { Address, Hash } from 'viem'
 import type { ServiceContext } from '../context.ts'
 import { StartError } from '../http/serve.ts'
 import { faucetLocator } from './deployment.ts'
@@ -7,8 +7,10 @@ import { Dripper } from './drip.ts'
 import { FaucetUnavailableError } from './errors.ts'
 import { DAILY_GLOBAL, DAILY_PER_ADDRESS, DAILY_PER_CLIENT } from './limits.ts'
 import { Operator } from './operator.ts'
+import type { Spool } from '../spool/spool.ts'
 import { QuotaBook } from './quota/book.ts'
 import { FaucetReader } from './reads.ts'
+import { reconcileWhenCaughtUp } from './reconcile.ts'
 import { Settler, type SettleOptions } from './settle.ts'
 
 /** The quota journal's folder under the data folder. */
@@ -33,6 +35,8 @@ export type FaucetOptions = {
   clock?: () => number
   /** How drips answered "no receipt yet" are followed. */
   settle?: SettleOptions
+  /** The spool, whose copy of the chain the quota counts are checked against once it has caught up. */
+  spool?: Spool
 }
 
 export function createFaucet({ config, log, chain }: ServiceContext, options: FaucetOptions = {}): Faucet {
@@ -60,14 +64,17 @@ export function createFaucet({ config, log, chain }: ServiceContext, options: Fa
     throw new StartError(`faucet: cannot open the quota journal in ${dir}: ${(error as Error).message}`)
   }
   const { global, allTime } = book.usage()
-  log.info({ service: 'faucet', journal: book.journalPath, ...book.recovery, today: global, allTime }, 'quota journal opened')
-  if (book.recovery.orphans > 0) {
-    log.warn({ service: 'faucet', orphans: book.recovery.orphans }, 'drips in flight when the faucet last stopped are counted as spent')
-  }
+  const { recovery } = book
+  log.info({ service: 'faucet', journal: book.journalPath, ...recovery, today: global, allTime }, 'quota journal opened')
+  if (recovery.released > 0) log.info({ service: 'faucet', released: recovery.released }, 'reservations open when the faucet last stopped had sent nothing: their slots are free again')
+  if (recovery.spent > 0) log.warn({ service: 'faucet', spent: recovery.spent }, 'reservations an older journal left open may have been paid: counted as spent')
 
   const operator = new Operator(chain, key)
   const settler = new Settler(chain.publicClient, book, operator, log, options.settle)
+  // Drips the last process signed without learning their fate: the chain settles each.
+  for (const { reservation, hash } of book.unsettled()) settler.follow(hash as Hash, reservation)
   const dripper = new Dripper({ client: chain.publicClient, book, reader, operator, settler, log, receiptTimeoutMs: settings.receiptTimeoutMs })
+  const stopReconcile = options.spool ? reconcileWhenCaughtUp({ spool: options.spool, book, operator: operator.address, locate, clock, log }) : () => {}
   return {
     locate,
     reader,
@@ -76,6 +83,7 @@ export function createFaucet({ config, log, chain }: ServiceContext, options: Fa
     settler,
     disabledReason: null,
     stop: () => {
+      stopReconcile()
       settler.stop()
       book.close()
     },

@@ -1,7 +1,6 @@
 import {
   BaseError,
   ContractFunctionRevertedError,
-  createNonceManager,
   encodeFunctionData,
   keccak256,
   TimeoutError,
@@ -9,13 +8,14 @@ import {
   type Hash,
   type Hex,
   type PrivateKeyAccount,
+  type TransactionSerializable,
   type WalletClient,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { jsonRpc } from 'viem/nonce'
 import { isNodeUnreachable, type Chain } from '../chain/client.ts'
 import { faucetAbi } from './contract.ts'
 import { NodeUnreachableError } from './errors.ts'
+import { OperatorNonces } from './nonces.ts'
 import { fromChain } from './reads.ts'
 
 /** The contract refused the drip when it was simulated; `reason` is its custom error's name. */
@@ -34,29 +34,48 @@ export class SendRefusedError extends Error {
   override name = 'SendRefusedError'
 }
 
-/** A submission: the hash is known from the signed bytes, whether or not the node answered. */
-export type Submission = { hash: Hash; answered: boolean }
+/** A drip transaction signed and not yet sent: its hash is known from the signed bytes. */
+export type Signed = { hash: Hash; nonce: number; serialized: Hex }
+
+/** The node's pending count for the operator, with what this process knew it had accepted before the read. */
+export type PendingNonce = { pending: number; acceptedBefore: number }
 
 /**
- * The operator key and what it signs: `dripTo` calls to the faucet contract. A nonce manager
- * hands concurrent sends consecutive nonces (the node's pending count alone collides). Each
- * operator has its own: viem's shared one would carry nonces over from another chain that
- * the same key signed on in this process.
+ * The operator key and what it signs: `dripTo` calls to the faucet contract. Its nonces come
+ * from OperatorNonces, checked against the node's pending count at every drip, so a node that
+ * forgets transactions (a revert, an older state) does not leave every later drip queued behind
+ * a gap.
  */
 export class Operator {
   readonly account: PrivateKeyAccount
   private readonly wallet: WalletClient
+  private readonly nonces = new OperatorNonces()
 
   constructor(
     private readonly chain: Chain,
     key: Hex,
   ) {
-    this.account = privateKeyToAccount(key, { nonceManager: createNonceManager({ source: jsonRpc() }) })
+    this.account = privateKeyToAccount(key)
     this.wallet = chain.walletFor(this.account)
   }
 
   get address(): Address {
     return this.account.address
+  }
+
+  /** The node's pending count for the operator, read beside a drip's other reads. */
+  async pendingNonce(): Promise<PendingNonce> {
+    const acceptedBefore = this.nonces.acceptedSoFar
+    const pending = await fromChain(() => this.chain.publicClient.getTransactionCount({ address: this.account.address, blockTag: 'pending' }))
+    return { pending, acceptedBefore }
+  }
+
+  /**
+   * Whether the node still counts every transaction it accepted from the operator; when it does
+   * not (it forgot them), the nonces start again from its count and false says so.
+   */
+  nodeFollows({ pending, acceptedBefore }: PendingNonce): boolean {
+    return this.nonces.follows(pending, acceptedBefore)
   }
 
   /**
@@ -80,12 +99,11 @@ export class Operator {
   }
 
   /**
-   * Signs `dripTo(to)` and submits it. The hash is computed from the signed bytes, so a send
-   * whose answer timed out still names the transaction that may land. Refused by the node: a
-   * SendRefusedError; node unreachable before sending: NodeUnreachableError (nothing went out).
+   * Signs `dripTo(to)` with the next nonce. Nothing is sent: the caller writes the hash down
+   * first. A failure here leaves the nonce unused.
    */
-  async submit(faucet: Address, to: Address, gas: bigint): Promise<Submission> {
-    let signed: Hex
+  async sign(faucet: Address, to: Address, gas: bigint, { pending }: PendingNonce): Promise<Signed> {
+    const nonce = this.nonces.take(pending)
     try {
       const request = await fromChain(() =>
         this.wallet.prepareTransactionRequest({
@@ -94,31 +112,39 @@ export class Operator {
           to: faucet,
           data: encodeFunctionData({ abi: faucetAbi, functionName: 'dripTo', args: [to] }),
           gas,
-          nonceManager: this.account.nonceManager,
+          nonce,
         }),
       )
-      signed = await this.account.signTransaction(request as never)
+      // The type (legacy or EIP-1559) is the one viem chose for this node; its union of request
+      // shapes is wider than what signTransaction's overloads name.
+      const serialized = await this.account.signTransaction(request as TransactionSerializable)
+      return { hash: keccak256(serialized), nonce, serialized }
     } catch (error) {
-      this.resetNonce()
+      this.nonces.unused(nonce)
       throw error
     }
-    const hash = keccak256(signed)
+  }
+
+  /**
+   * Sends a signed drip. True when the node took it; false when its answer timed out, which
+   * leaves it open whether the transaction went in (the caller finds out). Refused by the node: a
+   * SendRefusedError; node unreachable before sending: NodeUnreachableError (nothing went out).
+   */
+  async send({ serialized, nonce }: Signed): Promise<boolean> {
     try {
-      await this.wallet.sendRawTransaction({ serializedTransaction: signed })
-      return { hash, answered: true }
+      await this.wallet.sendRawTransaction({ serializedTransaction: serialized })
+      this.nonces.sent(nonce)
+      return true
     } catch (error) {
-      // A timeout leaves it open whether the node took the transaction: the caller finds out.
-      if (error instanceof BaseError && error.walk((cause) => cause instanceof TimeoutError) instanceof TimeoutError) {
-        return { hash, answered: false }
-      }
-      this.resetNonce()
+      if (error instanceof BaseError && error.walk((cause) => cause instanceof TimeoutError) instanceof TimeoutError) return false
+      this.nonces.unused(nonce)
       if (isNodeUnreachable(error)) throw new NodeUnreachableError()
       throw new SendRefusedError((error as Error).message.split('\n')[0])
     }
   }
 
-  /** After a nonce went unused, the next send asks the node again instead of leaving a gap. */
+  /** After a nonce went unused for good (a dropped transaction), the next drip takes the node's count. */
   resetNonce(): void {
-    this.account.nonceManager?.reset({ address: this.account.address, chainId: this.chain.chainId })
+    this.nonces.reset()
   }
 }

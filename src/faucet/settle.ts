@@ -14,8 +14,9 @@ export type SettleOptions = {
 }
 
 /**
- * Follows drips answered "no receipt yet": the transaction may still land, so the slot stays
- * taken until the chain says otherwise. A revert or a transaction the node dropped gives the
+ * Follows drips answered "no receipt yet", and at a start the drips the last process left
+ * unsettled: the transaction may still land, so the slot stays taken until the chain says
+ * otherwise. A revert or a transaction the node dropped gives the
  * slot back (and, when dropped, its nonce); a success or a transaction still pending when the
  * follow-up ends keeps it.
  */
@@ -54,7 +55,10 @@ export class Settler {
       this.followed.set(hash, null)
       const outcome = await this.look(hash)
       if (!this.followed.has(hash)) return // stopped meanwhile
-      if (outcome === 'success') return settled('info', 'late drip receipt: success')
+      if (outcome === 'success') {
+        this.book.confirm(reservation)
+        return settled('info', 'late drip receipt: success')
+      }
       if (outcome === 'reverted') {
         this.book.rollback(reservation)
         return settled('warn', 'late drip receipt: reverted; quota slot given back')

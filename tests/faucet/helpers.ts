@@ -108,7 +108,7 @@ export function startFaucet(
     `[chain]\nrpc = "${rpcUrl}"\nws = "${rpcUrl.replace(/^http/, 'ws')}"\n[data]\ndir = "${dataDir}"\n[faucet]\n${options.toml?.includes('trustedProxyHops') ? '' : 'trustedProxyHops = 1\n'}${options.toml ?? ''}`,
     options.env ?? { FAUCET_OPERATOR_KEY: DEV_OPERATOR_KEY },
   )
-  const faucet = createFaucet(context, { clock: options.clock, settle: options.settle ?? { intervalMs: 50 } })
+  const faucet = createFaucet(context, { clock: options.clock, settle: options.settle ?? { intervalMs: 50 }, spool: options.spool })
   const listening = serveOnFreePort(faucetApp(context, faucet), 'faucet')
   const json = async (response: Response) => ({ status: response.status, body: (await response.json()) as Record<string, unknown> })
   return {

@@ -26,14 +26,14 @@ describe('recovery', () => {
     for (let drip = 0; drip < 15; drip++) expect((await first.drip(freshAddress(), clients[drip % 3])).status).toBe(200)
     const usage = first.faucet.book!.usage()
     await first.stop()
-    const files = readdirSync(join(first.dataDir, JOURNAL_DIR))
+    const files = readdirSync(join(first.dataDir, JOURNAL_DIR)).filter((name) => name.startsWith('journal-'))
     expect(files.length).toBeGreaterThanOrEqual(2)
     for (const name of files) expect(JSON.parse(readFileSync(join(first.dataDir, JOURNAL_DIR, name), 'utf8').split('\n')[0]!).type).toBe('checkpoint')
 
     const again = startFaucet(chain, { dataDir: first.dataDir, toml: 'journalMaxBytes = 4096\n' })
     try {
       expect(again.faucet.book!.usage()).toEqual(usage)
-      expect(again.faucet.book!.recovery.orphans).toBe(0)
+      expect(again.faucet.book!.recovery).toMatchObject({ released: 0, unsettled: 0, missingFiles: 0 })
       // Each of the three clients has used all five of its drips for today.
       expect((await again.drip(freshAddress(), clients[0])).body.quota).toBe('client')
     } finally {

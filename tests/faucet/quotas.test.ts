@@ -61,7 +61,7 @@ describe('each quota reaches 429 with a message naming it', () => {
   test('global: 1000 a day', async () => {
     // Today's journal already holds 999 drips.
     const dataDir = chain.dataDir()
-    const checkpoint: Checkpoint = { type: 'checkpoint', version: 1, at: new Date().toISOString(), day: utcDay(Date.now()), global: 999, clients: {}, addresses: {}, allTime: 999, open: [] }
+    const checkpoint: Checkpoint = { type: 'checkpoint', version: 2, at: new Date().toISOString(), day: utcDay(Date.now()), global: 999, clients: {}, addresses: {}, allTime: 999, open: [] }
     mkdirSync(join(dataDir, JOURNAL_DIR))
     writeFileSync(join(dataDir, JOURNAL_DIR, 'journal-00000001.jsonl'), `${JSON.stringify(checkpoint)}\n`)
     const busy = startFaucet(chain, { dataDir })

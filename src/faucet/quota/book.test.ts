@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { FaucetUnavailableError, QuotaExceededError } from '../errors.ts'
@@ -21,6 +21,16 @@ function setup(options: { limits?: Partial<QuotaLimits>; maxBytes?: number; maxA
       clock: () => clock.now,
     })
   return { dir, clock, open }
+}
+
+const journalFiles = (dir: string) => readdirSync(dir).filter((name) => name.startsWith('journal-')).sort()
+
+/** A drip that went all the way: reserved, signed (committed) and seen paid on the chain (confirmed). */
+function paid(book: QuotaBook, client: string, to: string, hash: string) {
+  const reservation = book.reserve(client, to)
+  book.commit(reservation, hash)
+  book.confirm(reservation)
+  return reservation
 }
 
 function quotaOf(action: () => unknown): string | null {
@@ -104,32 +114,75 @@ describe('the journal', () => {
   test('a restart rebuilds the counters from the file', () => {
     const { open } = setup()
     const book = open()
-    book.commit(book.reserve('a', address(1)), '0x01')
-    book.commit(book.reserve('a', address(2)), '0x02')
+    paid(book, 'a', address(1), '0x01')
+    paid(book, 'a', address(2), '0x02')
     book.rollback(book.reserve('b', address(3)))
     book.close()
     const again = open()
-    expect(again.recovery).toMatchObject({ replayed: 6, skipped: 0, orphans: 0 })
+    expect(again.recovery).toMatchObject({ replayed: 8, skipped: 0, released: 0, spent: 0, unsettled: 0, missingFiles: 0 })
     expect(again.usage()).toMatchObject({ global: 2, clients: { a: 2 }, addresses: { [address(1)]: 1, [address(2)]: 1 }, allTime: 2, open: 0 })
+    expect(again.unsettled()).toEqual([])
   })
 
   test('the next day, a restart keeps only the all-time total', () => {
     const { clock, open } = setup()
     const book = open()
-    book.commit(book.reserve('a', address(1)), '0x01')
+    paid(book, 'a', address(1), '0x01')
     book.close()
     clock.now += 86_400_000
     expect(open().usage()).toMatchObject({ day: '2026-03-11', global: 0, clients: {}, allTime: 1 })
   })
 
-  test('a reservation open when the process died counts as spent', () => {
+  test('a reservation the process died with before signing sent nothing: its slots are given back', () => {
     const { open } = setup()
     const book = open()
     book.reserve('a', address(1))
     book.close()
     const again = open()
-    expect(again.recovery.orphans).toBe(1)
-    expect(again.usage()).toMatchObject({ global: 1, clients: { a: 1 }, allTime: 1, open: 0 })
+    expect(again.recovery).toMatchObject({ released: 1, unsettled: 0 })
+    expect(again.usage()).toMatchObject({ global: 0, clients: {}, allTime: 0, open: 0 })
+    // The release is written down: a second restart finds nothing to release.
+    again.close()
+    expect(open().recovery).toMatchObject({ released: 0, unsettled: 0 })
+  })
+
+  test('a signed one stays counted and waits for the chain: confirmed it stays, rolled back it goes', () => {
+    const { open } = setup()
+    const book = open()
+    const landed = book.reserve('a', address(1))
+    book.commit(landed, '0xaa')
+    const dropped = book.reserve('b', address(2))
+    book.commit(dropped, '0xbb')
+    book.close()
+    const again = open()
+    expect(again.recovery).toMatchObject({ released: 0, unsettled: 2 })
+    expect(again.usage()).toMatchObject({ global: 2, allTime: 2, open: 2 })
+    const unsettled = again.unsettled()
+    expect(unsettled.map(({ hash, reservation }) => [hash, reservation.client, reservation.address, reservation.state])).toEqual([
+      ['0xaa', 'a', address(1), 'committed'],
+      ['0xbb', 'b', address(2), 'committed'],
+    ])
+    again.confirm(unsettled[0]!.reservation)
+    again.rollback(unsettled[1]!.reservation)
+    again.rollback(unsettled[0]!.reservation) // a confirmed drip is never rolled back
+    again.close()
+    expect(open().usage()).toMatchObject({ global: 1, clients: { a: 1 }, allTime: 1, open: 0 })
+  })
+
+  test('a journal written before version 2: its open reservations count as spent, its signed ones are settled', () => {
+    const { dir, open } = setup()
+    const checkpoint = { type: 'checkpoint', version: 1, at: new Date(NOON).toISOString(), day: '2026-03-10', global: 3, clients: { a: 3 }, addresses: { [address(1)]: 3 }, allTime: 1, open: ['old-1'] }
+    const lines = [
+      checkpoint,
+      { type: 'reserve', id: 'old-2', at: new Date(NOON).toISOString(), day: '2026-03-10', client: 'a', address: address(1) },
+      { type: 'reserve', id: 'old-3', at: new Date(NOON).toISOString(), day: '2026-03-10', client: 'a', address: address(1) },
+      { type: 'commit', id: 'old-3', hash: '0x03' },
+    ]
+    writeFileSync(join(dir, 'journal-00000001.jsonl'), `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`)
+    const book = open()
+    expect(book.recovery).toMatchObject({ spent: 2, released: 0, unsettled: 1 })
+    expect(book.usage()).toMatchObject({ global: 5, allTime: 4, open: 1 })
+    expect(book.unsettled().map(({ hash }) => hash)).toEqual(['0x03'])
   })
 
   test('a line torn by a crash is skipped, and never appended to', () => {
@@ -152,16 +205,17 @@ describe('the journal', () => {
     const { dir, open } = setup({ maxBytes: 600, limits: { perClient: 1000, perAddress: 1000 } })
     const book = open()
     const inFlight = book.reserve('a', address(999))
-    for (let n = 1; n <= 40; n++) book.commit(book.reserve('a', address(n)), `0x${n}`)
+    for (let n = 1; n <= 40; n++) paid(book, 'a', address(n), `0x${n}`)
     // Settled in a later file than the one it was reserved in.
     book.commit(inFlight, '0xff')
+    book.confirm(inFlight)
     book.rollback(book.reserve('b', address(1000)))
-    const files = readdirSync(dir).sort()
+    const files = journalFiles(dir)
     expect(files.length).toBe(3)
     for (const name of files) expect(JSON.parse(readFileSync(join(dir, name), 'utf8').split('\n')[0]!).type).toBe('checkpoint')
     book.close()
     const again = open()
-    expect(again.recovery.orphans).toBe(0)
+    expect(again.recovery).toMatchObject({ released: 0, unsettled: 0 })
     expect(again.usage()).toMatchObject({ global: 41, allTime: 41, clients: { a: 41 }, open: 0 })
   })
 
@@ -183,6 +237,39 @@ describe('the journal', () => {
     clock.now += 3_600_000
     book.reserve('a', address(2))
     expect(book.journalPath).not.toBe(first)
-    expect(readdirSync(dir).length).toBe(2)
+    expect(journalFiles(dir).length).toBe(2)
+  })
+
+  test('a newest file that is gone is noticed, and its number is not used again', () => {
+    const { open } = setup()
+    const first = open()
+    for (let n = 1; n <= 5; n++) paid(first, `client-${n}`, address(n), `0x${n}`)
+    first.close()
+    const second = open()
+    for (let n = 6; n <= 8; n++) paid(second, `client-${n}`, address(n), `0x${n}`)
+    const newest = second.journalPath
+    second.close()
+    rmSync(newest)
+    const again = open()
+    expect(again.recovery.missingFiles).toBe(1)
+    // The journal alone now forgets the last three; the next file follows the lost one.
+    expect(again.usage().allTime).toBe(5)
+    expect(again.journalPath > newest).toBe(true)
+    again.close()
+    expect(open().recovery.missingFiles).toBe(0)
+  })
+
+  test('the counters rise to what the chain paid, never fall, and keep it across a restart', () => {
+    const { open } = setup()
+    const book = open()
+    paid(book, 'a', address(1), '0x01')
+    const chain = { day: '2026-03-10', global: 3, addresses: new Map([[address(1), 1], [address(2), 2]]), allTime: 7 }
+    expect(book.raiseTo(chain)).toBe(true)
+    expect(book.usage()).toMatchObject({ global: 3, addresses: { [address(1)]: 1, [address(2)]: 2 }, allTime: 7 })
+    expect(book.raiseTo({ day: '2026-03-10', global: 0, addresses: new Map(), allTime: 0 })).toBe(false)
+    // The address quota counts the chain's drips too.
+    expect(quotaOf(() => book.reserve('b', address(2)))).toBe('address')
+    book.close()
+    expect(open().usage()).toMatchObject({ global: 3, allTime: 7 })
   })
 })

@@ -1,5 +1,6 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
+import { writeFileAtomic } from '../../files/writeFileAtomic.ts'
 import type { Logger } from '../../log.ts'
 import { utcDay } from './day.ts'
 import { parseCheckpoint, parseEntry, type Checkpoint, type JournalEntry } from './entries.ts'
@@ -18,21 +19,26 @@ export type JournalOptions = {
 }
 
 /** What the start found on disk. */
-export type Recovery = {
+export type JournalRecovery = {
   /** The file whose checkpoint the counters were rebuilt from, or null for a first start. */
   from: string | null
   /** Lines replayed after that checkpoint. */
   replayed: number
   /** Lines that could not be read (a write torn by a crash). */
   skipped: number
-  /** Reservations open when the previous process stopped, now counted as spent. */
-  orphans: number
+  /**
+   * Files the journal had written that are gone (the head names a newer file than any found):
+   * their drips are missing from the counters until the chain gives them back.
+   */
+  missingFiles: number
 }
 
 /** Only the newest files are kept: the newest checkpoint is enough, the older ones are for reading. */
 const KEEP_FILES = 3
 const FILE = /^journal-(\d{8})\.jsonl$/
 const fileName = (sequence: number) => `journal-${String(sequence).padStart(8, '0')}.jsonl`
+/** The sequence of the newest file ever started, so that a file removed from the end is noticed. */
+const HEAD = 'HEAD'
 
 /**
  * The quota journal: an append-only file of JSON lines under the data folder. Each file begins
@@ -59,7 +65,7 @@ export class Journal {
    * file whose checkpoint holds them: a line torn by a crash is left behind in the old file,
    * never appended to.
    */
-  static open(options: JournalOptions): { journal: Journal; tally: Tally; recovery: Recovery } {
+  static open(options: JournalOptions): { journal: Journal; tally: Tally; recovery: JournalRecovery } {
     mkdirSync(options.dir, { recursive: true })
     const today = utcDay(options.clock())
     const { tally, recovery, lastSequence } = recover(options.dir, today, options.log)
@@ -113,6 +119,7 @@ export class Journal {
     }
     renameSync(temporary, path)
     syncFolder(this.options.dir)
+    writeFileAtomic(join(this.options.dir, HEAD), `${sequence}\n`)
     return { fd: openSync(path, 'a'), bytes: head.byteLength }
   }
 
@@ -123,9 +130,19 @@ export class Journal {
   }
 }
 
-function recover(dir: string, today: string, log?: Logger): { tally: Tally; recovery: Recovery; lastSequence: number } {
+function recover(dir: string, today: string, log?: Logger): { tally: Tally; recovery: JournalRecovery; lastSequence: number } {
   const files = listFiles(dir).sort((a, b) => b.sequence - a.sequence)
-  const lastSequence = files[0]?.sequence ?? 0
+  const newest = files[0]?.sequence ?? 0
+  const head = readHead(dir)
+  // Numbers are never reused: the next file follows the newest the journal ever started.
+  const lastSequence = Math.max(newest, head ?? 0)
+  const missingFiles = head !== null && head > newest ? head - newest : 0
+  if (missingFiles > 0) {
+    log?.error(
+      { dir, head: fileName(head!), newest: files[0] ? fileName(newest) : null, missingFiles },
+      'quota journal files are missing: drips they counted would be forgotten; the counts are rebuilt from the chain once the spool holds it',
+    )
+  }
   for (const { name } of files) {
     const lines = readFileSync(join(dir, name), 'utf8').split('\n')
     const checkpoint = parseCheckpoint(lines[0] ?? '')
@@ -147,11 +164,18 @@ function recover(dir: string, today: string, log?: Logger): { tally: Tally; reco
         replayed++
       } else skipped++
     }
-    const orphans = tally.closeOrphans()
-    return { tally, recovery: { from: name, replayed, skipped, orphans }, lastSequence }
+    return { tally, recovery: { from: name, replayed, skipped, missingFiles }, lastSequence }
   }
   if (files.length > 0) log?.error({ dir }, 'no readable checkpoint in the quota journal; counting from zero')
-  return { tally: new Tally(today), recovery: { from: null, replayed: 0, skipped: 0, orphans: 0 }, lastSequence }
+  return { tally: new Tally(today), recovery: { from: null, replayed: 0, skipped: 0, missingFiles }, lastSequence }
+}
+
+/** The sequence the HEAD file names, or null when there is none (a first start, or a journal older than it). */
+function readHead(dir: string): number | null {
+  const path = join(dir, HEAD)
+  if (!existsSync(path)) return null
+  const sequence = Number(readFileSync(path, 'utf8').trim())
+  return Number.isSafeInteger(sequence) && sequence > 0 ? sequence : null
 }
 
 function listFiles(dir: string): Array<{ name: string; sequence: number }> {

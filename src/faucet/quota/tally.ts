@@ -1,4 +1,7 @@
-import type { Checkpoint, JournalEntry } from './entries.ts'
+import type { Checkpoint, JournalEntry, OpenReservation, ReadCheckpoint } from './entries.ts'
+
+/** What the chain shows the faucet paid (the operator's successful dripTo calls). */
+export type ChainCounts = { day: string; global: number; addresses: Map<string, number>; allTime: number }
 
 /**
  * The quota counters in memory. The same `apply` serves the running service and the replay of
@@ -10,20 +13,23 @@ export class Tally {
   clients = new Map<string, number>()
   addresses = new Map<string, number>()
   allTime = 0
-  /** Reserved, not yet committed or rolled back. */
-  open = new Set<string>()
+  /** Reservations not yet settled: before their transaction, or awaiting the chain's word on it. */
+  open = new Map<string, OpenReservation>()
+  /** Reservations a version 1 journal left open, known by id only; null after version 2 (see `spendLegacy`). */
+  legacyOpen: number | null = null
 
   constructor(day: string) {
     this.day = day
   }
 
-  static fromCheckpoint(checkpoint: Checkpoint): Tally {
+  static fromCheckpoint(checkpoint: ReadCheckpoint): Tally {
     const tally = new Tally(checkpoint.day)
     tally.global = checkpoint.global
     tally.clients = new Map(Object.entries(checkpoint.clients))
     tally.addresses = new Map(Object.entries(checkpoint.addresses))
     tally.allTime = checkpoint.allTime
-    tally.open = new Set(checkpoint.open)
+    tally.open = new Map(checkpoint.open.map((open) => [open.id, { ...open }]))
+    tally.legacyOpen = checkpoint.legacyOpen
     return tally
   }
 
@@ -39,43 +45,86 @@ export class Tally {
   apply(entry: JournalEntry): void {
     switch (entry.type) {
       case 'reserve':
-        this.open.add(entry.id)
+        this.open.set(entry.id, { id: entry.id, day: entry.day, client: entry.client, address: entry.address, hash: null })
         if (entry.day === this.day) this.count(entry.client, entry.address, 1)
         return
-      case 'commit':
-        this.open.delete(entry.id)
+      case 'commit': {
         this.allTime++
+        const open = this.open.get(entry.id)
+        if (open) open.hash = entry.hash
+        return
+      }
+      case 'confirm':
+        this.open.delete(entry.id)
         return
       case 'rollback':
         if (entry.committed) this.allTime = Math.max(0, this.allTime - 1)
-        else this.open.delete(entry.id)
+        this.open.delete(entry.id)
         if (entry.day === this.day) this.count(entry.client, entry.address, -1)
         return
     }
   }
 
+  /** Reservations not yet signed: they hold a part of the all-time budget that no commit counts yet. */
+  unsigned(): number {
+    let count = 0
+    for (const open of this.open.values()) if (open.hash === null) count++
+    return count
+  }
+
   /**
-   * After a restart no one is left to settle a reservation that was open when the process
-   * died: its transaction may have been sent, so it counts as spent (never as free).
+   * A version 1 journal committed a drip only after its transaction was sent, so a reservation
+   * it left open may have been paid: it counts as spent, as that version counted it. Reservations
+   * of version 1 that had been committed are settled against the chain like any other.
    */
-  closeOrphans(): number {
-    const orphans = this.open.size
-    this.allTime += orphans
-    this.open.clear()
-    return orphans
+  spendLegacy(): number {
+    if (this.legacyOpen === null) return 0
+    let spent = this.legacyOpen
+    for (const [id, open] of this.open) {
+      if (open.hash !== null) continue
+      this.open.delete(id)
+      spent++
+    }
+    this.allTime += spent
+    this.legacyOpen = null
+    return spent
+  }
+
+  /**
+   * Raises the counters to what the chain shows was paid, never lowers them: the journal may
+   * count reservations the chain does not have yet, the chain may show drips a lost file counted.
+   * The clients are not on the chain. Returns whether anything rose.
+   */
+  raiseTo(chain: ChainCounts): boolean {
+    let raised = false
+    if (chain.allTime > this.allTime) {
+      this.allTime = chain.allTime
+      raised = true
+    }
+    if (chain.day !== this.day) return raised
+    if (chain.global > this.global) {
+      this.global = chain.global
+      raised = true
+    }
+    for (const [address, paid] of chain.addresses) {
+      if (paid <= (this.addresses.get(address) ?? 0)) continue
+      this.addresses.set(address, paid)
+      raised = true
+    }
+    return raised
   }
 
   checkpoint(at: number): Checkpoint {
     return {
       type: 'checkpoint',
-      version: 1,
+      version: 2,
       at: new Date(at).toISOString(),
       day: this.day,
       global: this.global,
       clients: Object.fromEntries(this.clients),
       addresses: Object.fromEntries(this.addresses),
       allTime: this.allTime,
-      open: [...this.open],
+      open: [...this.open.values()],
     }
   }
 
