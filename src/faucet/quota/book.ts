@@ -114,8 +114,8 @@ export class QuotaBook {
     }
     const reservation: Reservation = { id: `${this.bootId}-${++this.sequence}`, day, client, address: key, state: 'reserved' }
     const entry: JournalEntry = { type: 'reserve', id: reservation.id, at: new Date(now).toISOString(), day, client, address: key }
-    // On disk before anything is signed: a crash from here on counts the slot as taken. A slot
-    // that cannot be written down is not given out.
+    // On disk before anything is signed, so a start after a crash knows of the slot (and frees it
+    // if no transaction was signed for it). A slot that cannot be written down is not given out.
     this.writeOrRefuse(entry)
     return reservation
   }
