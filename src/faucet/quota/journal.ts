@@ -1,5 +1,6 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
+import { syncFolder } from '../../files/syncFolder.ts'
 import { writeFileAtomic } from '../../files/writeFileAtomic.ts'
 import type { Logger } from '../../log.ts'
 import { utcDay } from './day.ts'
@@ -189,12 +190,3 @@ function writeAll(fd: number, data: Buffer): void {
   for (let offset = 0; offset < data.byteLength; ) offset += writeSync(fd, data, offset)
 }
 
-/** A rename is durable only once the folder that holds it is synced. */
-function syncFolder(dir: string): void {
-  const fd = openSync(dir, 'r')
-  try {
-    fsyncSync(fd)
-  } finally {
-    closeSync(fd)
-  }
-}
