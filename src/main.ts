@@ -7,6 +7,7 @@ import { StartError } from './http/serve.ts'
 import { AnvilError } from './chain/anvil.ts'
 import { DevnetError } from './devnet/deploy.ts'
 import { SpoolIdentityError } from './spool/identity.ts'
+import { SpoolFileError } from './spool/storage.ts'
 import { VERSION } from './version.ts'
 
 async function run(command: Command): Promise<void> {
@@ -38,7 +39,13 @@ try {
     process.stderr.write(`stack: the config is not valid, nothing was started\n${error.message.replace(/^/gm, '  ')}\n`)
     process.exit(1)
   }
-  if (error instanceof StartError || error instanceof AnvilError || error instanceof DevnetError || error instanceof SpoolIdentityError) {
+  const saidInOneLine =
+    error instanceof StartError ||
+    error instanceof AnvilError ||
+    error instanceof DevnetError ||
+    error instanceof SpoolIdentityError ||
+    error instanceof SpoolFileError
+  if (saidInOneLine) {
     process.stderr.write(`stack: ${error.message}\n`)
     process.exit(1)
   }

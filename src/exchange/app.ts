@@ -10,7 +10,7 @@ import { statsRoutes } from './routes/stats.ts'
 
 /** Every route of the exchange index, once; mounted at `/` and again under `/api/` (DESIGN). */
 function routes(deps: ExchangeDeps) {
-  return new Elysia().use(healthRoutes(deps.index)).use(pairRoutes(deps)).use(statsRoutes(deps)).use(concentratedRoutes(deps))
+  return new Elysia().use(healthRoutes(deps.index, deps.spoolHealth)).use(pairRoutes(deps)).use(statsRoutes(deps)).use(concentratedRoutes(deps))
 }
 
 export function createExchangeApp({ config, log, chain }: ServiceContext, spool: Spool) {

@@ -17,6 +17,8 @@ export type ExchangeDeps = {
   addresses: ExchangeAddresses
   /** The dollar price of one ether, as an exact fraction; null when it cannot be derived. */
   ethUsd: () => Promise<Fraction | null>
+  /** How the spool's writer stands (for the storage error in /health). */
+  spoolHealth: Spool['health']
 }
 
 export function exchangeDeps(config: Config, chain: Chain, spool: Spool): ExchangeDeps {
@@ -25,5 +27,5 @@ export function exchangeDeps(config: Config, chain: Chain, spool: Spool): Exchan
   const cl = clQueries(index)
   const tokens = new TokenBook(chain.publicClient)
   const addresses = exchangeAddresses(config)
-  return { index, v2, cl, tokens, addresses, ethUsd: ethUsdSource(index, v2, cl, tokens, addresses) }
+  return { index, v2, cl, tokens, addresses, ethUsd: ethUsdSource(index, v2, cl, tokens, addresses), spoolHealth: spool.health }
 }

@@ -30,3 +30,17 @@ test('latestBlock is never behind indexedBlock, and indexLag never negative', as
   await stats.tick()
   expect(stats.stats()).toMatchObject({ latestBlock: 9, indexedBlock: 9, indexLag: 0, nodeReachable: true, gasPrice: '1000000000' })
 })
+
+test('a spool that cannot write says why in the stats; null while it can', async () => {
+  const db = openSpool(join(mkdtempSync(join(tmpdir(), 'stack-explorer-stats-')), 'spool.db'), explorerMigrations)
+  let storageError: string | null = 'the spool cannot write /data/spool.db: the disk is full; free some space on its disk'
+  const health = () => ({ ...emptyHealth(78270), spoolHeadBlock: 0, storageError })
+  const stats = new StatsService(db, health, new ChainTally(db), new LiveNode(`http://127.0.0.1:${lagging.port}`, 1000), (error) => {
+    throw error
+  }, 0)
+  await stats.tick()
+  expect(stats.stats().spoolError).toBe(storageError)
+  storageError = null
+  await stats.tick()
+  expect(stats.stats().spoolError).toBeNull()
+})

@@ -136,6 +136,8 @@ export class StatsService {
       spoolUpdatedAt: health.updatedAt,
       tracesAvailable: health.tracesAvailable,
       historyGap: health.historyGap,
+      // Why the spool cannot write (a full disk, a read-only or damaged file); null while it can.
+      spoolError: health.storageError,
     }
   }
 

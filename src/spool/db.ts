@@ -8,18 +8,35 @@ export type { Database }
 export const SPOOL_FILE = 'spool.db'
 
 /**
- * Opens the spool database in WAL mode (readers never wait for the writer) and applies the
- * migrations: the spool's own first, then those of the derived streams.
+ * Opens the spool database in WAL mode (readers never wait for the writer), applies the
+ * migrations (the spool's own first, then those of the derived streams), and proves that it can
+ * write. SQLite's errors about the file itself (not a database, damaged, read-only, disk full)
+ * come out of here, not later: see storage.ts for how they are said.
  */
 export function openSpool(path: string, extraMigrations: Migration[] = []): Database {
   mkdirSync(dirname(path), { recursive: true })
   const db = new Database(path, { create: true, strict: true })
-  db.run('PRAGMA journal_mode = WAL')
-  db.run('PRAGMA synchronous = NORMAL')
-  db.run('PRAGMA busy_timeout = 5000')
-  db.run('PRAGMA foreign_keys = OFF')
-  migrate(db, [...spoolMigrations, ...extraMigrations])
+  try {
+    db.run('PRAGMA journal_mode = WAL')
+    db.run('PRAGMA synchronous = NORMAL')
+    db.run('PRAGMA busy_timeout = 5000')
+    db.run('PRAGMA foreign_keys = OFF')
+    migrate(db, [...spoolMigrations, ...extraMigrations])
+    proveWritable(db)
+  } catch (error) {
+    db.close()
+    throw error
+  }
   return db
+}
+
+/**
+ * Writes one row. A file SQLite may only read (chmod 0444, an immutable file) still opens, and
+ * the migrations of a spool that has them all write nothing; without this the first write would
+ * fail later, in the follower, instead of at start.
+ */
+function proveWritable(db: Database): void {
+  db.transaction(() => setMeta(db, 'opened_at', String(Date.now())))()
 }
 
 /** A connection for answering requests: never writes, never waits long. */

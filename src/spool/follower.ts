@@ -5,6 +5,7 @@ import { getMeta, setMeta } from './db.ts'
 import { checkIdentity, SpoolIdentityError } from './identity.ts'
 import { fetchBlocks, type BlockBundle, type Capabilities } from './fetchBlocks.ts'
 import type { SpoolHealth } from './health.ts'
+import { LastingFailures, storageMessage, storageProblem, type StorageProblem } from './storage.ts'
 import { getCursor, prepare, rollbackTo, storedHash, writeBatch } from './store.ts'
 import { CAUGHT_UP_SLEEP_MS, readStreamCursor, rollbackStream, runPass, type StreamDefinition } from './streams.ts'
 
@@ -27,6 +28,8 @@ export type FollowerOptions = {
   streams: StreamDefinition[]
   /** Logs per stream pass; spec 02 fixes 5000, tests use fewer. */
   maxLogsPerPass?: number
+  /** How often a lasting failure (a full disk, a stream pass that keeps failing) is logged again; 30 s by default. */
+  failureRepeatMs?: number
   log: (level: 'info' | 'warn' | 'error', fields: Record<string, unknown>, message: string) => void
   onHealth: (health: SpoolHealth) => void
 }
@@ -57,14 +60,15 @@ export class Follower {
   private heads: NewHeadsSubscription | null = null
   private wake: (() => void) | null = null
   private identityChecked = false
-  /** The last failure of each stream, so a failing stream is reported when its error changes. */
-  private readonly streamErrors = new Map<string, string>()
+  /** What keeps failing: the follower's own writes ('spool') and each stream ('stream:<name>'). */
+  private readonly failures: LastingFailures
 
   constructor(
     private readonly db: Database,
     private readonly options: FollowerOptions,
   ) {
     this.statements = prepare(db)
+    this.failures = new LastingFailures(options.failureRepeatMs ?? DEFAULT_REPEAT_MS)
     const traces = getMeta(db, 'traces_available')
     // A node known to have no traces is not asked again; one that has them is asked which kind.
     if (traces === '0') this.caps.traces = false
@@ -88,11 +92,14 @@ export class Follower {
           }
           const progressed = await this.step()
           this.markReachable()
+          this.worksAgain()
           backoff = 500
           if (!progressed) await this.idle(signal)
         } catch (error) {
           if (error instanceof SpoolIdentityError || error instanceof DeepReorgError) throw error
-          this.markUnreachable(error)
+          const storage = storageProblem(error, this.options.path)
+          if (storage) this.markStorageFailure(storage)
+          else this.markUnreachable(error)
           await sleep(backoff, signal)
           backoff = Math.min(backoff * 2, 10_000)
         }
@@ -120,6 +127,7 @@ export class Follower {
       tracesAvailable: this.caps.traces === null ? null : this.caps.traces !== false,
       historyGap: this.historyGap,
       lastError: this.lastError,
+      storageError: this.failures.storageError(),
       streams: Object.fromEntries(
         this.options.streams.map((stream) => {
           const streamCursor = readStreamCursor(this.db, stream.name)
@@ -130,6 +138,7 @@ export class Follower {
               cursorBlock: at,
               lagBlocks: head === null ? null : head - (at ?? -1),
               updatedAt: streamCursor.updatedAt ? new Date(streamCursor.updatedAt).toISOString() : null,
+              error: this.failures.message(streamSource(stream)),
             },
           ]
         }),
@@ -248,18 +257,26 @@ export class Follower {
     }
   }
 
-  /** One pass of one stream; true when it has caught up with the spool (or failed, and waits). */
+  /**
+   * One pass of one stream; true when it has caught up with the spool (or failed, and waits). A
+   * failing pass is said when it starts failing and again every failureRepeatMs while it fails.
+   */
   private streamPass(stream: StreamDefinition, maxLogs: number | undefined): boolean {
+    const source = streamSource(stream)
     try {
       const { caughtUp } = runPass(this.db, stream, getCursor(this.db), maxLogs)
-      this.streamErrors.delete(stream.name)
+      this.worksAgain(stream)
       return caughtUp
     } catch (error) {
-      const message = (error as Error).message?.split('\n')[0] ?? String(error)
-      if (this.streamErrors.get(stream.name) !== message) {
-        this.options.log('error', { stream: stream.name, error: message }, 'a derived stream pass failed; it is tried again every two seconds')
+      const storage = storageProblem(error, this.options.path)
+      if (storage) {
+        this.noteStorageFailure(source, storage, { stream: stream.name })
+        return true
       }
-      this.streamErrors.set(stream.name, message)
+      const message = firstLine(error)
+      if (this.failures.fail(source, message, false)) {
+        this.options.log('error', { stream: stream.name, error: message }, `a derived stream pass failed; it is tried again every two seconds${this.repeatNote()}`)
+      }
       return true
     }
   }
@@ -302,8 +319,43 @@ export class Follower {
     }
   }
 
+  /**
+   * The follower's write failed for a reason of the disk or the file, not of the node: the node
+   * answered before it (every step and the identity check ask the node first), so it is reported
+   * reachable, and the identity proven stays proven.
+   */
+  private markStorageFailure(storage: StorageProblem): void {
+    this.markReachable()
+    this.lastError = storageMessage(this.options.path, storage)
+    this.noteStorageFailure(SPOOL_SOURCE, storage, {})
+    this.options.onHealth(this.health())
+  }
+
+  /** Records a storage failure of `source` and says it when due (one line for every source). */
+  private noteStorageFailure(source: string, storage: StorageProblem, fields: Record<string, unknown>): void {
+    const message = storageMessage(this.options.path, storage)
+    if (this.failures.fail(source, message, true)) {
+      this.options.log('error', { ...fields, code: storage.code }, `${message}; retrying${this.repeatNote()}`)
+    }
+  }
+
+  /** A step of the follower, or a pass of `stream`, succeeded: end its failure, if it had one. */
+  private worksAgain(stream?: StreamDefinition): void {
+    const failure = this.failures.clear(stream ? streamSource(stream) : SPOOL_SOURCE)
+    if (!failure) return
+    if (failure.storage && this.failures.storageError() === null) this.options.log('info', { path: this.options.path }, 'the spool can write again')
+    if (!failure.storage && stream) this.options.log('info', { stream: stream.name }, 'the derived stream passes again')
+    if (this.lastError === failure.message) this.lastError = null
+    this.options.onHealth(this.health())
+  }
+
+  private repeatNote(): string {
+    const every = this.options.failureRepeatMs ?? DEFAULT_REPEAT_MS
+    return `; said again every ${every / 1000} s while it lasts`
+  }
+
   private markUnreachable(error: unknown): void {
-    const message = (error as Error).message?.split('\n')[0] ?? String(error)
+    const message = firstLine(error)
     if (this.reachable || this.lastError === null) {
       this.options.log('warn', { error: message }, error instanceof RpcUnreachableError ? 'node unreachable; retrying' : 'spool step failed; retrying')
     }
@@ -313,6 +365,16 @@ export class Follower {
     this.lastError = message
     this.options.onHealth(this.health())
   }
+}
+
+/** A lasting failure is logged again this often (30 s) while it lasts. */
+const DEFAULT_REPEAT_MS = 30_000
+/** The failures of the follower's own steps, beside those of each stream. */
+const SPOOL_SOURCE = 'spool'
+const streamSource = (stream: StreamDefinition) => `stream:${stream.name}`
+
+function firstLine(error: unknown): string {
+  return (error as Error).message?.split('\n')[0] ?? String(error)
 }
 
 /** Each block's parent is the block before it. */

@@ -16,8 +16,22 @@ export type SpoolHealth = {
   tracesAvailable: boolean | null
   /** Blocks the node no longer has and the spool never got: the spool waits at `from`. */
   historyGap: { from: number; to: number } | null
+  /** The last error of the node or of the spool's writes, the first line of its message. */
   lastError: string | null
-  streams: Record<string, { cursorBlock: number | null; lagBlocks: number | null; updatedAt: string | null }>
+  /**
+   * Why the spool cannot write its file right now (a full disk, a read-only or damaged file),
+   * with what to do; null while it can. Not the node's fault: `nodeReachable` stays as it was.
+   */
+  storageError: string | null
+  streams: Record<string, StreamHealth>
+}
+
+export type StreamHealth = {
+  cursorBlock: number | null
+  lagBlocks: number | null
+  updatedAt: string | null
+  /** Why the stream's last pass failed; null once a pass succeeds. */
+  error: string | null
 }
 
 export function emptyHealth(chainId: number): SpoolHealth {
@@ -33,6 +47,7 @@ export function emptyHealth(chainId: number): SpoolHealth {
     tracesAvailable: null,
     historyGap: null,
     lastError: null,
+    storageError: null,
     streams: {},
   }
 }

@@ -9,6 +9,8 @@ import { SPOOL_WORKER_URL } from '../workers.ts'
 import { openReader, openSpool, SPOOL_FILE } from './db.ts'
 import { emptyHealth, type SpoolHealth } from './health.ts'
 import { checkIdentity, SpoolIdentityError } from './identity.ts'
+import type { Migration } from './migrations.ts'
+import { asSpoolFileError, SpoolFileError } from './storage.ts'
 import type { FromWorker, ToWorker } from './worker.ts'
 
 export type Spool = {
@@ -23,35 +25,42 @@ export type Spool = {
   stop: () => Promise<void>
 }
 
-export { SpoolIdentityError }
+export { SpoolFileError, SpoolIdentityError }
 
 /** The spool's writer stopped for good; the message says why. */
 export class SpoolStoppedError extends Error {
   override name = 'SpoolStoppedError'
 }
 
+export type StartOptions = {
+  /** Start from nothing, as `stack dev` does with its new chain. */
+  fresh?: boolean
+  /** How often a lasting failure (a full disk, a failing stream pass) is logged again; 30 s unless a test says. */
+  failureRepeatMs?: number
+}
+
 /**
  * Opens the spool under data/, migrates it, checks that the node is the chain it holds (a
- * mismatch is refused before any port opens), and starts its writer in a worker.
- * `fresh` starts from nothing, as `stack dev` does with its new chain.
+ * mismatch is refused before any port opens), and starts its writer in a worker. A spool file
+ * that cannot be used (damaged, not a database, read-only, on a full disk) is refused the same
+ * way, with a SpoolFileError whose message says what is wrong and what to do.
  */
-export async function startSpool(config: Config, log: Logger, { fresh = false } = {}): Promise<Spool> {
+export async function startSpool(config: Config, log: Logger, options: StartOptions = {}): Promise<Spool> {
+  const { fresh = false, failureRepeatMs } = options
   const path = join(config.dataDir, SPOOL_FILE)
-  if (fresh) for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true })
-
   const streams = createStreams(config)
-  const writer = openSpool(path, streams.flatMap((stream) => stream.migrations))
+  const writer = openForStart(path, fresh, streams.flatMap((stream) => stream.migrations))
   try {
     await checkIdentity(writer, createRpc(config.chain.rpc, { timeoutMs: 3000 }), config.chain.chainId, path)
   } catch (error) {
     if (!(error instanceof RpcUnreachableError)) {
       writer.close()
-      throw error
+      throw asSpoolFileError(error, path)
     }
     log.warn({ rpc: config.chain.rpc }, 'the node is not reachable yet; the spool will check its identity when it is')
   }
   writer.close()
-  const reader = openReader(path)
+  const reader = openOrExplain(path, () => openReader(path))
 
   let health = emptyHealth(config.chain.chainId)
   const listeners = new Set<(health: SpoolHealth) => void>()
@@ -84,7 +93,7 @@ export async function startSpool(config: Config, log: Logger, { fresh = false } 
     log.error({ component: 'spool', error: event.message }, 'the spool worker failed')
     reportFatal(new Error(`the spool worker failed: ${event.message}`))
   }
-  const start: ToWorker = { type: 'start', config: { ...config, secrets: { faucetKey: null } }, path }
+  const start: ToWorker = { type: 'start', config: { ...config, secrets: { faucetKey: null } }, path, failureRepeatMs }
   worker.postMessage(start)
   log.info({ path, startBlock: config.spool.startBlock, fresh }, 'spool started')
 
@@ -104,5 +113,22 @@ export async function startSpool(config: Config, log: Logger, { fresh = false } 
       worker.terminate()
       reader.close()
     },
+  }
+}
+
+/** Opens the writer for the checks at start (after deleting the old spool when `fresh`). */
+function openForStart(path: string, fresh: boolean, migrations: Migration[]): Database {
+  return openOrExplain(path, () => {
+    if (fresh) for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true })
+    return openSpool(path, migrations)
+  })
+}
+
+/** Runs `open`, turning a failure of the file or its folder into one line for the operator. */
+function openOrExplain(path: string, open: () => Database): Database {
+  try {
+    return open()
+  } catch (error) {
+    throw asSpoolFileError(error, path)
   }
 }

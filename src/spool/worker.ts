@@ -3,13 +3,14 @@
 import { createRpc } from '../chain/rpc.ts'
 import type { Config } from '../config/load.ts'
 import { createStreams } from '../streams.ts'
-import { openSpool } from './db.ts'
+import { openSpool, type Database } from './db.ts'
 import { Follower } from './follower.ts'
 import type { SpoolHealth } from './health.ts'
+import { asSpoolFileError } from './storage.ts'
 
 declare const self: Worker
 
-export type ToWorker = { type: 'start'; config: Config; path: string } | { type: 'stop' }
+export type ToWorker = { type: 'start'; config: Config; path: string; failureRepeatMs?: number } | { type: 'stop' }
 export type FromWorker =
   | { type: 'health'; health: SpoolHealth }
   | { type: 'log'; level: 'info' | 'warn' | 'error'; fields: Record<string, unknown>; message: string }
@@ -22,16 +23,24 @@ let running: Promise<void> | null = null
 
 self.onmessage = (event: MessageEvent<ToWorker>) => {
   const message = event.data
-  if (message.type === 'start' && !running) running = start(message.config, message.path)
+  if (message.type === 'start' && !running) running = start(message.config, message.path, message.failureRepeatMs)
   if (message.type === 'stop') {
     abort.abort()
     void (running ?? Promise.resolve()).finally(() => post({ type: 'stopped' }))
   }
 }
 
-async function start(config: Config, path: string): Promise<void> {
+async function start(config: Config, path: string, failureRepeatMs: number | undefined): Promise<void> {
   const streams = createStreams(config)
-  const db = openSpool(path, streams.flatMap((stream) => stream.migrations))
+  let db: Database
+  try {
+    db = openSpool(path, streams.flatMap((stream) => stream.migrations))
+  } catch (error) {
+    // The main thread opened the same file a moment ago; whatever changed since is said in one line.
+    const failure = asSpoolFileError(error, path)
+    post({ type: 'fatal', message: failure instanceof Error ? failure.message : String(failure) })
+    return
+  }
   const { spool } = config
   const follower = new Follower(db, {
     path,
@@ -44,6 +53,7 @@ async function start(config: Config, path: string): Promise<void> {
     pollMs: spool.pollMs,
     maxReorgDepth: spool.maxReorgDepth,
     streams,
+    failureRepeatMs,
     log: (level, fields, message) => post({ type: 'log', level, fields, message }),
     onHealth: (health) => post({ type: 'health', health }),
   })

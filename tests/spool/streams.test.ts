@@ -2,6 +2,8 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { erc20Abi, toEventSelector } from 'viem'
 import { createRpc } from '../../src/chain/rpc.ts'
+import { openSpool } from '../../src/spool/db.ts'
+import { Follower, type FollowerOptions } from '../../src/spool/follower.ts'
 import type { SpoolHealth } from '../../src/spool/health.ts'
 import type { StreamDefinition } from '../../src/spool/streams.ts'
 import type { Anvil } from '../helpers/anvil.ts'
@@ -89,3 +91,58 @@ test('a stream that has caught up sleeps its own two seconds while another is st
     await index.stop()
   }
 }, 90_000)
+
+test('a stream whose pass keeps failing: said again at every interval, shown in the health, cleared once it passes', async () => {
+  const path = join(spoolConfig(anvil.rpcUrl, null).dataDir, 'spool.db')
+  const now = Number.parseInt(await createRpc(anvil.rpcUrl).call<string>('eth_blockNumber'), 16)
+  const transfer = toEventSelector(erc20Abi.find((item) => item.type === 'event' && item.name === 'Transfer')!)
+  let broken = true
+  const flaky: StreamDefinition = {
+    name: 'flaky',
+    migrations: [],
+    topics: [transfer],
+    apply: () => {
+      if (broken) throw new Error('the flaky stream broke\nwith a second line')
+    },
+    rollback: () => {},
+  }
+  const said: Array<{ level: string; fields: Record<string, unknown>; message: string }> = []
+  let health: SpoolHealth | null = null
+  const db = openSpool(path)
+  const options: FollowerOptions = {
+    path,
+    rpc: createRpc(anvil.rpcUrl),
+    wsUrl: null,
+    chainId: 78270,
+    startBlock: 0,
+    batchBlocks: 10,
+    concurrency: 2,
+    pollMs: 50,
+    maxReorgDepth: 100,
+    streams: [flaky],
+    failureRepeatMs: 1000,
+    log: (level, fields, message) => said.push({ level, fields, message }),
+    onHealth: (next) => (health = next),
+  }
+  const abort = new AbortController()
+  const running = new Follower(db, options).run(abort.signal)
+  try {
+    const failures = () => said.filter((line) => line.level === 'error' && line.fields.stream === 'flaky')
+    // A pass is tried every two seconds; with a repeat of one second, each failing pass is said.
+    await waitFor(() => failures().length >= 2, 'the failing pass to be said twice')
+    expect(failures()[0]!.fields.error).toBe('the flaky stream broke')
+    expect(failures()[0]!.message).toContain('said again every 1 s while it lasts')
+    expect(health!.streams.flaky!.error).toBe('the flaky stream broke')
+    // Not the disk's fault, nor the node's.
+    expect(health!.storageError).toBeNull()
+    expect(health!.nodeReachable).toBe(true)
+
+    broken = false
+    await waitFor(() => health?.streams.flaky?.error === null && health.streams.flaky.cursorBlock === now, 'the stream to pass again')
+    expect(said.some((line) => line.level === 'info' && line.message === 'the derived stream passes again' && line.fields.stream === 'flaky')).toBe(true)
+  } finally {
+    abort.abort()
+    await running
+    db.close()
+  }
+}, 60_000)

@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia'
+import type { SpoolHealth } from '../../spool/health.ts'
 import type { IndexReader } from '../read/indexReader.ts'
 
 type StreamEntry = { cursorBlock: number | null; lagBlocks: number | null; updatedAt: string | null }
@@ -7,9 +8,10 @@ type StreamEntry = { cursorBlock: number | null; lagBlocks: number | null; updat
  * Spec 02 "Health object": `{cursorBlock, lagBlocks, updatedAt, spoolHeadBlock, streams: {v2, cl}}`,
  * the first three describing the constant-product stream, each stream's lag counted against the
  * spool's head (never against the other stream: cl backfills from block zero on its own).
- * Read from the spool itself, so it is exact, and 503 when the tables are not there.
+ * Read from the spool itself, so it is exact, and 503 when the tables are not there; the spool's
+ * storage error (a full disk) comes from the spool's health, as the writer reports it.
  */
-export function healthRoutes(index: IndexReader) {
+export function healthRoutes(index: IndexReader, spoolHealth: () => SpoolHealth) {
   return new Elysia().get('/health', () => {
     // Compiling this fails, and answers 503, while the streams' tables do not exist.
     index.get('SELECT 1 FROM v2_pair_state, cl_pool_state LIMIT 0')
@@ -28,6 +30,10 @@ export function healthRoutes(index: IndexReader) {
       }
     }
     const v2 = entry('v2')
-    return { cursorBlock: v2.cursorBlock, lagBlocks: v2.lagBlocks, updatedAt: v2.updatedAt, spoolHeadBlock, streams: { v2, cl: entry('cl') } }
+    const body = { cursorBlock: v2.cursorBlock, lagBlocks: v2.lagBlocks, updatedAt: v2.updatedAt, spoolHeadBlock, streams: { v2, cl: entry('cl') } }
+    // Spec 02 fixes the keys, and callers ignore others: say why the spool cannot write only
+    // while it cannot, so a healthy answer stays exactly the spec's.
+    const spoolError = spoolHealth().storageError
+    return spoolError === null ? body : { ...body, spoolError }
   })
 }
