@@ -137,26 +137,33 @@ describe('reservations a kill -9 left open', () => {
           body: JSON.stringify({ address: freshAddress() }),
         }).catch(() => null),
       )
-      // Killed while most drips are reserved and a few are signed: some of those sent, some not.
+      // Killed while most drips are reserved and at least one is signed. On a loaded machine the
+      // first signature can take seconds behind the slow node.
       await eventually(() => {
         const lines = journalLines(dataDir)
-        return (lines.reserve ?? 0) >= 30 && (lines.commit ?? 0) >= 3
-      }, 10_000)
+        return (lines.reserve ?? 0) >= 30 && (lines.commit ?? 0) >= 1
+      }, 30_000)
       child.kill('SIGKILL')
       await Promise.all(storm)
       expect(await child.exited).not.toBe(0)
     } finally {
-      // A transaction the dead faucet sent may still be on its way: it lands before the count.
+      // A transaction the dead faucet sent may still be on its way: it reaches the node first.
       await node.stop()
     }
-    const paid = (await chain.dripCount()) - paidBefore
 
     const restarted = startFaucet(chain, { dataDir })
     try {
       const { recovery } = restarted.faucet.book!
       expect(recovery.released).toBeGreaterThan(0)
       expect(recovery.unsettled).toBeGreaterThan(0)
-      await eventually(() => restarted.faucet.settler!.pending === 0, 10_000)
+      // A drip sent just before the kill may wait in the node's queue behind nonces that never
+      // arrived: the next drips take those nonces, and the waiting ones land after them.
+      for (let drips = 0; restarted.faucet.settler!.pending > 0 && drips < 10; drips++) {
+        expect((await restarted.drip(freshAddress())).status).toBe(200)
+        await Bun.sleep(200)
+      }
+      await eventually(() => restarted.faucet.settler!.pending === 0, 30_000)
+      const paid = (await chain.dripCount()) - paidBefore
       const usage = restarted.faucet.book!.usage()
       expect(usage.open).toBe(0)
       expect(usage.allTime).toBe(paid)
@@ -164,5 +171,5 @@ describe('reservations a kill -9 left open', () => {
     } finally {
       await restarted.stop()
     }
-  }, 30_000)
+  }, 60_000)
 })
