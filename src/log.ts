@@ -38,7 +38,7 @@ export function createLogger({ level = 'info', pretty: wantPretty, destination }
   const usePretty = wantPretty ?? (destination === undefined && process.stdout.isTTY === true)
   // pino-pretty as a plain stream, not a transport: transports run in worker threads that a
   // compiled binary cannot load.
-  if (usePretty) return pino(options, pretty({ colorize: destination === undefined, sync: true, destination: destination as never }))
+  if (usePretty) return pino(options, pretty({ colorize: destination === undefined, sync: true, ...(destination ? { destination } : {}) }))
   return pino(options, destination ?? pino.destination({ fd: 1, sync: true }))
 }
 

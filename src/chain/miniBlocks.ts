@@ -1,6 +1,6 @@
 import { numberToHex, type Address, type Hex } from 'viem'
 import { subscribeNewHeads, type Head } from './newHeads.ts'
-import type { Rpc } from './rpc.ts'
+import type { Rpc, RpcCall } from './rpc.ts'
 
 /**
  * A mini-block as the services see it. The chain's sequencer cuts blocks into mini-blocks; a node
@@ -100,8 +100,8 @@ export function followMiniBlocks(options: MiniBlockFollowerOptions): MiniBlockFo
   }
 
   const applyHead = async (head: Head) => {
-    const calls = [{ method: 'eth_getBlockTransactionCountByHash', params: [head.hash] }]
-    if (withLogs) calls.push({ method: 'eth_getLogs', params: [{ blockHash: head.hash, address: addresses }] as never })
+    const calls: RpcCall[] = [{ method: 'eth_getBlockTransactionCountByHash', params: [head.hash] }]
+    if (withLogs) calls.push({ method: 'eth_getLogs', params: [{ blockHash: head.hash, address: addresses }] })
     const [count, logs] = await rpc.batch(calls)
     if (!count!.ok) throw count!.error
     // The block is gone (reorganised away) since it was announced; its successor will come.

@@ -1,6 +1,6 @@
 import {
   createPublicClient,
-  createWalletClient,
+  createTestClient, createWalletClient,
   defineChain,
   getContractAddress,
   http,
@@ -73,7 +73,9 @@ export function devClients(rpcUrl: string, chainId = 78270) {
   const transport = http(rpcUrl, { batch: false, retryCount: 0 })
   const publicClient = createPublicClient({ chain, transport, pollingInterval: 20 })
   const walletFor = (account: Account) => createWalletClient({ chain, transport, account, pollingInterval: 20 })
-  return { chain, publicClient, walletFor }
+  // anvil's own methods (interval mining, snapshots), typed.
+  const testClient = createTestClient({ chain, transport, mode: 'anvil' })
+  return { chain, publicClient, walletFor, testClient }
 }
 
 export type DevClients = ReturnType<typeof devClients>
@@ -115,7 +117,7 @@ export async function deployContracts(clients: DevClients, options: DeployOption
   let firstBlock: bigint | undefined
 
   const deploy = async (name: ContractName, abi: Abi, bytecode: Hex, args: unknown[] = []) => {
-    const hash = await wallet.deployContract({ abi, bytecode, args } as never)
+    const hash = await wallet.deployContract({ abi, bytecode, args, account: deployer, chain: wallet.chain })
     const receipt = await confirm(publicClient, hash, `deploying ${name}`)
     if (receipt.contractAddress?.toLowerCase() !== expected[name].toLowerCase()) {
       throw new DevnetError(`${name} landed at ${receipt.contractAddress}, expected ${expected[name]}`)
@@ -154,7 +156,7 @@ export async function deployContracts(clients: DevClients, options: DeployOption
   // The bank's owner (the treasury, never the deployer, whose nonces are the addresses) enables
   // the game and gives the house a bankroll, so the coin flip can be played with or without seeding.
   const bankOwner = async (functionName: string, args: unknown[], what: string, value?: bigint) => {
-    const hash = await walletFor(treasury).writeContract({ address: arcadeBank, abi: ours.ArcadeBank.abi, functionName, args, value } as never)
+    const hash = await walletFor(treasury).writeContract({ address: arcadeBank, abi: ours.ArcadeBank.abi, functionName, args, value, account: treasury, chain: publicClient.chain })
     await confirm(publicClient, hash, what)
   }
   await bankOwner('setGame', [coinFlip, true], 'enabling the coin flip in the arcade bank')

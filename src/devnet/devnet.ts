@@ -35,7 +35,7 @@ export async function startDevnet(config: Config, log: Logger): Promise<Devnet> 
       ? await seedActivity(clients, manifest, { faucetFundEth: dev.faucetFundEth, faucetFundBx: dev.faucetFundBx })
       : null
     if (seed) log.info({ transactions: seed.transactions, ms: Math.round(performance.now() - started) }, 'demo activity seeded')
-    await clients.publicClient.request({ method: 'evm_setIntervalMining', params: [dev.blockTime] } as never)
+    await clients.testClient.setIntervalMining({ interval: dev.blockTime })
 
     const manifestPath = join(config.dataDir, MANIFEST_FILE)
     writeFileAtomic(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`)

@@ -1,4 +1,4 @@
-import { erc20Abi, maxUint128, parseEther, parseEventLogs, parseUnits, type Account, type Address } from 'viem'
+import { erc20Abi, maxUint128, parseEther, parseEventLogs, parseUnits, type Account, type Address, type Abi } from 'viem'
 import { devAccounts } from './accounts.ts'
 import { ours, uniswap } from './artifacts.ts'
 import { confirm, DUSD_DECIMALS, type DevClients, type Manifest } from './deploy.ts'
@@ -40,18 +40,18 @@ export async function seedActivity(clients: DevClients, manifest: Manifest, opti
   const c = manifest.contracts
   let transactions = 0
 
-  const write = async (account: Account, address: Address, abi: unknown, functionName: string, args: unknown[] = [], value?: bigint) => {
+  const write = async (account: Account, address: Address, abi: Abi, functionName: string, args: unknown[] = [], value?: bigint) => {
     // Gas is estimated against the last block. Mined in a later second, a pair or pool writes its
     // time-weighted price (new storage slots) and needs more, so an exact estimate can run out of
     // gas. Unused gas is refunded, so the headroom is generous.
-    const estimate = await publicClient.estimateContractGas({ account, address, abi, functionName, args, value } as never)
+    const estimate = await publicClient.estimateContractGas({ account, address, abi, functionName, args, value })
     const gas = estimate * 2n + 100_000n
-    const hash = await walletFor(account).writeContract({ address, abi, functionName, args, value, gas } as never)
+    const hash = await walletFor(account).writeContract({ address, abi, functionName, args, value, gas, account, chain: publicClient.chain })
     transactions++
     return confirm(publicClient, hash, `${functionName} on ${address} from ${account.address}`)
   }
-  const read = <T>(address: Address, abi: unknown, functionName: string, args: unknown[] = []) =>
-    publicClient.readContract({ address, abi, functionName, args } as never) as Promise<T>
+  const read = <T>(address: Address, abi: Abi, functionName: string, args: unknown[] = []) =>
+    publicClient.readContract({ address, abi, functionName, args }) as Promise<T>
   const transfer = (from: Account, token: Address, to: Address, amount: bigint) => write(from, token, erc20Abi, 'transfer', [to, amount])
   const approve = (from: Account, token: Address, spender: Address) => write(from, token, erc20Abi, 'approve', [spender, 2n ** 256n - 1n])
 

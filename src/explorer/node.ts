@@ -47,7 +47,7 @@ export function valueOf<T>(results: RpcResult[] | null, index: number): T | null
 
 /** An eth_call of a view function at the latest block. */
 export function viewCall(to: Address, abi: Abi, functionName: string, args: readonly unknown[] = []): RpcCall {
-  return { method: 'eth_call', params: [{ to, data: encodeFunctionData({ abi, functionName, args } as never) }, 'latest'] }
+  return { method: 'eth_call', params: [{ to, data: encodeFunctionData({ abi, functionName, args }) }, 'latest'] }
 }
 
 /** The decoded return of a view call, or null when it reverted, returned nothing or does not decode. */
@@ -55,7 +55,7 @@ export function viewResult<T>(results: RpcResult[] | null, index: number, abi: A
   const data = valueOf<Hex>(results, index)
   if (!data || data === '0x') return null
   try {
-    return decodeFunctionResult({ abi, functionName, data } as never) as T
+    return decodeFunctionResult({ abi, functionName, data }) as T
   } catch {
     return null
   }

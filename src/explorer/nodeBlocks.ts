@@ -1,6 +1,7 @@
 import type { Hex } from 'viem'
 import { methodName } from './decode/decode.ts'
-import { checksum, checksumOrNull, quantityToDecimal } from './format.ts'
+import { checksum, checksumOrNull } from '../eth/address.ts'
+import { decimal } from '../eth/quantity.ts'
 import type { RegistryView } from './registryView.ts'
 
 /** A block as the node's JSON-RPC gives it, with full transactions. */
@@ -54,7 +55,7 @@ export function nodeTxSummary(tx: NodeTx, block: NodeBlock, registry: RegistryVi
     fromLabel: registry.labelName(from),
     to,
     toLabel: registry.labelName(to),
-    value: quantityToDecimal(tx.value),
+    value: decimal(tx.value),
     method: tx.to === null ? 'create' : (methodName(tx.input.length >= 10 ? (tx.input.slice(0, 10) as Hex) : null) ?? (tx.input.length >= 10 ? tx.input.slice(0, 10) : null)),
   }
 }
@@ -64,7 +65,7 @@ export function nodeReceipt(receipt: NodeReceipt) {
     transactionHash: receipt.transactionHash,
     success: receipt.status === '0x1',
     gasUsed: Number(BigInt(receipt.gasUsed)),
-    effectiveGasPrice: quantityToDecimal(receipt.effectiveGasPrice),
+    effectiveGasPrice: decimal(receipt.effectiveGasPrice),
     contractAddress: checksumOrNull(receipt.contractAddress),
     logCount: receipt.logs.length,
   }

@@ -1,4 +1,4 @@
-import { checksum } from './format.ts'
+import { checksum } from '../eth/address.ts'
 import type { RegistryView } from './registryView.ts'
 import type { ChainTally } from './tally.ts'
 

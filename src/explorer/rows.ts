@@ -1,7 +1,9 @@
 import type { Database } from 'bun:sqlite'
 import type { Hex } from 'viem'
 import { methodName } from './decode/decode.ts'
-import { checksum, checksumOrNull, fee, toHex } from './format.ts'
+import { checksum, checksumOrNull } from '../eth/address.ts'
+import { hex } from '../eth/bytes.ts'
+import { fee } from './format.ts'
 import type { RegistryView } from './registryView.ts'
 import { tokenIdFromKey } from './transfers.ts'
 
@@ -14,7 +16,7 @@ export const BLOCK_COLUMNS = `b.number, b.hash, b.timestamp, b.gas_used, b.tx_co
 export type BlockRecord = { number: number; hash: Uint8Array; timestamp: number; gas_used: number; tx_count: number; mini_count: number }
 
 export function blockRow(row: BlockRecord) {
-  return { number: row.number, hash: toHex(row.hash), timestamp: row.timestamp, gasUsed: row.gas_used, txCount: row.tx_count, miniCount: row.mini_count }
+  return { number: row.number, hash: hex(row.hash), timestamp: row.timestamp, gasUsed: row.gas_used, txCount: row.tx_count, miniCount: row.mini_count }
 }
 
 export function chartPoint(row: { number: number; timestamp: number; tx_count: number; gas_used: number }) {
@@ -24,7 +26,7 @@ export function chartPoint(row: { number: number; timestamp: number; tx_count: n
 export type MiniRecord = { number: number; block_number: number; hash: Uint8Array | null; timestamp_us: number; tx_count: number }
 
 export function miniRow(row: MiniRecord) {
-  return { number: row.number, blockNumber: row.block_number, hash: toHex(row.hash), timestamp_us: row.timestamp_us, txCount: row.tx_count }
+  return { number: row.number, blockNumber: row.block_number, hash: hex(row.hash), timestamp_us: row.timestamp_us, txCount: row.tx_count }
 }
 
 export const TX_COLUMNS = `t.id, t.hash, t.block_number, t.tx_index, t.from_addr, t.to_addr, t.created, t.value,
@@ -51,9 +53,9 @@ export type TxRecord = {
 export function txSummary(row: TxRecord, registry: RegistryView) {
   const from = checksum(row.from_addr)
   const to = checksumOrNull(row.to_addr)
-  const selector = row.selector?.length === 4 ? toHex(row.selector) : null
+  const selector = row.selector?.length === 4 ? hex(row.selector) : null
   return {
-    hash: toHex(row.hash),
+    hash: hex(row.hash),
     blockNumber: row.block_number,
     index: row.tx_index,
     timestamp: row.timestamp,
@@ -104,7 +106,7 @@ export function transferRow(row: TransferRecord, registry: RegistryView) {
   const token = checksum(row.token)
   const listed = registry.token(token)
   return {
-    txHash: toHex(row.tx_hash),
+    txHash: hex(row.tx_hash),
     blockNumber: row.block_number,
     timestamp: row.timestamp,
     logIndex: row.log_index,

@@ -1,4 +1,6 @@
-import { decodeAbiParameters, toEventSelector, type Hex } from 'viem'
+import { decodeAbiParameters, toEventSelector } from 'viem'
+import { blob, hex } from '../eth/bytes.ts'
+import { uint } from '../eth/words.ts'
 import type { SpoolLog } from '../spool/streams.ts'
 
 /** The token standards a transfer log can belong to. */
@@ -26,9 +28,9 @@ export const TRANSFER_TOPIC = toEventSelector('Transfer(address,address,uint256)
 export const TRANSFER_SINGLE_TOPIC = toEventSelector('TransferSingle(address,address,address,uint256,uint256)')
 export const TRANSFER_BATCH_TOPIC = toEventSelector('TransferBatch(address,address,address,uint256[],uint256[])')
 
-const TRANSFER = Buffer.from(TRANSFER_TOPIC.slice(2), 'hex')
-const SINGLE = Buffer.from(TRANSFER_SINGLE_TOPIC.slice(2), 'hex')
-const BATCH = Buffer.from(TRANSFER_BATCH_TOPIC.slice(2), 'hex')
+const TRANSFER = blob(TRANSFER_TOPIC)
+const SINGLE = blob(TRANSFER_SINGLE_TOPIC)
+const BATCH = blob(TRANSFER_BATCH_TOPIC)
 
 /** A log in the spool's raw form (BLOB columns). */
 export type RawLog = Pick<SpoolLog, 'logIndex' | 'address' | 'topic0' | 'topic1' | 'topic2' | 'topic3' | 'data'>
@@ -36,7 +38,6 @@ export type RawLog = Pick<SpoolLog, 'logIndex' | 'address' | 'topic0' | 'topic1'
 const equal = (a: Uint8Array | null, b: Uint8Array) => a !== null && a.length === b.length && Buffer.compare(a, b) === 0
 /** The address in an indexed topic: its low 20 bytes. */
 const topicAddress = (topic: Uint8Array) => topic.subarray(12, 32)
-const word = (bytes: Uint8Array, index = 0) => BigInt(`0x${Buffer.from(bytes.subarray(index * 32, index * 32 + 32)).toString('hex') || '0'}`)
 
 /**
  * The token movements in a log, or none. ERC-20 and ERC-721 share the Transfer signature and
@@ -48,18 +49,18 @@ export function decodeTransfers(log: RawLog): Transfer[] {
   const { topic0, topic1, topic2, topic3, data, address, logIndex } = log
   if (equal(topic0, TRANSFER) && topic1 && topic2) {
     const base = { logIndex, seq: 0, token: address, from: topicAddress(topic1), to: topicAddress(topic2) }
-    if (!topic3 && data.length === 32) return [{ ...base, kind: 20, tokenId: null, amount: word(data).toString() }]
-    if (topic3 && data.length === 0) return [{ ...base, kind: 721, tokenId: word(topic3).toString(), amount: '1' }]
+    if (!topic3 && data.length === 32) return [{ ...base, kind: 20, tokenId: null, amount: uint(data, 0).toString() }]
+    if (topic3 && data.length === 0) return [{ ...base, kind: 721, tokenId: uint(topic3, 0).toString(), amount: '1' }]
     return []
   }
   if (equal(topic0, SINGLE) && topic2 && topic3 && data.length === 64) {
-    return [{ logIndex, seq: 0, token: address, kind: 1155, from: topicAddress(topic2), to: topicAddress(topic3), tokenId: word(data, 0).toString(), amount: word(data, 1).toString() }]
+    return [{ logIndex, seq: 0, token: address, kind: 1155, from: topicAddress(topic2), to: topicAddress(topic3), tokenId: uint(data, 0).toString(), amount: uint(data, 1).toString() }]
   }
   if (equal(topic0, BATCH) && topic2 && topic3) {
     let ids: readonly bigint[]
     let values: readonly bigint[]
     try {
-      ;[ids, values] = decodeAbiParameters([{ type: 'uint256[]' }, { type: 'uint256[]' }], `0x${Buffer.from(data).toString('hex')}` as Hex)
+      ;[ids, values] = decodeAbiParameters([{ type: 'uint256[]' }, { type: 'uint256[]' }], hex(data))
     } catch {
       return []
     }

@@ -1,14 +1,14 @@
 import { expect, test } from 'bun:test'
-import { parseAddress } from './address.ts'
+import { parseDripAddress } from './address.ts'
 
 const CHECKSUMMED = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 
 test('an address in any single case, with or without 0x, comes back checksummed', () => {
-  expect(parseAddress(CHECKSUMMED)).toBe(CHECKSUMMED)
-  expect(parseAddress(CHECKSUMMED.toLowerCase())).toBe(CHECKSUMMED)
-  expect(parseAddress(`0x${CHECKSUMMED.slice(2).toUpperCase()}`)).toBe(CHECKSUMMED)
-  expect(parseAddress(CHECKSUMMED.slice(2).toLowerCase())).toBe(CHECKSUMMED)
-  expect(parseAddress(` ${CHECKSUMMED} `)).toBe(CHECKSUMMED)
+  expect(parseDripAddress(CHECKSUMMED)).toBe(CHECKSUMMED)
+  expect(parseDripAddress(CHECKSUMMED.toLowerCase())).toBe(CHECKSUMMED)
+  expect(parseDripAddress(`0x${CHECKSUMMED.slice(2).toUpperCase()}`)).toBe(CHECKSUMMED)
+  expect(parseDripAddress(CHECKSUMMED.slice(2).toLowerCase())).toBe(CHECKSUMMED)
+  expect(parseDripAddress(` ${CHECKSUMMED} `)).toBe(CHECKSUMMED)
 })
 
 test('anything else is not an address', () => {
@@ -25,6 +25,6 @@ test('anything else is not an address', () => {
     undefined,
     { address: CHECKSUMMED },
   ]) {
-    expect(parseAddress(input)).toBeNull()
+    expect(parseDripAddress(input)).toBeNull()
   }
 })

@@ -1,18 +1,12 @@
-import { getAddress, isAddress, zeroAddress, type Address } from 'viem'
+import { zeroAddress, type Address } from 'viem'
+import { parseAddress } from '../eth/address.ts'
 
 /**
- * An account address from a caller, checksummed; null when it is not one. The 0x prefix may be
- * left out; a mixed-case address must carry a valid EIP-55 checksum (a wrong one is a typo);
- * the zero address is refused because a drip to it would burn the funds.
+ * The address a drip or a status is asked for, checksummed; null when it is not one. The stack's
+ * one rule for addresses (src/eth), around the JSON body's stray whitespace; the zero address is
+ * refused because a drip to it would burn the funds.
  */
-export function parseAddress(input: unknown): Address | null {
-  if (typeof input !== 'string') return null
-  const text = input.trim()
-  const prefixed = /^0x/i.test(text) ? `0x${text.slice(2)}` : `0x${text}`
-  if (!/^0x[0-9a-fA-F]{40}$/.test(prefixed)) return null
-  const hex = prefixed.slice(2)
-  const singleCase = hex === hex.toLowerCase() || hex === hex.toUpperCase()
-  if (!singleCase && !isAddress(prefixed, { strict: true })) return null
-  const address = getAddress(prefixed)
+export function parseDripAddress(input: unknown): Address | null {
+  const address = parseAddress(typeof input === 'string' ? input.trim() : input)
   return address === zeroAddress ? null : address
 }

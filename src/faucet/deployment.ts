@@ -4,7 +4,7 @@ import type { Address } from 'viem'
 import type { Config } from '../config/load.ts'
 import type { Manifest } from '../devnet/deploy.ts'
 import { MANIFEST_FILE } from '../devnet/devnet.ts'
-import { parseAddress } from './address.ts'
+import { parseDripAddress } from './address.ts'
 import { FaucetUnavailableError } from './errors.ts'
 
 /** Where the deployment manifest lives: the file `stack dev` writes and `/addresses` serves. */
@@ -18,7 +18,7 @@ export function manifestPath(config: Config): string {
  * faucet started before a deployment picks it up without a restart.
  */
 export function faucetLocator(config: Config): () => Address {
-  const configured = config.faucet.contract ? parseAddress(config.faucet.contract) : null
+  const configured = config.faucet.contract ? parseDripAddress(config.faucet.contract) : null
   if (configured) return () => configured
   const path = manifestPath(config)
   let cached: { stamp: string; address: Address } | null = null
@@ -47,7 +47,7 @@ function faucetFromManifest(text: string, chainId: number): Address {
   if (manifest.chainId !== chainId) {
     throw new FaucetUnavailableError(`faucet not deployed: the deployment manifest is for chain ${manifest.chainId}, not ${chainId}`)
   }
-  const address = parseAddress(manifest.contracts?.Faucet)
+  const address = parseDripAddress(manifest.contracts?.Faucet)
   if (!address) throw new FaucetUnavailableError('faucet not deployed: the deployment manifest names no Faucet contract')
   return address
 }

@@ -1,6 +1,6 @@
 import type { Address } from 'viem'
 import { HttpError } from '../http/errors.ts'
-import { parseAddress } from './address.ts'
+import { parseDripAddress } from './address.ts'
 import { MAX_BODY_BYTES } from './limits.ts'
 
 /**
@@ -35,7 +35,7 @@ export async function readDripRequest(request: Request): Promise<Address> {
   } catch {
     throw new HttpError(400, 'invalid json')
   }
-  const address = typeof body === 'object' && body !== null ? parseAddress((body as { address?: unknown }).address) : null
+  const address = typeof body === 'object' && body !== null ? parseDripAddress((body as { address?: unknown }).address) : null
   if (!address) throw new HttpError(400, 'invalid address')
   return address
 }

@@ -1,4 +1,5 @@
 import { decodeFunctionData, hexToBytes, toFunctionSelector, type Address } from 'viem'
+import { hex } from '../eth/bytes.ts'
 import type { Logger } from '../log.ts'
 import type { SpoolHealth } from '../spool/health.ts'
 import { successfulCalls } from '../spool/read.ts'
@@ -20,7 +21,7 @@ export function paidByChain(db: Spool['reader'], operator: Address, faucet: Addr
   let global = 0
   for (const { input, timestamp } of calls) {
     if (utcDay(timestamp * 1000) !== today) continue
-    const { args } = decodeFunctionData({ abi: faucetAbi, data: `0x${Buffer.from(input).toString('hex')}` })
+    const { args } = decodeFunctionData({ abi: faucetAbi, data: hex(input) })
     const to = (args[0] as Address).toLowerCase()
     addresses.set(to, (addresses.get(to) ?? 0) + 1)
     global++

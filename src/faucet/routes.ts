@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import type { conventions } from '../http/conventions.ts'
 import { HttpError } from '../http/errors.ts'
 import { health } from '../http/health.ts'
-import { parseAddress } from './address.ts'
+import { parseDripAddress } from './address.ts'
 import { readDripRequest } from './dripRequest.ts'
 import { FaucetUnavailableError } from './errors.ts'
 import { requireDripper, type Faucet } from './faucet.ts'
@@ -17,7 +17,7 @@ export function faucetRoutes(shared: ReturnType<typeof conventions>, faucet: Fau
   const status = async ({ query }: { query: Record<string, string | undefined> }) => {
     let address = null
     if (query.address !== undefined) {
-      address = parseAddress(query.address)
+      address = parseDripAddress(query.address)
       if (!address) throw new HttpError(400, 'invalid address')
     }
     let contract

@@ -1,6 +1,6 @@
 import type { Hex } from 'viem'
 import type { Rpc, RpcCall, RpcResult } from '../chain/rpc.ts'
-import { fromCallTracer, fromParity, type CallFrame } from './traces.ts'
+import { fromCallTracer, fromParity, type CallFrame, type GethFrame } from './traces.ts'
 
 export type RawLog = { address: Hex; topics: Hex[]; data: Hex; logIndex: Hex; transactionIndex: Hex; transactionHash: Hex }
 export type RawTx = {
@@ -135,7 +135,8 @@ function readTraces(result: RpcResult, kind: 'parity' | 'calltracer', block: Raw
   if (result.ok && Array.isArray(result.value)) {
     caps.traces = kind
     if (kind === 'parity') return fromParity(result.value, block.transactions.map((tx) => tx.hash))
-    return (result.value as Array<{ result?: unknown }>).map((entry) => fromCallTracer((entry.result ?? entry) as never))
+    // Geth's answer wraps each frame as {txHash, result}; some nodes give the frames bare.
+    return (result.value as Array<GethFrame & { result?: GethFrame }>).map((entry) => fromCallTracer(entry.result ?? entry))
   }
   if (!result.ok && result.error.isUnsupported) {
     // trace_block missing: the call tracer is next; the call tracer missing too: no traces.

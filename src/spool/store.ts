@@ -1,5 +1,7 @@
 import type { Database } from 'bun:sqlite'
-import { blob, decimal, quantity, txId } from './codec.ts'
+import { blob, hex } from '../eth/bytes.ts'
+import { decimal, quantity } from '../eth/quantity.ts'
+import { txId } from './codec.ts'
 import { getMeta, setMeta } from './db.ts'
 import type { BlockBundle } from './fetchBlocks.ts'
 
@@ -12,7 +14,7 @@ export function getCursor(db: Database): number {
 /** The hash stored for a block, or null when the block is not stored. */
 export function storedHash(db: Database, number: number): string | null {
   const row = db.query<{ hash: Uint8Array }, [number]>('SELECT hash FROM blocks WHERE number = ?').get(number)
-  return row ? `0x${Buffer.from(row.hash).toString('hex')}` : null
+  return row ? hex(row.hash) : null
 }
 
 export type Statements = ReturnType<typeof prepare>

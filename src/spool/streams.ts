@@ -1,6 +1,7 @@
 import type { Database, SQLQueryBindings } from 'bun:sqlite'
 import type { Hex } from 'viem'
-import { blob, txId } from './codec.ts'
+import { blob } from '../eth/bytes.ts'
+import { txId } from './codec.ts'
 import type { Migration } from './migrations.ts'
 
 /** Spec 02 "Indexer streams": a pass takes at most 5000 logs. */

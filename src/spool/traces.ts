@@ -107,7 +107,8 @@ function compareAddress(a: number[], b: number[]): number {
   return a.length - b.length
 }
 
-type GethFrame = Partial<Omit<CallFrame, 'calls'>> & { calls?: GethFrame[] }
+/** A frame as the call tracer gives it: any field may be missing. */
+export type GethFrame = Partial<Omit<CallFrame, 'calls'>> & { calls?: GethFrame[] }
 
 /** The call tracer's own frames, with every field present. */
 export function fromCallTracer(frame: GethFrame): CallFrame {

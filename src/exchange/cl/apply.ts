@@ -1,7 +1,7 @@
 import type { Database } from 'bun:sqlite'
 import type { SpoolLog } from '../../spool/streams.ts'
 import { clEvents } from '../events.ts'
-import { addressTopic, addressWord, hexOf, int, intTopic, smallInt, uint } from '../words.ts'
+import { addressTopic, addressWord, hexOf, int, intTopic, smallInt, uint } from '../../eth/words.ts'
 import { emptyPool, emptyPosition, emptyTick, poolStates, positionStates, tickStates, type PoolState } from './state.ts'
 
 const E = clEvents

@@ -1,5 +1,6 @@
 import type { clQueries } from '../read/cl.ts'
-import { addressOf } from '../read/format.ts'
+import { checksum } from '../../eth/address.ts'
+import { blob } from '../../eth/bytes.ts'
 import type { IndexReader } from '../read/indexReader.ts'
 import type { v2Queries } from '../read/v2.ts'
 import type { ExchangeAddresses } from '../settings.ts'
@@ -37,8 +38,8 @@ export async function ethUsd(
   addresses: ExchangeAddresses,
 ): Promise<Fraction | null> {
   if (!addresses.usdToken) return null
-  const weth = Buffer.from(addresses.weth, 'hex')
-  const usd = Buffer.from(addresses.usdToken, 'hex')
+  const weth = blob(addresses.weth)
+  const usd = blob(addresses.usdToken)
   const wethIsToken0 = (token0: Uint8Array) => Buffer.from(token0).equals(weth)
   // Find a source first: the token reads below are not needed when there is none.
   const deepestPair = v2
@@ -58,7 +59,7 @@ export async function ethUsd(
         .sort((a, b) => (b.wethBalance > a.wethBalance ? 1 : b.wethBalance < a.wethBalance ? -1 : 0))[0]
   if (!deepestPair && !deepestPool) return null
 
-  const [wethMeta, usdMeta] = await Promise.all([tokens.get(addressOf(weth)), tokens.get(addressOf(usd))])
+  const [wethMeta, usdMeta] = await Promise.all([tokens.get(checksum(weth)), tokens.get(checksum(usd))])
   if (wethMeta.decimals === null || usdMeta.decimals === null) return null
   if (deepestPair) {
     return {

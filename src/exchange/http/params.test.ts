@@ -20,8 +20,9 @@ describe('address parameters', () => {
     }
   })
 
-  test('anything else is a 400 with the one fixed message', () => {
-    for (const bad of ['', '0x', hex.slice(1), `${hex}0`, `0x${hex.slice(0, 39)}g`, ` ${hex}`, undefined, ['a', 'b']]) {
+  test('anything else is a 400 with the one fixed message, a mixed case with a wrong checksum too', () => {
+    const wrongChecksum = '0x16f9301e11A53519Ce2eBBB666100b4D40C6343E'
+    for (const bad of ['', '0x', hex.slice(1), `${hex}0`, `0x${hex.slice(0, 39)}g`, ` ${hex}`, undefined, ['a', 'b'], wrongChecksum]) {
       const error = refused(() => addressParam(bad))
       expect(error).toBeInstanceOf(HttpError)
       expect(error.status).toBe(400)

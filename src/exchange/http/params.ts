@@ -1,3 +1,5 @@
+import { parseAddress } from '../../eth/address.ts'
+import { blob } from '../../eth/bytes.ts'
 import { HttpError } from '../../http/errors.ts'
 
 /**
@@ -10,13 +12,14 @@ export const invalidParameter = () => new HttpError(400, INVALID_PARAMETER)
 /** Spec 02 "Limits": every list route clamps `limit` to 1..500, silently, default 50. */
 export const LIMIT = { min: 1, max: 500, fallback: 50 } as const
 
-const ADDRESS = /^(?:0x)?([0-9a-f]{40})$/i
-
-/** An address in a path or query, with or without 0x, in any case; as the 20 bytes the tables key on. */
+/**
+ * An address in a path or query, by the stack's one rule (with or without 0x; a mixed-case one
+ * must carry a valid checksum), as the 20 bytes the tables key on.
+ */
 export function addressParam(value: unknown): Uint8Array {
-  const match = typeof value === 'string' ? ADDRESS.exec(value) : null
-  if (!match) throw invalidParameter()
-  return Buffer.from(match[1]!, 'hex')
+  const address = parseAddress(value)
+  if (!address) throw invalidParameter()
+  return blob(address)
 }
 
 /** An optional address filter: absent is null, present must parse. */

@@ -1,4 +1,4 @@
-import { erc20Abi, hexToString, type Address, type PublicClient } from 'viem'
+import { erc20Abi, hexToString, type Abi, type Address, type PublicClient } from 'viem'
 import { isNodeUnreachable } from '../../chain/client.ts'
 
 export type TokenMeta = { address: Address; symbol: string | null; decimals: number | null }
@@ -69,9 +69,9 @@ export class TokenBook {
   }
 
   /** One view call; null when the contract gives no usable answer, NodeAway when the node is not there. */
-  private async call(address: Address, abi: readonly unknown[], functionName: string): Promise<unknown> {
+  private async call(address: Address, abi: Abi, functionName: string): Promise<unknown> {
     try {
-      return await this.client.readContract({ address, abi, functionName } as never)
+      return await this.client.readContract({ address, abi, functionName })
     } catch (error) {
       if (isNodeUnreachable(error)) throw new NodeAway()
       return null

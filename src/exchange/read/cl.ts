@@ -2,7 +2,8 @@ import type { EventKind } from '../http/params.ts'
 import { poolPrice } from '../http/price.ts'
 import type { TokenMeta } from '../http/tokens.ts'
 import { where } from './filters.ts'
-import { addressOf, hashOf, nullableAddress } from './format.ts'
+import { checksum, checksumOrNull } from '../../eth/address.ts'
+import { hex } from '../../eth/bytes.ts'
 import type { IndexReader } from './indexReader.ts'
 import { tokenJson } from './tokenJson.ts'
 import { wethSide } from './wethSide.ts'
@@ -71,8 +72,8 @@ export function clQueries(index: IndexReader) {
           filter.limit,
         )
         .map((row) => ({
-          pool: addressOf(row.pool),
-          owner: addressOf(row.owner),
+          pool: checksum(row.pool),
+          owner: checksum(row.owner),
           tickLower: row.tick_lower,
           tickUpper: row.tick_upper,
           liquidity: row.liquidity,
@@ -107,12 +108,12 @@ export function clQueries(index: IndexReader) {
           filter.limit,
         )
         .map((row) => ({
-          txHash: hashOf(row.tx_hash),
+          txHash: hex(row.tx_hash),
           logIndex: row.log_index,
           block: row.block,
-          pool: addressOf(row.pool),
-          sender: addressOf(row.sender),
-          recipient: addressOf(row.recipient),
+          pool: checksum(row.pool),
+          sender: checksum(row.sender),
+          recipient: checksum(row.recipient),
           amount0: row.amount0,
           amount1: row.amount1,
           sqrtPriceX96: row.sqrt_price_x96,
@@ -133,14 +134,14 @@ export function clQueries(index: IndexReader) {
           filter.limit,
         )
         .map((row) => ({
-          txHash: hashOf(row.tx_hash),
+          txHash: hex(row.tx_hash),
           logIndex: row.log_index,
           block: row.block,
-          pool: addressOf(row.pool),
+          pool: checksum(row.pool),
           kind: row.kind,
-          owner: addressOf(row.owner),
-          sender: nullableAddress(row.sender),
-          recipient: nullableAddress(row.recipient),
+          owner: checksum(row.owner),
+          sender: checksumOrNull(row.sender),
+          recipient: checksumOrNull(row.recipient),
           tickLower: row.tick_lower,
           tickUpper: row.tick_upper,
           liquidity: row.liquidity,
@@ -166,7 +167,7 @@ export function poolJson(row: PoolRow, tokens: Map<string, TokenMeta>, weth: str
   const token1 = tokenJson(row.token1, tokens)
   const initialized = row.tick !== null
   return {
-    pool: addressOf(row.pool),
+    pool: checksum(row.pool),
     token0,
     token1,
     fee: row.fee,

@@ -1,6 +1,7 @@
 import type { TokenMeta } from '../http/tokens.ts'
 import { where } from './filters.ts'
-import { addressOf, hashOf, nullableAddress } from './format.ts'
+import { checksum, checksumOrNull } from '../../eth/address.ts'
+import { hex } from '../../eth/bytes.ts'
 import type { IndexReader } from './indexReader.ts'
 import { tokenJson } from './tokenJson.ts'
 
@@ -55,12 +56,12 @@ export function v2Queries(index: IndexReader) {
           filter.limit,
         )
         .map((row) => ({
-          txHash: hashOf(row.tx_hash),
+          txHash: hex(row.tx_hash),
           logIndex: row.log_index,
           block: row.block,
-          pair: addressOf(row.pair),
-          sender: addressOf(row.sender),
-          recipient: addressOf(row.recipient),
+          pair: checksum(row.pair),
+          sender: checksum(row.sender),
+          recipient: checksum(row.recipient),
           amount0In: row.amount0_in,
           amount1In: row.amount1_in,
           amount0Out: row.amount0_out,
@@ -79,13 +80,13 @@ export function v2Queries(index: IndexReader) {
           filter.limit,
         )
         .map((row) => ({
-          txHash: hashOf(row.tx_hash),
+          txHash: hex(row.tx_hash),
           logIndex: row.log_index,
           block: row.block,
-          pair: addressOf(row.pair),
+          pair: checksum(row.pair),
           kind: row.kind,
-          sender: addressOf(row.sender),
-          recipient: nullableAddress(row.recipient),
+          sender: checksum(row.sender),
+          recipient: checksumOrNull(row.recipient),
           amount0: row.amount0,
           amount1: row.amount1,
         }))
@@ -104,7 +105,7 @@ export function v2Queries(index: IndexReader) {
 /** Spec 02 "Constant-product pool row", with both tokens' metadata. */
 export function pairJson(row: PairRow, tokens: Map<string, TokenMeta>) {
   return {
-    pair: addressOf(row.pair),
+    pair: checksum(row.pair),
     token0: tokenJson(row.token0, tokens),
     token1: tokenJson(row.token1, tokens),
     reserve0: row.reserve0,

@@ -3,7 +3,7 @@ import { notFound } from '../../http/errors.ts'
 import type { ExchangeDeps } from '../deps.ts'
 import { dollars } from '../http/dollars.ts'
 import { addressParam, limitParam, optionalAddress } from '../http/params.ts'
-import { addressOf } from '../read/format.ts'
+import { checksum } from '../../eth/address.ts'
 import { tokensOf } from '../read/tokenJson.ts'
 import { pairJson } from '../read/v2.ts'
 
@@ -27,10 +27,10 @@ export function pairRoutes(deps: ExchangeDeps) {
     })
     .get('/tokens', async () => {
       const rows = v2.tokens()
-      const metas = await tokens.many(rows.map((row) => addressOf(row.token)))
+      const metas = await tokens.many(rows.map((row) => checksum(row.token)))
       return {
         tokens: rows.map((row) => {
-          const meta = metas.get(addressOf(row.token).toLowerCase())!
+          const meta = metas.get(checksum(row.token).toLowerCase())!
           return { address: meta.address, symbol: meta.symbol, decimals: meta.decimals, pools: row.pools }
         }),
       }

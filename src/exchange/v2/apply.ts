@@ -1,7 +1,7 @@
 import type { Database } from 'bun:sqlite'
 import type { SpoolLog } from '../../spool/streams.ts'
 import { v2Events } from '../events.ts'
-import { addressTopic, addressWord, hexOf, uint } from '../words.ts'
+import { addressTopic, addressWord, hexOf, uint } from '../../eth/words.ts'
 import { emptyPairState, pairStates } from './pairState.ts'
 
 const { PairCreated, Sync, Swap, Mint, Burn } = v2Events

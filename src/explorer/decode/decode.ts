@@ -1,6 +1,6 @@
 import { decodeEventLog, decodeFunctionData, toEventSelector, toFunctionSelector, type AbiEvent, type AbiFunction, type Hex } from 'viem'
 import { formatAbiItem } from 'viem/utils'
-import { jsonSafe } from '../format.ts'
+import { jsonSafe } from '../../eth/quantity.ts'
 import { eventAbi, methodAbi, nftMethodAbi } from './signatures.ts'
 
 export type DecodedArg = { name: string; type: string; value: unknown }

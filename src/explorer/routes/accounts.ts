@@ -3,7 +3,8 @@ import { erc20Abi, type Address, type Hex } from 'viem'
 import { HttpError } from '../../http/errors.ts'
 import { addressTransactions, addressTransfers, nftsHeld, tokensReceived, transferCounts } from '../addressLists.ts'
 import type { Explorer } from '../explorer.ts'
-import { checksum, fromHex, parseAddress, toHex } from '../format.ts'
+import { checksum, parseAddress } from '../../eth/address.ts'
+import { blob, hex } from '../../eth/bytes.ts'
 import { valueOf, viewCall, viewResult } from '../node.ts'
 import { page } from '../paging.ts'
 import { accountRow } from '../ranking.ts'
@@ -21,7 +22,7 @@ export function truncateBytecode(code: Hex): string {
 export function accountRoutes(explorer: Explorer) {
   const { db, registry, tally, node } = explorer
 
-  const hashOfTx = (id: number) => toHex(db.query<{ hash: Uint8Array }, [number]>('SELECT hash FROM txs WHERE id = ?').get(id)?.hash)
+  const hashOfTx = (id: number) => hex(db.query<{ hash: Uint8Array }, [number]>('SELECT hash FROM txs WHERE id = ?').get(id)?.hash)
   /** A contract or creator from the tally (lower-case hex without 0x) with its transaction. */
   const contractRef = (key: string, id: number) => {
     const checksummed = checksum(`0x${key}`)
@@ -32,7 +33,7 @@ export function accountRoutes(explorer: Explorer) {
     const paging = page(query)
     tally.catchUp()
     const key = address.slice(2).toLowerCase()
-    const bytes = fromHex(address)
+    const bytes = blob(address)
     const counts = tally.accounts.get(key) ?? { sent: 0, received: 0, self: 0 }
     const creation = tally.creations.get(key) ?? null
 

@@ -2,7 +2,8 @@ import { Elysia } from 'elysia'
 import { numberToHex } from 'viem'
 import { HttpError } from '../../http/errors.ts'
 import type { Explorer } from '../explorer.ts'
-import { checksumOrNull, toHex } from '../format.ts'
+import { checksumOrNull } from '../../eth/address.ts'
+import { hex } from '../../eth/bytes.ts'
 import { valueOf } from '../node.ts'
 import { miniFromBlock, parseBlockNumber, type NodeBlock } from '../nodeBlocks.ts'
 import { page, PAGE } from '../paging.ts'
@@ -51,7 +52,7 @@ export function blockRoutes(explorer: Explorer) {
     const miner = checksumOrNull(row.miner)
     return {
       ...blockRow(row),
-      parentHash: toHex(row.parent_hash),
+      parentHash: hex(row.parent_hash),
       miner,
       minerLabel: registry.labelName(miner),
       gasLimit: row.gas_limit,

@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import { numberToHex, type Hex } from 'viem'
 import { HttpError } from '../../http/errors.ts'
 import type { Explorer } from '../explorer.ts'
-import { fromHex, parseHash } from '../format.ts'
+import { blob, parseHash } from '../../eth/bytes.ts'
 import { valueOf } from '../node.ts'
 import { miniFromBlock, nodeReceipt, nodeTxSummary, parseBlockNumber, type NodeBlock, type NodeReceipt, type NodeTx } from '../nodeBlocks.ts'
 import { page, type Page } from '../paging.ts'
@@ -59,7 +59,7 @@ export function miniRoutes(explorer: Explorer) {
     const number = hash ? null : parseBlockNumber(text)
     if (hash === null && number === null) throw new HttpError(404, 'unknown mini-block')
     const stored = hash
-      ? db.query<MiniRecord, [Uint8Array]>(`SELECT ${MINI_COLUMNS} FROM minis WHERE hash = ?`).get(fromHex(hash))
+      ? db.query<MiniRecord, [Uint8Array]>(`SELECT ${MINI_COLUMNS} FROM minis WHERE hash = ?`).get(blob(hash))
       : db.query<MiniRecord, [number]>(`SELECT ${MINI_COLUMNS} FROM minis WHERE number = ?`).get(number!)
     if (stored) return fromIndex(stored, paging)
     const live = await fromNode(hash ? { hash } : { number: number! }, paging)

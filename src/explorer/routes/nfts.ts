@@ -2,7 +2,8 @@ import { Elysia } from 'elysia'
 import type { Address } from 'viem'
 import { HttpError } from '../../http/errors.ts'
 import type { Explorer } from '../explorer.ts'
-import { checksum, checksumOrNull, fromHex, parseAddress } from '../format.ts'
+import { checksum, checksumOrNull, parseAddress } from '../../eth/address.ts'
+import { blob } from '../../eth/bytes.ts'
 import { clampOffset, clampLimit, PAGE } from '../paging.ts'
 import { TRANSFER_COLUMNS, TRANSFER_JOINS, transferRow, type TransferRecord } from '../rows.ts'
 import { tokenIdFromKey, tokenIdKey } from '../transfers.ts'
@@ -23,7 +24,7 @@ export function nftRoutes(explorer: Explorer) {
   const { db, registry, probes, metadata } = explorer
 
   const collectionOf = (address: Address) => {
-    const row = db.query<Collection, [Uint8Array]>('SELECT address, kind, transfers, minted FROM explorer_tokens WHERE address = ? AND kind != 20').get(fromHex(address))
+    const row = db.query<Collection, [Uint8Array]>('SELECT address, kind, transfers, minted FROM explorer_tokens WHERE address = ? AND kind != 20').get(blob(address))
     if (!row) throw new HttpError(404, 'unknown NFT collection')
     return { address, row, standard: row.kind === 1155 ? ('erc1155' as const) : ('erc721' as const) }
   }

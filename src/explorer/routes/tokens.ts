@@ -1,7 +1,8 @@
 import { Elysia } from 'elysia'
 import type { Address } from 'viem'
 import type { Explorer } from '../explorer.ts'
-import { checksum, fromHex } from '../format.ts'
+import { checksum } from '../../eth/address.ts'
+import { blob } from '../../eth/bytes.ts'
 
 /** Spec 03 "Limits": the token and NFT lists hold at most 40 entries, with no paging past them. */
 export const LIST_MAX = 40
@@ -15,7 +16,7 @@ export function tokenRoutes(explorer: Explorer) {
   const { db, registry, probes } = explorer
 
   const stat = (address: string) =>
-    db.query<TokenStat, [Uint8Array]>('SELECT address, kind, transfers, minted FROM explorer_tokens WHERE address = ?').get(fromHex(address))
+    db.query<TokenStat, [Uint8Array]>('SELECT address, kind, transfers, minted FROM explorer_tokens WHERE address = ?').get(blob(address))
 
   /**
    * The native token first, then by transfer count, then listed tokens nobody has moved yet.

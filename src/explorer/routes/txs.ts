@@ -4,7 +4,10 @@ import { HttpError } from '../../http/errors.ts'
 import type { CallFrame } from '../../spool/traces.ts'
 import { decodeInput, decodeLog, methodName } from '../decode/decode.ts'
 import type { Explorer } from '../explorer.ts'
-import { checksum, checksumOrNull, fromHex, parseHash, quantityToDecimal, toHex, traceAddress } from '../format.ts'
+import { checksum, checksumOrNull } from '../../eth/address.ts'
+import { blob, hex, parseHash } from '../../eth/bytes.ts'
+import { decimal } from '../../eth/quantity.ts'
+import { traceAddress } from '../format.ts'
 import { page } from '../paging.ts'
 import { TX_COLUMNS, txSummary, type TxRecord } from '../rows.ts'
 import { decodeTransfers, type RawLog } from '../transfers.ts'
@@ -34,7 +37,7 @@ export function txRoutes(explorer: Explorer) {
     from: traceAddress(call.from),
     to: traceAddress(call.to),
     toLabel: registry.labelName(call.to),
-    value: quantityToDecimal(call.value),
+    value: decimal(call.value),
     gas: call.gas === null ? null : Number(BigInt(call.gas)),
     gasUsed: call.gasUsed === null ? null : Number(BigInt(call.gasUsed)),
     method: call.input.length >= 10 ? methodName(call.input.slice(0, 10) as Hex) : null,
@@ -50,7 +53,7 @@ export function txRoutes(explorer: Explorer) {
         `SELECT ${TX_COLUMNS}, b.hash AS block_hash, t.nonce, t.type, t.gas, t.gas_price, t.max_fee, t.max_priority_fee, t.input
            FROM txs t JOIN blocks b ON b.number = t.block_number WHERE t.hash = ?`,
       )
-      .get(fromHex(hash))
+      .get(blob(hash))
     if (!row) throw new HttpError(404, 'unknown transaction')
 
     const logRows = db
@@ -76,10 +79,10 @@ export function txRoutes(explorer: Explorer) {
       return { symbol: listed?.symbol ?? probe?.symbol ?? null, decimals: listed?.decimals ?? probe?.decimals ?? null, verified: listed !== null }
     }
 
-    const input = toHex(row.input)!
+    const input = hex(row.input)!
     return {
       ...txSummary(row, registry),
-      blockHash: toHex(row.block_hash),
+      blockHash: hex(row.block_hash),
       nonce: row.nonce,
       type: row.type,
       gas: row.gas,
@@ -92,8 +95,8 @@ export function txRoutes(explorer: Explorer) {
       decoded: to ? decodeInput(input, { nft: toKind === 721 }) : null,
       logs: logRows.map((log) => {
         const address = checksum(log.address)
-        const topics = [log.topic0, log.topic1, log.topic2, log.topic3].filter((topic): topic is Uint8Array => topic !== null).map((topic) => toHex(topic)!)
-        const data = toHex(log.data)!
+        const topics = [log.topic0, log.topic1, log.topic2, log.topic3].filter((topic): topic is Uint8Array => topic !== null).map((topic) => hex(topic)!)
+        const data = hex(log.data)!
         return { logIndex: log.logIndex, address, label: label(address), topics, data, event: decodeLog(topics, data) }
       }),
       // Null when the node gave no traces for this transaction (the spool says so in its health).

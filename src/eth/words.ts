@@ -1,6 +1,6 @@
-// Reading ABI-encoded event fields straight from the spool's BLOB columns. A stream decodes
-// hundreds of thousands of logs, so this stays at the level of bytes rather than going through
-// a generic ABI decoder.
+// Reading ABI-encoded event fields straight from the spool's BLOB columns. The derived streams
+// decode hundreds of thousands of logs, so this stays at the level of bytes rather than going
+// through a generic ABI decoder.
 
 const TWO_256 = 1n << 256n
 const TWO_255 = 1n << 255n

@@ -1,0 +1,29 @@
+import { describe, expect, test } from 'bun:test'
+import { checksum, checksumOrNull, parseAddress } from './address.ts'
+
+const CHECKSUMMED = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
+
+describe('one rule for addresses a caller writes', () => {
+  test('lower case, upper case and a correct checksum, with or without 0x', () => {
+    for (const text of [CHECKSUMMED, CHECKSUMMED.toLowerCase(), `0x${CHECKSUMMED.slice(2).toUpperCase()}`, CHECKSUMMED.slice(2), CHECKSUMMED.slice(2).toLowerCase(), `0X${CHECKSUMMED.slice(2)}`]) {
+      expect(parseAddress(text)).toBe(CHECKSUMMED)
+    }
+  })
+
+  test('mixed case with a wrong checksum is a typo, not another address', () => {
+    expect(parseAddress(CHECKSUMMED.replace('F', 'f'))).toBeNull()
+    expect(parseAddress(CHECKSUMMED.slice(2).replace('b', 'B'))).toBeNull()
+  })
+
+  test('anything else is not an address', () => {
+    for (const text of ['', '0x', `${CHECKSUMMED}00`, CHECKSUMMED.slice(0, 41), `0x${'g'.repeat(40)}`, ` ${CHECKSUMMED}`, `${CHECKSUMMED}\n`, null, 42, {}]) {
+      expect(parseAddress(text)).toBeNull()
+    }
+  })
+})
+
+test('a trusted address, as bytes or in any case, checksummed', () => {
+  expect(checksum(Buffer.from(CHECKSUMMED.slice(2), 'hex'))).toBe(CHECKSUMMED)
+  expect(checksum(CHECKSUMMED.toLowerCase())).toBe(CHECKSUMMED)
+  expect(checksumOrNull(null)).toBeNull()
+})

@@ -1,0 +1,33 @@
+import { checksumAddress, isAddress, type Address } from 'viem'
+
+const FORTY_HEX_DIGITS = /^[0-9a-fA-F]{40}$/
+
+/**
+ * An address as a caller wrote it, checksummed; null when it is not one. The one rule of every
+ * service: the `0x` may be left out (spec 02); all lower-case and all upper-case carry no
+ * checksum and are taken as they are; mixed case must be a correct EIP-55 checksum, since a
+ * wrong one is a typo, not another address.
+ */
+export function parseAddress(text: unknown): Address | null {
+  if (typeof text !== 'string') return null
+  const digits = text.startsWith('0x') || text.startsWith('0X') ? text.slice(2) : text
+  if (!FORTY_HEX_DIGITS.test(digits)) return null
+  const lower = digits.toLowerCase()
+  const mixed = digits !== lower && digits !== digits.toUpperCase()
+  if (mixed && !isAddress(`0x${digits}`, { strict: true })) return null
+  return checksumAddress(`0x${lower}`)
+}
+
+/**
+ * An address the stack already trusts (a 20-byte BLOB of the spool, a node's answer, a config
+ * value checked at start) in its EIP-55 form. viem's checksum is cached, so a list that prints
+ * the same few addresses hundreds of times hashes each once.
+ */
+export function checksum(address: Uint8Array | string): Address {
+  const lower = typeof address === 'string' ? address.toLowerCase() : `0x${Buffer.from(address).toString('hex')}`
+  return checksumAddress(lower as Address)
+}
+
+export function checksumOrNull(address: Uint8Array | string | null | undefined): Address | null {
+  return address ? checksum(address) : null
+}

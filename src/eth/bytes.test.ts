@@ -1,0 +1,24 @@
+import { expect, test } from 'bun:test'
+import { blob, hex, parseHash } from './bytes.ts'
+import { decimal, jsonSafe, quantity } from './quantity.ts'
+
+test('hex and BLOBs, both ways', () => {
+  expect([...blob('0x00ff10')]).toEqual([0, 255, 16])
+  expect([...blob('00FF10')]).toEqual([0, 255, 16])
+  expect(hex(new Uint8Array([0, 255, 16]))).toBe('0x00ff10')
+  expect(hex(null)).toBeNull()
+})
+
+test('hashes as callers write them', () => {
+  const hash: string = `0x${'Ab'.repeat(32)}`
+  expect(parseHash(hash)).toBe(hash.toLowerCase() as `0x${string}`)
+  for (const text of [hash.slice(0, 65), `0X${'ab'.repeat(32)}`, `${hash}0`, 'ab'.repeat(32), null]) expect(parseHash(text)).toBeNull()
+})
+
+test('quantities, amounts and bigints in JSON', () => {
+  expect(quantity('0x10')).toBe(16)
+  expect(quantity(null)).toBe(0)
+  expect(decimal('0xde0b6b3a7640000')).toBe('1000000000000000000')
+  expect(decimal(undefined)).toBeNull()
+  expect(jsonSafe({ a: [1n, { b: 2n }], c: 'x' })).toEqual({ a: ['1', { b: '2' }], c: 'x' })
+})

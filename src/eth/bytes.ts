@@ -1,0 +1,20 @@
+import type { Hex } from 'viem'
+
+/** 0x-hex (or bare hex digits) as bytes, for a BLOB column of the spool. */
+export function blob(text: string): Uint8Array {
+  return Buffer.from(text.startsWith('0x') || text.startsWith('0X') ? text.slice(2) : text, 'hex')
+}
+
+/** A BLOB as lower-case 0x-hex; null stays null. */
+export function hex(bytes: Uint8Array): Hex
+export function hex(bytes: Uint8Array | null | undefined): Hex | null
+export function hex(bytes: Uint8Array | null | undefined): Hex | null {
+  return bytes ? (`0x${Buffer.from(bytes).toString('hex')}` as Hex) : null
+}
+
+const HASH = /^0x[0-9a-fA-F]{64}$/
+
+/** A 32-byte hash (of a transaction, a block) as a caller wrote it, in lower case; null when it is not one. */
+export function parseHash(text: unknown): Hex | null {
+  return typeof text === 'string' && HASH.test(text) ? (text.toLowerCase() as Hex) : null
+}
