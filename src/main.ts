@@ -3,11 +3,7 @@ import { parseCommand, USAGE, UsageError, type Command } from './cli/args.ts'
 import { dev, start } from './cli/commands.ts'
 import { validate } from './cli/validate.ts'
 import { ConfigError, loadConfig } from './config/load.ts'
-import { StartError } from './http/serve.ts'
-import { AnvilError } from './chain/anvil.ts'
-import { DevnetError } from './devnet/deploy.ts'
-import { SpoolIdentityError } from './spool/identity.ts'
-import { SpoolFileError } from './spool/storage.ts'
+import { FatalError } from './errors.ts'
 import { VERSION } from './version.ts'
 
 async function run(command: Command): Promise<void> {
@@ -39,13 +35,9 @@ try {
     process.stderr.write(`stack: the config is not valid, nothing was started\n${error.message.replace(/^/gm, '  ')}\n`)
     process.exit(1)
   }
-  const saidInOneLine =
-    error instanceof StartError ||
-    error instanceof AnvilError ||
-    error instanceof DevnetError ||
-    error instanceof SpoolIdentityError ||
-    error instanceof SpoolFileError
-  if (saidInOneLine) {
+  // Everything that stops the stack before it serves (a port taken, another chain, a damaged
+  // spool, a dev chain that would not start) says so in one line.
+  if (error instanceof FatalError) {
     process.stderr.write(`stack: ${error.message}\n`)
     process.exit(1)
   }

@@ -1,6 +1,7 @@
 import { Type as T } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import type { Inbound } from './protocol.ts'
+import { InvalidInputError } from '../errors.ts'
 
 const Ping = T.Object({ type: T.Literal('ping'), id: T.Optional(T.Union([T.String({ maxLength: 64 }), T.Number()])) })
 const Subscription = T.Object({
@@ -9,7 +10,7 @@ const Subscription = T.Object({
 })
 
 /** A client frame the arcade cannot act on; the message goes back in an `error` frame. */
-export class InboundError extends Error {
+export class InboundError extends InvalidInputError {
   override name = 'InboundError'
 }
 

@@ -1,10 +1,10 @@
-import { HttpError } from '../http/errors.ts'
+import { UnavailableError } from '../errors.ts'
 import type { Arcade } from './arcade.ts'
 
 /** GET /api/ready: 200 with the head when ready, 503 with the reason otherwise (spec 03 "States"). */
 export function readyAnswer(arcade: Arcade) {
   const state = arcade.readiness()
-  if (!state.ready) throw new HttpError(503, `not ready: ${state.reason}`)
+  if (!state.ready) throw new UnavailableError(`not ready: ${state.reason}`)
   return state
 }
 

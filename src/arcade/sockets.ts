@@ -1,3 +1,4 @@
+import { LimitError, NotFoundError } from '../errors.ts'
 import { HttpError } from '../http/errors.ts'
 import type { Ticket } from './admission.ts'
 import type { Arcade } from './arcade.ts'
@@ -36,7 +37,7 @@ export class ArcadeSockets {
     const { stats, admission } = this.arcade
     if (!this.arcade.rooms.has(roomName)) {
       stats.refusals.unknownRoom++
-      throw new HttpError(404, `no room named ${JSON.stringify(roomName)}`)
+      throw new NotFoundError(`no room named ${JSON.stringify(roomName)}`)
     }
     const upgrade = request.headers.get('upgrade')?.toLowerCase()
     if (upgrade !== 'websocket' || !request.headers.get('sec-websocket-key')) {
@@ -45,11 +46,11 @@ export class ArcadeSockets {
     const ticket = admission.admit(client)
     if (ticket === 'tooManySockets') {
       stats.refusals.tooManySockets++
-      throw new HttpError(429, `too many sockets: the arcade holds ${this.arcade.settings.limits.maxSockets}`)
+      throw new LimitError(`too many sockets: the arcade holds ${this.arcade.settings.limits.maxSockets}`)
     }
     if (ticket === 'tooManyFromAddress') {
       stats.refusals.tooManyFromAddress++
-      throw new HttpError(429, `too many sockets from ${client}: at most ${this.arcade.settings.limits.maxSocketsPerAddress} per address`)
+      throw new LimitError(`too many sockets from ${client}: at most ${this.arcade.settings.limits.maxSocketsPerAddress} per address`)
     }
     const timer = setTimeout(() => admission.release(ticket), OPEN_DEADLINE_MS)
     timer.unref?.()

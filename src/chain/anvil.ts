@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { Subprocess } from 'bun'
+import { FatalError } from '../errors.ts'
 
 /** anvil could not be found or did not start; the message is one line for the operator. */
-export class AnvilError extends Error {
+export class AnvilError extends FatalError {
   override name = 'AnvilError'
 }
 

@@ -1,3 +1,4 @@
+import { nodeUnreachable, NodeUnreachableError } from '../errors.ts'
 import {
   createPublicClient,
   createWalletClient,
@@ -47,10 +48,24 @@ export function createChain({ rpcUrl, wsUrl, chainId, timeoutMs = 3000 }: ChainO
 }
 
 /**
+ * Runs reads through viem: an error that means the node could not be reached becomes the one
+ * NodeUnreachableError; the node's own answers (a revert, an error) pass as they are.
+ */
+export async function fromChain<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read()
+  } catch (error) {
+    if (isNodeUnreachable(error)) throw nodeUnreachable(error)
+    throw error
+  }
+}
+
+/**
  * True when an error means the node could not be reached (refused, reset, timed out), as
- * opposed to the node answering with an error. Services answer 502 for the first kind.
+ * opposed to the node answering with an error.
  */
 export function isNodeUnreachable(error: unknown): boolean {
+  if (error instanceof NodeUnreachableError) return true
   for (let cause = error as { cause?: unknown } | undefined; cause; cause = cause.cause as typeof cause) {
     if (cause instanceof TimeoutError) return true
     if (cause instanceof HttpRequestError && cause.status === undefined) return true

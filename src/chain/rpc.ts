@@ -1,3 +1,5 @@
+import { NodeUnreachableError, StackError } from '../errors.ts'
+
 /**
  * A bare JSON-RPC client for bulk reads (the spool's backfill): one HTTP request carries a whole
  * batch of calls, and each call's answer or error comes back separately, so a node without one
@@ -7,25 +9,20 @@
 export type RpcCall = { method: string; params: unknown[] }
 
 /** The node answered the call with a JSON-RPC error. */
-export class RpcError extends Error {
+export class RpcError extends StackError {
+  override name = 'RpcError'
   constructor(
     readonly code: number,
     message: string,
     readonly method: string,
   ) {
     super(`${method}: ${message} (${code})`)
-    this.name = 'RpcError'
   }
 
   /** The node does not implement the method (or refuses it), as opposed to failing one call. */
   get isUnsupported(): boolean {
     return this.code === -32601 || this.code === -32004 || /not (found|supported|available)|does not exist|unsupported/i.test(this.message)
   }
-}
-
-/** The node could not be reached, or its answer was not JSON-RPC. */
-export class RpcUnreachableError extends Error {
-  override name = 'RpcUnreachableError'
 }
 
 export type RpcResult = { ok: true; value: unknown } | { ok: false; error: RpcError }
@@ -49,13 +46,13 @@ export function createRpc(url: string, { timeoutMs = 30_000 } = {}): Rpc {
         signal: AbortSignal.timeout(timeoutMs),
       })
     } catch (error) {
-      throw new RpcUnreachableError(`the node at ${url} cannot be reached: ${(error as Error).message}`)
+      throw new NodeUnreachableError(`the node at ${url} cannot be reached: ${(error as Error).message}`)
     }
-    if (!response.ok) throw new RpcUnreachableError(`the node at ${url} answered HTTP ${response.status}`)
+    if (!response.ok) throw new NodeUnreachableError(`the node at ${url} answered HTTP ${response.status}`)
     try {
       return await response.json()
     } catch {
-      throw new RpcUnreachableError(`the node at ${url} answered something that is not JSON`)
+      throw new NodeUnreachableError(`the node at ${url} answered something that is not JSON`)
     }
   }
 
@@ -66,7 +63,7 @@ export function createRpc(url: string, { timeoutMs = 30_000 } = {}): Rpc {
     const answers = await post(calls.map((call, index) => ({ jsonrpc: '2.0', id: first + index, method: call.method, params: call.params })))
     if (!Array.isArray(answers)) {
       const error = (answers as { error?: { code: number; message: string } })?.error
-      throw new RpcUnreachableError(`the node refused the batch: ${error?.message ?? 'not an array'}`)
+      throw new NodeUnreachableError(`the node refused the batch: ${error?.message ?? 'not an array'}`)
     }
     const byId = new Map<number, { result?: unknown; error?: { code: number; message: string } }>()
     for (const answer of answers) byId.set(answer.id, answer)

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util'
+import { FatalError, firstLine } from '../errors.ts'
 
 export const USAGE = `stack: the explorer, exchange index, faucet and arcade of chain 78270, on loopback
 
@@ -24,7 +25,7 @@ export type Command =
   | { kind: 'validate'; args: string[] }
 
 /** A command line that does not parse; the CLI prints the message and the usage, and exits 2. */
-export class UsageError extends Error {
+export class UsageError extends FatalError {
   override name = 'UsageError'
 }
 
@@ -46,7 +47,7 @@ export function parseCommand(argv: string[]): Command {
       },
     })
   } catch (error) {
-    throw new UsageError((error as Error).message.split('\n')[0]!)
+    throw new UsageError(firstLine(error))
   }
   const { values, positionals } = parsed
   if (values.help) return { kind: 'help' }

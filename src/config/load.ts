@@ -3,6 +3,7 @@ import { dirname, isAbsolute, resolve } from 'node:path'
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors'
 import { Value } from '@sinclair/typebox/value'
 import { ConfigSchema, serviceNames, type ConfigFile } from './schema.ts'
+import { FatalError } from '../errors.ts'
 
 export const DEFAULT_CONFIG_FILE = 'stack.toml'
 
@@ -20,7 +21,7 @@ export type Config = ConfigFile & {
 }
 
 /** A config that cannot be used; `problems` lists every one found, not only the first. */
-export class ConfigError extends Error {
+export class ConfigError extends FatalError {
   constructor(
     readonly source: string,
     readonly problems: string[],

@@ -17,6 +17,7 @@ import {
 } from 'viem'
 import { devAccounts } from './accounts.ts'
 import { link, ours, uniswap } from './artifacts.ts'
+import { FatalError } from '../errors.ts'
 
 /** The order of deployment is the contract addresses: append new contracts, never reorder. */
 export const DEPLOY_ORDER = [
@@ -81,7 +82,7 @@ export function devClients(rpcUrl: string, chainId = 78270) {
 export type DevClients = ReturnType<typeof devClients>
 
 /** A transaction the dev chain rejected; carries what was being done. */
-export class DevnetError extends Error {
+export class DevnetError extends FatalError {
   override name = 'DevnetError'
 }
 

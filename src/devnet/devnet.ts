@@ -5,6 +5,7 @@ import { writeFileAtomic } from '../files/writeFileAtomic.ts'
 import type { Logger } from '../log.ts'
 import { deployContracts, devClients, DevnetError, type Manifest } from './deploy.ts'
 import { seedActivity, type SeedReport } from './seed.ts'
+import { firstLine } from '../errors.ts'
 
 export const MANIFEST_FILE = 'l2-addresses.json'
 
@@ -44,6 +45,6 @@ export async function startDevnet(config: Config, log: Logger): Promise<Devnet> 
   } catch (error) {
     await anvil.stop()
     if (error instanceof DevnetError) throw error
-    throw new DevnetError(`setting up the dev chain failed: ${(error as Error).message.split('\n')[0]}`)
+    throw new DevnetError(`setting up the dev chain failed: ${firstLine(error)}`)
   }
 }

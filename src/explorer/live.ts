@@ -1,4 +1,4 @@
-import { HttpError } from '../http/errors.ts'
+import { UnavailableError } from '../errors.ts'
 import type { StatsService } from './stats.ts'
 
 /** Spec 03 "Limits": 32 concurrent live streams. */
@@ -22,9 +22,9 @@ export class LiveHub {
     private readonly max = MAX_LIVE_STREAMS,
   ) {}
 
-  /** A streaming response, or a 503 HttpError when every slot is taken. */
+  /** A streaming response, or an UnavailableError (503) when every slot is taken. */
   connect(): Response {
-    if (this.open >= this.max) throw new HttpError(503, `too many live streams (at most ${this.max})`)
+    if (this.open >= this.max) throw new UnavailableError(`too many live streams (at most ${this.max})`)
     const first = this.stats.json()
     this.open++
     let release: () => void = () => {}

@@ -1,5 +1,6 @@
 import { decodeFunctionResult, encodeFunctionData, type Abi, type Address, type Hex } from 'viem'
-import { createRpc, RpcUnreachableError, type Rpc, type RpcCall, type RpcResult } from '../chain/rpc.ts'
+import { createRpc, type Rpc, type RpcCall, type RpcResult } from '../chain/rpc.ts'
+import { NodeUnreachableError } from '../errors.ts'
 
 /** How long a failed read keeps the explorer from asking the node again during requests. */
 const DOWN_FOR_MS = 2000
@@ -31,7 +32,7 @@ export class LiveNode {
       this.downUntil = 0
       return results
     } catch (error) {
-      if (!(error instanceof RpcUnreachableError)) throw error
+      if (!(error instanceof NodeUnreachableError)) throw error
       this.reachable = false
       this.downUntil = Date.now() + DOWN_FOR_MS
       return null

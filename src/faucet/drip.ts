@@ -1,5 +1,5 @@
 import type { Address, Hash, PublicClient } from 'viem'
-import { HttpError } from '../http/errors.ts'
+import { statusOf } from '../http/errors.ts'
 import type { Logger } from '../log.ts'
 import { CoolingDownError, DripFailedError, FaucetEmptyError, NoReceiptYetError } from './errors.ts'
 import { formatAmount, formatDuration } from './format.ts'
@@ -45,7 +45,7 @@ export class Dripper {
     } catch (error) {
       // Also after the commit: the transaction did not go out, so it leaves the all-time total.
       book.rollback(reservation)
-      if (error instanceof HttpError) throw error
+      if (statusOf(error) !== null) throw error
       // Whatever else went wrong before a transaction went out, the caller learns only that
       // the drip failed; the log keeps the details.
       log.error({ err: error, address }, 'drip failed before sending')

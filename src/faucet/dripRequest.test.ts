@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { HttpError } from '../http/errors.ts'
+import { StackError } from '../errors.ts'
+import { statusOf } from '../http/errors.ts'
 import { readDripRequest } from './dripRequest.ts'
 
 const ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
@@ -15,8 +16,8 @@ async function refusal(pending: Request): Promise<[number, string]> {
     () => null,
     (caught) => caught,
   )
-  expect(error).toBeInstanceOf(HttpError)
-  return [(error as HttpError).status, (error as HttpError).message]
+  expect(error).toBeInstanceOf(StackError)
+  return [statusOf(error)!, (error as StackError).message]
 }
 
 describe('the drip request', () => {

@@ -1,4 +1,5 @@
 import type { Address } from 'viem'
+import { InvalidInputError } from '../errors.ts'
 import { HttpError } from '../http/errors.ts'
 import { parseDripAddress } from './address.ts'
 import { MAX_BODY_BYTES } from './limits.ts'
@@ -15,27 +16,27 @@ import { MAX_BODY_BYTES } from './limits.ts'
  */
 export async function readDripRequest(request: Request): Promise<Address> {
   const headers = request.headers
-  if (headers.get('transfer-encoding') !== null) throw new HttpError(400, 'chunked request bodies are refused; send a Content-Length')
+  if (headers.get('transfer-encoding') !== null) throw new InvalidInputError('chunked request bodies are refused; send a Content-Length')
 
   const declared = headers.get('content-length')
   if (declared === null || declared.trim() === '0') throw new HttpError(413, 'a body is required')
-  if (!/^\d+$/.test(declared.trim())) throw new HttpError(400, 'invalid content length')
+  if (!/^\d+$/.test(declared.trim())) throw new InvalidInputError('invalid content length')
   const length = Number(declared.trim())
   if (length > MAX_BODY_BYTES) throw new HttpError(413, `payload too large (limit ${MAX_BODY_BYTES} bytes)`)
 
   const type = headers.get('content-type') ?? ''
-  if (!/^application\/json\s*(;|$)/i.test(type)) throw new HttpError(400, 'content-type must be application/json')
+  if (!/^application\/json\s*(;|$)/i.test(type)) throw new InvalidInputError('content-type must be application/json')
 
   const bytes = new Uint8Array(await request.arrayBuffer())
-  if (bytes.byteLength !== length) throw new HttpError(400, 'invalid content length')
+  if (bytes.byteLength !== length) throw new InvalidInputError('invalid content length')
 
   let body: unknown
   try {
     body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
   } catch {
-    throw new HttpError(400, 'invalid json')
+    throw new InvalidInputError('invalid json')
   }
   const address = typeof body === 'object' && body !== null ? parseDripAddress((body as { address?: unknown }).address) : null
-  if (!address) throw new HttpError(400, 'invalid address')
+  if (!address) throw new InvalidInputError('invalid address')
   return address
 }

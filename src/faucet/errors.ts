@@ -1,67 +1,53 @@
-import { HttpError } from '../http/errors.ts'
+import { ConflictError, LimitError, UnavailableError } from '../errors.ts'
 
-// Every way a faucet request can be refused, as a class the caller-facing status belongs to.
-// The conventions plugin turns each into `{"error": message, ...extra}`.
+// Every way a drip can be refused, as the kind of error the caller-facing status belongs to
+// (the conventions plugin maps kinds to statuses; details go into the JSON body).
 
 /** 429: one of the service's own quotas is used up; `quota` says which. */
-export class QuotaExceededError extends HttpError {
+export class QuotaExceededError extends LimitError {
   override name = 'QuotaExceededError'
   constructor(
     readonly quota: 'client' | 'address' | 'global' | 'allTime',
     message: string,
-    extra: Record<string, unknown> = {},
+    details: Record<string, unknown> = {},
   ) {
-    super(429, message, { quota, ...extra })
+    super(message, { quota, ...details })
   }
 }
 
 /** 409: the contract's one-day cooldown for this address has not run out. */
-export class CoolingDownError extends HttpError {
+export class CoolingDownError extends ConflictError {
   override name = 'CoolingDownError'
   constructor(
     message: string,
     readonly retryIn: number,
   ) {
-    super(409, message, { retryIn })
+    super(message, { retryIn })
   }
 }
 
 /** 503: the contract holds less than one drip; the message names what is left. */
-export class FaucetEmptyError extends HttpError {
+export class FaucetEmptyError extends UnavailableError {
   override name = 'FaucetEmptyError'
-  constructor(message: string, extra: Record<string, unknown>) {
-    super(503, message, extra)
-  }
 }
 
 /** 503: the drip was refused by the chain (a revert, or a send that failed); opaque on purpose. */
-export class DripFailedError extends HttpError {
+export class DripFailedError extends UnavailableError {
   override name = 'DripFailedError'
   constructor() {
-    super(503, 'drip failed')
+    super('drip failed')
   }
 }
 
 /** 503: the transaction was sent but no receipt came within the window; it may still land. */
-export class NoReceiptYetError extends HttpError {
+export class NoReceiptYetError extends UnavailableError {
   override name = 'NoReceiptYetError'
   constructor(readonly hash: string) {
-    super(503, 'no receipt yet', { hash })
+    super('no receipt yet', { hash })
   }
 }
 
-/** 503: the faucet cannot drip at all (no operator key, or no faucet contract known). */
-export class FaucetUnavailableError extends HttpError {
+/** 503: the faucet cannot drip at all (no operator key, no faucet contract known, no journal). */
+export class FaucetUnavailableError extends UnavailableError {
   override name = 'FaucetUnavailableError'
-  constructor(message: string) {
-    super(503, message)
-  }
-}
-
-/** 502: the node could not be reached; nothing was signed, so a retry is safe. */
-export class NodeUnreachableError extends HttpError {
-  override name = 'NodeUnreachableError'
-  constructor() {
-    super(502, 'upstream node unavailable')
-  }
 }

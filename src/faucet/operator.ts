@@ -12,14 +12,13 @@ import {
   type WalletClient,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { isNodeUnreachable, type Chain } from '../chain/client.ts'
+import { fromChain, isNodeUnreachable, type Chain } from '../chain/client.ts'
 import { faucetAbi } from './contract.ts'
-import { NodeUnreachableError } from './errors.ts'
+import { firstLine, nodeUnreachable, StackError } from '../errors.ts'
 import { OperatorNonces } from './nonces.ts'
-import { fromChain } from './reads.ts'
 
 /** The contract refused the drip when it was simulated; `reason` is its custom error's name. */
-export class DripRevertedError extends Error {
+export class DripRevertedError extends StackError {
   override name = 'DripRevertedError'
   constructor(
     readonly reason: string,
@@ -30,7 +29,7 @@ export class DripRevertedError extends Error {
 }
 
 /** The node turned the signed transaction down (a nonce clash, no gas money, ...). */
-export class SendRefusedError extends Error {
+export class SendRefusedError extends StackError {
   override name = 'SendRefusedError'
 }
 
@@ -138,8 +137,8 @@ export class Operator {
     } catch (error) {
       if (error instanceof BaseError && error.walk((cause) => cause instanceof TimeoutError) instanceof TimeoutError) return false
       this.nonces.unused(nonce)
-      if (isNodeUnreachable(error)) throw new NodeUnreachableError()
-      throw new SendRefusedError((error as Error).message.split('\n')[0])
+      if (isNodeUnreachable(error)) throw nodeUnreachable(error)
+      throw new SendRefusedError(firstLine(error))
     }
   }
 

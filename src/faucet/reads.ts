@@ -1,23 +1,12 @@
 import type { Address, PublicClient } from 'viem'
-import { isNodeUnreachable } from '../chain/client.ts'
+import { fromChain } from '../chain/client.ts'
 import { faucetAbi, tokenAbi } from './contract.ts'
-import { NodeUnreachableError } from './errors.ts'
 
 /** What one drip pays and what the contract holds to pay it with. */
 export type Treasury = { ethAmount: bigint; tokenAmount: bigint; ethBalance: bigint; tokenBalance: bigint }
 
 /** What never changes for a deployed faucet: its token and its cooldown. */
 export type FaucetFacts = { token: Address; decimals: number; symbol: string; cooldown: number }
-
-/** Runs chain reads; a node that cannot be reached becomes the 502, anything else stays as it is. */
-export async function fromChain<T>(read: () => Promise<T>): Promise<T> {
-  try {
-    return await read()
-  } catch (error) {
-    if (isNodeUnreachable(error)) throw new NodeUnreachableError()
-    throw error
-  }
-}
 
 /**
  * Reads the faucet contract. The token, its decimals and symbol and the cooldown are immutable

@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import type { conventions } from '../http/conventions.ts'
+import { InvalidInputError } from '../errors.ts'
 import { HttpError } from '../http/errors.ts'
 import { health } from '../http/health.ts'
 import { parseDripAddress } from './address.ts'
@@ -18,7 +19,7 @@ export function faucetRoutes(shared: ReturnType<typeof conventions>, faucet: Fau
     let address = null
     if (query.address !== undefined) {
       address = parseDripAddress(query.address)
-      if (!address) throw new HttpError(400, 'invalid address')
+      if (!address) throw new InvalidInputError('invalid address')
     }
     let contract
     try {

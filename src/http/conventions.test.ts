@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { Elysia, t } from 'elysia'
 import { captureLog, serveOnFreePort } from '../../tests/helpers/service.ts'
 import { conventions, minuteRateLimit, type ConventionsOptions } from './conventions.ts'
+import { ConflictError, InvalidInputError, LimitError, NodeUnreachableError, NotFoundError, UnavailableError } from '../errors.ts'
 import { HttpError } from './errors.ts'
 import { rawRequest } from '../../tests/http/raw.ts'
 import { requestPath } from './requestContext.ts'
@@ -29,6 +30,11 @@ function testApp(options: Partial<ConventionsOptions> = {}) {
     })
     .get('/teapot', () => {
       throw new HttpError(418, 'short and stout', { retryIn: 5 })
+    })
+    .get('/kind/:kind', ({ params }) => {
+      const Kind = { input: InvalidInputError, missing: NotFoundError, conflict: ConflictError, limit: LimitError, unavailable: UnavailableError }[params.kind]
+      if (Kind) throw new Kind(`a ${params.kind} error`, { quota: 'client' })
+      throw new NodeUnreachableError('the node at http://10.0.0.7:8545 cannot be reached: ECONNREFUSED')
     })
     .get('/typed/:n', ({ params }) => params, { params: t.Object({ n: t.Numeric() }) })
     .post('/echo', ({ body }) => body)
@@ -83,6 +89,16 @@ describe('headers and error bodies', () => {
 
   test('an HttpError keeps its status, message and extra keys', async () => {
     expect(await expectJsonError(await fetch(`${plain.url}/teapot`), 418)).toEqual({ error: 'short and stout', retryIn: 5 })
+  })
+
+  test('domain errors get the status of their kind, with their details; an unreachable node is a fixed 502', async () => {
+    const statuses = { input: 400, missing: 404, conflict: 409, limit: 429, unavailable: 503 }
+    for (const [kind, status] of Object.entries(statuses)) {
+      expect(await expectJsonError(await fetch(`${plain.url}/kind/${kind}`), status)).toEqual({ error: `a ${kind} error`, quota: 'client' })
+    }
+    const node = await expectJsonError(await fetch(`${plain.url}/kind/node`), 502)
+    // The node's address and its error stay in the server.
+    expect(node).toEqual({ error: 'upstream node unavailable' })
   })
 
   test('input that fails its schema, and JSON that does not parse, are JSON 400s', async () => {

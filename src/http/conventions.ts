@@ -3,7 +3,8 @@ import type { Server } from 'bun'
 import type { Logger } from '../log.ts'
 import { clientAddress } from './clientAddress.ts'
 import { isAllowedOrigin, type CorsPolicy } from './cors.ts'
-import { ALWAYS_HEADERS, errorBody, HttpError, JSON_TYPE } from './errors.ts'
+import { NodeUnreachableError, StackError } from '../errors.ts'
+import { ALWAYS_HEADERS, errorBody, JSON_TYPE, NODE_UNREACHABLE_MESSAGE, statusOf } from './errors.ts'
 import { requestContext, requestPath, type RequestInfo } from './requestContext.ts'
 
 export type ConventionsOptions = {
@@ -119,8 +120,11 @@ export function conventions(options: ConventionsOptions) {
       let status: number
       let message: string
       let extra: Record<string, unknown> = {}
-      if (error instanceof HttpError) {
-        ;({ status, message, extra } = error)
+      const mapped = statusOf(error)
+      if (mapped !== null && error instanceof StackError) {
+        status = mapped
+        message = error instanceof NodeUnreachableError ? NODE_UNREACHABLE_MESSAGE : error.message
+        extra = error.details
       } else if (code === 'NOT_FOUND') {
         ;[status, message] = [404, 'not found']
       } else if (code === 'VALIDATION') {

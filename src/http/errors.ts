@@ -1,21 +1,43 @@
+import {
+  ConflictError,
+  InvalidInputError,
+  LimitError,
+  NodeUnreachableError,
+  NotFoundError,
+  StackError,
+  UnavailableError,
+} from '../errors.ts'
+
 /**
- * An error meant for the caller: the status and message go into the JSON body as
- * `{"error": message}`, plus any extra keys. Handlers throw it; the conventions plugin
- * turns it into the response, so no handler formats an error itself.
+ * An answer only HTTP has a word for (413 for a body, 426 for a missing upgrade, 500 where a
+ * spec asks for it): thrown by code that speaks HTTP itself. Domain code throws the kinds of
+ * src/errors.ts, which `statusOf` maps.
  */
-export class HttpError extends Error {
+export class HttpError extends StackError {
+  override name = 'HttpError'
   constructor(
     readonly status: number,
     message: string,
-    readonly extra: Record<string, unknown> = {},
+    details: Record<string, unknown> = {},
   ) {
-    super(message)
-    this.name = 'HttpError'
+    super(message, details)
   }
 }
 
-export const notFound = (message = 'not found') => new HttpError(404, message)
-export const badRequest = (message: string) => new HttpError(400, message)
+/** Spec 02: nothing about the node's address or its error reaches a caller. */
+export const NODE_UNREACHABLE_MESSAGE = 'upstream node unavailable'
+
+/** The status a caller gets for an error the services throw; null for a failure of the stack itself (500). */
+export function statusOf(error: unknown): number | null {
+  if (error instanceof HttpError) return error.status
+  if (error instanceof InvalidInputError) return 400
+  if (error instanceof NotFoundError) return 404
+  if (error instanceof ConflictError) return 409
+  if (error instanceof LimitError) return 429
+  if (error instanceof NodeUnreachableError) return 502
+  if (error instanceof UnavailableError) return 503
+  return null
+}
 
 export const JSON_TYPE = 'application/json;charset=utf-8'
 

@@ -2,9 +2,10 @@ import type { Elysia } from 'elysia'
 import { silentLogger, type Logger } from '../log.ts'
 import { errorResponse } from './errors.ts'
 import { requestContext } from './requestContext.ts'
+import { FatalError } from '../errors.ts'
 
 /** A service that could not start; the message is one line meant for the operator. */
-export class StartError extends Error {
+export class StartError extends FatalError {
   override name = 'StartError'
 }
 

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import { dirname, join } from 'node:path'
 import type { ServiceContext } from '../context.ts'
-import { HttpError } from '../http/errors.ts'
+import { NotFoundError, UnavailableError } from '../errors.ts'
 import { RegistryCopy, type Logo, type RegistryFileName } from './copy.ts'
 import { registrySource } from './source.ts'
 
@@ -31,11 +31,11 @@ export function createRegistryCopy({ config, log }: ServiceContext): RegistryCop
 export function registryRoutes(copy: RegistryCopy, refreshSeconds: number) {
   const file = (name: RegistryFileName) => {
     const served = copy.file(name)
-    if (!served) throw new HttpError(503, `no validated copy of ${name} yet`)
+    if (!served) throw new UnavailableError(`no validated copy of ${name} yet`)
     return new Response(served.text, { headers: { 'content-type': 'application/json;charset=utf-8' } })
   }
   const logo = (found: Logo | null, what: string) => {
-    if (!found) throw new HttpError(404, `no ${what} logo for this address`)
+    if (!found) throw new NotFoundError(`no ${what} logo for this address`)
     const headers: Record<string, string> = { 'content-type': found.contentType }
     if (found.contentType === 'image/svg+xml') headers['content-security-policy'] = SVG_POLICY
     return new Response(found.bytes, { headers })

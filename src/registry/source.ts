@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { isAbsolute, join, normalize, resolve } from 'node:path'
+import { RetryableError } from '../errors.ts'
 
 /** Where the registry repository's files are read from: a folder, or an https:// raw base. */
 export type RegistrySource = {
@@ -9,7 +10,7 @@ export type RegistrySource = {
 }
 
 /** A file that could not be read from the source (missing, too large, refused, timed out). */
-export class RegistryReadError extends Error {
+export class RegistryReadError extends RetryableError {
   override name = 'RegistryReadError'
 }
 

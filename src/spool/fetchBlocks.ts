@@ -1,6 +1,7 @@
 import type { Hex } from 'viem'
 import type { Rpc, RpcCall, RpcResult } from '../chain/rpc.ts'
 import { fromCallTracer, fromParity, type CallFrame, type GethFrame } from './traces.ts'
+import { RetryableError } from '../errors.ts'
 
 export type RawLog = { address: Hex; topics: Hex[]; data: Hex; logIndex: Hex; transactionIndex: Hex; transactionHash: Hex }
 export type RawTx = {
@@ -49,7 +50,7 @@ export type BlockBundle = { block: RawBlock; receipts: RawReceipt[]; traces: Cal
 export type Capabilities = { blockReceipts: boolean | null; traces: 'parity' | 'calltracer' | false | null }
 
 /** The node gave an answer that does not add up (receipts missing, hashes that differ). */
-export class InconsistentBlockError extends Error {
+export class InconsistentBlockError extends RetryableError {
   override name = 'InconsistentBlockError'
 }
 

@@ -1,8 +1,9 @@
 import type { Database } from 'bun:sqlite'
 import { subscribeNewHeads, type NewHeadsSubscription } from '../chain/newHeads.ts'
-import { RpcUnreachableError, type Rpc } from '../chain/rpc.ts'
+import type { Rpc } from '../chain/rpc.ts'
+import { FatalError, firstLine, NodeUnreachableError } from '../errors.ts'
 import { getMeta, setMeta } from './db.ts'
-import { checkIdentity, SpoolIdentityError } from './identity.ts'
+import { checkIdentity } from './identity.ts'
 import { fetchBlocks, type BlockBundle, type Capabilities } from './fetchBlocks.ts'
 import type { SpoolHealth } from './health.ts'
 import { LastingFailures, storageMessage, storageProblem, type StorageProblem } from './storage.ts'
@@ -35,7 +36,7 @@ export type FollowerOptions = {
 }
 
 /** The chain reorganised deeper than maxReorgDepth: the spool cannot find where it forked. */
-export class DeepReorgError extends Error {
+export class DeepReorgError extends FatalError {
   override name = 'DeepReorgError'
 }
 
@@ -96,7 +97,7 @@ export class Follower {
           backoff = 500
           if (!progressed) await this.idle(signal)
         } catch (error) {
-          if (error instanceof SpoolIdentityError || error instanceof DeepReorgError) throw error
+          if (error instanceof FatalError) throw error
           const storage = storageProblem(error, this.options.path)
           if (storage) this.markStorageFailure(storage)
           else this.markUnreachable(error)
@@ -357,7 +358,7 @@ export class Follower {
   private markUnreachable(error: unknown): void {
     const message = firstLine(error)
     if (this.reachable || this.lastError === null) {
-      this.options.log('warn', { error: message }, error instanceof RpcUnreachableError ? 'node unreachable; retrying' : 'spool step failed; retrying')
+      this.options.log('warn', { error: message }, error instanceof NodeUnreachableError ? 'node unreachable; retrying' : 'spool step failed; retrying')
     }
     this.reachable = false
     // Whatever answers when the node comes back must prove again that it is the same chain.
@@ -372,10 +373,6 @@ const DEFAULT_REPEAT_MS = 30_000
 /** The failures of the follower's own steps, beside those of each stream. */
 const SPOOL_SOURCE = 'spool'
 const streamSource = (stream: StreamDefinition) => `stream:${stream.name}`
-
-function firstLine(error: unknown): string {
-  return (error as Error).message?.split('\n')[0] ?? String(error)
-}
 
 /** Each block's parent is the block before it. */
 function linked(bundles: BlockBundle[]): boolean {

@@ -1,9 +1,10 @@
 import type { Database } from 'bun:sqlite'
 import type { Rpc } from '../chain/rpc.ts'
 import { getMeta, setMeta } from './db.ts'
+import { FatalError } from '../errors.ts'
 
 /** The node is a different chain from the one the spool holds (or the config expects). */
-export class SpoolIdentityError extends Error {
+export class SpoolIdentityError extends FatalError {
   override name = 'SpoolIdentityError'
 }
 

@@ -1,7 +1,8 @@
 import type { Database } from 'bun:sqlite'
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { createRpc, RpcUnreachableError } from '../chain/rpc.ts'
+import { createRpc } from '../chain/rpc.ts'
+import { FatalError, NodeUnreachableError } from '../errors.ts'
 import type { Config } from '../config/load.ts'
 import type { Logger } from '../log.ts'
 import { createStreams } from '../streams.ts'
@@ -28,7 +29,7 @@ export type Spool = {
 export { SpoolFileError, SpoolIdentityError }
 
 /** The spool's writer stopped for good; the message says why. */
-export class SpoolStoppedError extends Error {
+export class SpoolStoppedError extends FatalError {
   override name = 'SpoolStoppedError'
 }
 
@@ -53,7 +54,7 @@ export async function startSpool(config: Config, log: Logger, options: StartOpti
   try {
     await checkIdentity(writer, createRpc(config.chain.rpc, { timeoutMs: 3000 }), config.chain.chainId, path)
   } catch (error) {
-    if (!(error instanceof RpcUnreachableError)) {
+    if (!(error instanceof NodeUnreachableError)) {
       writer.close()
       throw asSpoolFileError(error, path)
     }

@@ -2,8 +2,10 @@
 // not a database, it or its folder is read-only, the disk is full or failing. Said in plain words
 // with what to do, once at start (one line, then exit 1) and while running (health and log).
 
+import { FatalError } from '../errors.ts'
+
 /** The spool's file cannot be used; the message is one line meant for the operator. */
-export class SpoolFileError extends Error {
+export class SpoolFileError extends FatalError {
   override name = 'SpoolFileError'
 }
 

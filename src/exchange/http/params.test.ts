@@ -1,12 +1,13 @@
 import { describe, expect, test } from 'bun:test'
-import { HttpError } from '../../http/errors.ts'
+import { InvalidInputError } from '../../errors.ts'
+import { statusOf } from '../../http/errors.ts'
 import { addressParam, closedParam, INVALID_PARAMETER, kindParam, limitParam, optionalAddress } from './params.ts'
 
 const refused = (run: () => unknown) => {
   try {
     run()
   } catch (error) {
-    return error as HttpError
+    return error as InvalidInputError
   }
   throw new Error('expected a 400')
 }
@@ -24,15 +25,15 @@ describe('address parameters', () => {
     const wrongChecksum = '0x16f9301e11A53519Ce2eBBB666100b4D40C6343E'
     for (const bad of ['', '0x', hex.slice(1), `${hex}0`, `0x${hex.slice(0, 39)}g`, ` ${hex}`, undefined, ['a', 'b'], wrongChecksum]) {
       const error = refused(() => addressParam(bad))
-      expect(error).toBeInstanceOf(HttpError)
-      expect(error.status).toBe(400)
+      expect(error).toBeInstanceOf(InvalidInputError)
+      expect(statusOf(error)).toBe(400)
       expect(error.message).toBe(INVALID_PARAMETER)
     }
   })
 
   test('an optional filter is null when absent', () => {
     expect(optionalAddress(undefined)).toBeNull()
-    expect(refused(() => optionalAddress('nope')).status).toBe(400)
+    expect(statusOf(refused(() => optionalAddress('nope')))).toBe(400)
   })
 })
 
@@ -64,7 +65,7 @@ describe('closed and kind', () => {
     expect(kindParam(undefined)).toBeNull()
     for (const kind of ['mint', 'burn', 'collect']) expect(kindParam(kind)).toBe(kind as never)
     for (const kind of ['swap', 'MINT', '', 'mint,burn']) {
-      expect(refused(() => kindParam(kind)).status).toBe(400)
+      expect(statusOf(refused(() => kindParam(kind)))).toBe(400)
       expect(refused(() => kindParam(kind)).message).toBe(INVALID_PARAMETER)
     }
   })

@@ -1,13 +1,13 @@
 import { parseAddress } from '../../eth/address.ts'
 import { blob } from '../../eth/bytes.ts'
-import { HttpError } from '../../http/errors.ts'
+import { InvalidInputError } from '../../errors.ts'
 
 /**
  * Spec 02: any address or number that cannot be parsed answers 400 with one fixed message that
  * does not say which parameter; so does a missing required pool on the tick route.
  */
 export const INVALID_PARAMETER = 'invalid address or number'
-export const invalidParameter = () => new HttpError(400, INVALID_PARAMETER)
+export const invalidParameter = () => new InvalidInputError(INVALID_PARAMETER)
 
 /** Spec 02 "Limits": every list route clamps `limit` to 1..500, silently, default 50. */
 export const LIMIT = { min: 1, max: 500, fallback: 50 } as const

@@ -1,13 +1,11 @@
 import { erc20Abi, hexToString, type Abi, type Address, type PublicClient } from 'viem'
-import { isNodeUnreachable } from '../../chain/client.ts'
+import { fromChain } from '../../chain/client.ts'
+import { NodeUnreachableError } from '../../errors.ts'
 
 export type TokenMeta = { address: Address; symbol: string | null; decimals: number | null }
 
 /** MKR-style tokens answer symbol() with a bytes32. */
 const bytes32SymbolAbi = [{ type: 'function', name: 'symbol', stateMutability: 'view', inputs: [], outputs: [{ type: 'bytes32' }] }] as const
-
-/** Thrown inside a read when the node could not be reached: the answer is not final. */
-class NodeAway extends Error {}
 
 /**
  * Token symbols and decimals, read from the chain the first time a token is asked for and kept
@@ -32,7 +30,7 @@ export class TokenBook {
       entry = this.read(address).then(
         (meta) => (this.settled.set(id, meta), meta),
         (error) => {
-          if (!(error instanceof NodeAway)) throw error
+          if (!(error instanceof NodeUnreachableError)) throw error
           setTimeout(() => this.known.delete(id), this.retryMs).unref?.()
           return { address, symbol: null, decimals: null }
         },
@@ -68,12 +66,12 @@ export class TokenBook {
     return word === null ? null : hexToString(word as `0x${string}`, { size: 32 }).replace(/\0+$/, '') || null
   }
 
-  /** One view call; null when the contract gives no usable answer, NodeAway when the node is not there. */
+  /** One view call; null when the contract gives no usable answer, NodeUnreachableError when the node is not there. */
   private async call(address: Address, abi: Abi, functionName: string): Promise<unknown> {
     try {
-      return await this.client.readContract({ address, abi, functionName })
+      return await fromChain(() => this.client.readContract({ address, abi, functionName }))
     } catch (error) {
-      if (isNodeUnreachable(error)) throw new NodeAway()
+      if (error instanceof NodeUnreachableError) throw error
       return null
     }
   }

@@ -1,14 +1,14 @@
 import type { Database, SQLQueryBindings } from 'bun:sqlite'
-import { HttpError } from '../../http/errors.ts'
+import { firstLine, UnavailableError } from '../../errors.ts'
 
 /**
  * Spec 02: the index is not ready (a database error, the tables not there because the streams
  * never ran) answers 503 with the first line of the driver's message.
  */
-export class IndexNotReadyError extends HttpError {
+export class IndexNotReadyError extends UnavailableError {
+  override name = 'IndexNotReadyError'
   constructor(cause: unknown) {
-    super(503, String((cause as Error)?.message ?? cause).split('\n')[0]!)
-    this.name = 'IndexNotReadyError'
+    super(firstLine(cause))
   }
 }
 

@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import { notFound } from '../../http/errors.ts'
+import { NotFoundError } from '../../errors.ts'
 import type { ExchangeDeps } from '../deps.ts'
 import { dollars } from '../http/dollars.ts'
 import { addressParam, closedParam, invalidParameter, kindParam, limitParam, optionalAddress } from '../http/params.ts'
@@ -19,7 +19,7 @@ export function concentratedRoutes(deps: ExchangeDeps) {
     })
     .get('/pool/:address', async ({ params }) => {
       const row = cl.pool(addressParam(params.address))
-      if (!row) throw notFound('unknown pool')
+      if (!row) throw new NotFoundError('unknown pool')
       const [metas, usd] = await Promise.all([tokens.many(tokensOf([row])), price()])
       return { ...poolJson(row, metas, addresses.weth), ethUsd: usd }
     })

@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import { notFound } from '../../http/errors.ts'
+import { NotFoundError } from '../../errors.ts'
 import type { ExchangeDeps } from '../deps.ts'
 import { dollars } from '../http/dollars.ts'
 import { addressParam, limitParam, optionalAddress } from '../http/params.ts'
@@ -21,7 +21,7 @@ export function pairRoutes(deps: ExchangeDeps) {
     .get('/pool/:pair', async ({ params }) => {
       // A keyed lookup: the row is the one /pools lists, without reading the others.
       const row = v2.pair(addressParam(params.pair))
-      if (!row) throw notFound('unknown pool')
+      if (!row) throw new NotFoundError('unknown pool')
       const [metas, usd] = await Promise.all([tokens.many(tokensOf([row])), price()])
       return { ...pairJson(row, metas), ethUsd: usd }
     })

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import { erc20Abi, type Address, type Hex } from 'viem'
-import { HttpError } from '../../http/errors.ts'
+import { NotFoundError } from '../../errors.ts'
 import { addressTransactions, addressTransfers, nftsHeld, tokensReceived, transferCounts } from '../addressLists.ts'
 import type { Explorer } from '../explorer.ts'
 import { checksum, parseAddress } from '../../eth/address.ts'
@@ -111,7 +111,7 @@ export function accountRoutes(explorer: Explorer) {
     })
     .get('/address/:address', ({ params, query }) => {
       const address = parseAddress(params.address)
-      if (!address) throw new HttpError(404, 'not an address')
+      if (!address) throw new NotFoundError('not an address')
       const { limit, offset } = page(query)
       // Spec 03: cached a few seconds under a key that includes the paging.
       return explorer.answers.get(`address:${address}:${limit}:${offset}`, () => detail(address, query))

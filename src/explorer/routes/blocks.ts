@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import { numberToHex } from 'viem'
-import { HttpError } from '../../http/errors.ts'
+import { NotFoundError } from '../../errors.ts'
 import type { Explorer } from '../explorer.ts'
 import { checksumOrNull } from '../../eth/address.ts'
 import { hex } from '../../eth/bytes.ts'
@@ -41,7 +41,7 @@ export function blockRoutes(explorer: Explorer) {
         : db
             .query<BlockDetailRecord, [number]>(`SELECT ${BLOCK_COLUMNS}, b.parent_hash, b.miner, b.gas_limit, b.base_fee, b.size FROM blocks b WHERE b.number = ?`)
             .get(number)
-    if (!row) throw new HttpError(404, 'unknown block')
+    if (!row) throw new NotFoundError('unknown block')
     const { limit, offset } = page(query, PAGE.block)
     const transactions = db
       .query<TxRecord, [number, number, number]>(

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import { numberToHex, type Hex } from 'viem'
-import { HttpError } from '../../http/errors.ts'
+import { NotFoundError } from '../../errors.ts'
 import type { Explorer } from '../explorer.ts'
 import { blob, parseHash } from '../../eth/bytes.ts'
 import { valueOf } from '../node.ts'
@@ -57,13 +57,13 @@ export function miniRoutes(explorer: Explorer) {
     const paging = page(query)
     const hash = parseHash(text)
     const number = hash ? null : parseBlockNumber(text)
-    if (hash === null && number === null) throw new HttpError(404, 'unknown mini-block')
+    if (hash === null && number === null) throw new NotFoundError('unknown mini-block')
     const stored = hash
       ? db.query<MiniRecord, [Uint8Array]>(`SELECT ${MINI_COLUMNS} FROM minis WHERE hash = ?`).get(blob(hash))
       : db.query<MiniRecord, [number]>(`SELECT ${MINI_COLUMNS} FROM minis WHERE number = ?`).get(number!)
     if (stored) return fromIndex(stored, paging)
     const live = await fromNode(hash ? { hash } : { number: number! }, paging)
-    if (!live) throw new HttpError(404, 'unknown mini-block')
+    if (!live) throw new NotFoundError('unknown mini-block')
     return live
   }
 

@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import { HttpError } from '../../http/errors.ts'
+import { NotFoundError } from '../../errors.ts'
 
 /** Spec 03 "/name/{name}": labels of 3 to 32 characters. */
 export const LABEL_MIN = 3
@@ -25,7 +25,7 @@ export function nameLabel(name: string): string | null {
  */
 export function nameRoutes() {
   return new Elysia({ name: 'explorer-names' }).get('/name/:name', ({ params }) => {
-    if (nameLabel(params.name) === null) throw new HttpError(404, `a name must be ${LABEL_MIN} to ${LABEL_MAX} characters`)
-    throw new HttpError(404, 'no name service is configured')
+    if (nameLabel(params.name) === null) throw new NotFoundError(`a name must be ${LABEL_MIN} to ${LABEL_MAX} characters`)
+    throw new NotFoundError('no name service is configured')
   })
 }

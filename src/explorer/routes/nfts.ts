@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import type { Address } from 'viem'
-import { HttpError } from '../../http/errors.ts'
+import { NotFoundError } from '../../errors.ts'
 import type { Explorer } from '../explorer.ts'
 import { checksum, checksumOrNull, parseAddress } from '../../eth/address.ts'
 import { blob } from '../../eth/bytes.ts'
@@ -25,14 +25,14 @@ export function nftRoutes(explorer: Explorer) {
 
   const collectionOf = (address: Address) => {
     const row = db.query<Collection, [Uint8Array]>('SELECT address, kind, transfers, minted FROM explorer_tokens WHERE address = ? AND kind != 20').get(blob(address))
-    if (!row) throw new HttpError(404, 'unknown NFT collection')
+    if (!row) throw new NotFoundError('unknown NFT collection')
     return { address, row, standard: row.kind === 1155 ? ('erc1155' as const) : ('erc721' as const) }
   }
 
   /** The collection's address as parsed; the answer caches are keyed by it, never by the raw text. */
   const collectionAddress = (text: string) => {
     const address = parseAddress(text)
-    if (!address) throw new HttpError(404, 'unknown NFT collection')
+    if (!address) throw new NotFoundError('unknown NFT collection')
     return address
   }
 
@@ -98,7 +98,7 @@ export function nftRoutes(explorer: Explorer) {
           ORDER BY x.tx_id DESC, x.log_index DESC, x.seq DESC LIMIT ${RECENT_TRANSFERS}`,
       )
       .all(row.address, key)
-    if (transfers.length === 0) throw new HttpError(404, 'unknown NFT')
+    if (transfers.length === 0) throw new NotFoundError('unknown NFT')
     const holders = db
       .query<{ holder: Uint8Array; amount: string }, [Uint8Array, string]>('SELECT holder, amount FROM explorer_nft_holdings WHERE token = ? AND token_id = ? ORDER BY holder')
       .all(row.address, key)
@@ -127,7 +127,7 @@ export function nftRoutes(explorer: Explorer) {
     })
     .get('/nft/:address/:tokenId', ({ params }) => {
       // Spec 03: a token id that is not all digits does not match the route: the unknown-route 404.
-      if (!/^\d{1,78}$/.test(params.tokenId)) throw new HttpError(404, 'not found')
+      if (!/^\d{1,78}$/.test(params.tokenId)) throw new NotFoundError('not found')
       const address = collectionAddress(params.address)
       const tokenId = params.tokenId.replace(/^0+(?=\d)/, '')
       return explorer.answers.get(`nft:${address}:${tokenId}`, () => single(address, tokenId))

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import type { Address, Hex } from 'viem'
-import { HttpError } from '../../http/errors.ts'
+import { NotFoundError } from '../../errors.ts'
 import type { CallFrame } from '../../spool/traces.ts'
 import { decodeInput, decodeLog, methodName } from '../decode/decode.ts'
 import type { Explorer } from '../explorer.ts'
@@ -54,7 +54,7 @@ export function txRoutes(explorer: Explorer) {
            FROM txs t JOIN blocks b ON b.number = t.block_number WHERE t.hash = ?`,
       )
       .get(blob(hash))
-    if (!row) throw new HttpError(404, 'unknown transaction')
+    if (!row) throw new NotFoundError('unknown transaction')
 
     const logRows = db
       .query<RawLog & { log_index: number }, [number]>(
@@ -137,7 +137,7 @@ export function txRoutes(explorer: Explorer) {
     // Keyed by the hash as parsed: a malformed one is refused whether or not a twin is cached.
     .get('/tx/:hash', ({ params }) => {
       const hash = parseHash(params.hash)
-      if (!hash) throw new HttpError(404, 'unknown transaction')
+      if (!hash) throw new NotFoundError('unknown transaction')
       return explorer.answers.get(`tx:${hash}`, () => detail(hash))
     })
 }

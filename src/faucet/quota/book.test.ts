@@ -106,7 +106,7 @@ describe('quotas', () => {
         return caught as QuotaExceededError
       }
     })()
-    expect(error?.extra).toEqual({ quota: 'client', resetsIn: 12 * 3600 })
+    expect(error?.details).toEqual({ quota: 'client', resetsIn: 12 * 3600 })
   })
 })
 
