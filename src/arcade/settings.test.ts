@@ -31,7 +31,13 @@ test('a binding to a room that does not exist stops the start with the key path'
   expect(() => arcadeSettings(config)).toThrow('/etc/stack.toml: arcade.contracts[0].room = "poker": expected one of the rooms in arcade.rooms (dice)')
 })
 
-test('the schema refuses a bad room name, an unknown ABI and duplicate rooms', () => {
+test('an unknown ABI stops the start with the key path, the value and the names the arcade knows', () => {
+  const config = parseConfig('[[arcade.contracts]]\nroom = "dice"\naddress = "0x0000000000000000000000000000000000000001"\nabi = "Poker"\n', '/etc/stack.toml')
+  expect(() => arcadeSettings(config)).toThrow(ConfigError)
+  expect(() => arcadeSettings(config)).toThrow('/etc/stack.toml: arcade.contracts[0].abi = "Poker": expected the ABI to decode its logs with, one of "ArcadeBank", "CoinFlip"')
+})
+
+test('the schema refuses a bad room name, duplicate rooms and an ABI that is not a name', () => {
   const problems = (text: string) => {
     try {
       parseConfig(text, null)
@@ -42,7 +48,7 @@ test('the schema refuses a bad room name, an unknown ABI and duplicate rooms', (
   }
   expect(problems('[arcade]\nrooms = ["Dice Room"]')[0]).toContain('arcade.rooms[0] = "Dice Room": expected a room name')
   expect(problems('[arcade]\nrooms = ["dice", "dice"]')[0]).toContain('arcade.rooms = ["dice","dice"]: expected a list of 1 to 64 distinct room names')
-  expect(problems('[[arcade.contracts]]\nroom = "dice"\naddress = "0x0000000000000000000000000000000000000001"\nabi = "Poker"\n')[0]).toContain(
-    'arcade.contracts[0].abi = "Poker": expected the ABI to decode its logs with, one of "ArcadeBank", "CoinFlip"',
+  expect(problems('[[arcade.contracts]]\nroom = "dice"\naddress = "0x0000000000000000000000000000000000000001"\nabi = 7\n')[0]).toContain(
+    'arcade.contracts[0].abi = 7: expected the name of an ABI the arcade decodes its logs with',
   )
 })

@@ -1,7 +1,6 @@
 import { getAddress, type Abi, type Address } from 'viem'
 import { ConfigError, type Config } from '../config/load.ts'
-import type { ArcadeAbiName } from './abiNames.ts'
-import { ARCADE_ABIS } from './abis.ts'
+import { ARCADE_ABI_NAMES, ARCADE_ABIS, isArcadeAbiName, type ArcadeAbiName } from './abis.ts'
 
 /** A contract whose logs a room relays, with the ABI they are decoded with. */
 export type Binding = { room: string; address: Address; abiName: ArcadeAbiName; abi: Abi }
@@ -26,16 +25,23 @@ export type ArcadeSettings = {
 
 /**
  * The arcade's part of the config, checked beyond what the schema can say: every binding names a
- * room that exists. A problem is a ConfigError, so the start stops before any port opens.
+ * room that exists and an ABI the arcade knows (the config knows no service, so it takes any
+ * name). A problem is a ConfigError, reported as the config's own are, and the services are
+ * built before any port opens, so the start stops with nothing listening.
  */
 export function arcadeSettings(config: Config): ArcadeSettings {
   const { arcade } = config
   const problems: string[] = []
-  const bindings = arcade.contracts.map((binding, index): Binding => {
+  const bindings = arcade.contracts.flatMap((binding, index): Binding[] => {
     if (!arcade.rooms.includes(binding.room)) {
       problems.push(`arcade.contracts[${index}].room = ${JSON.stringify(binding.room)}: expected one of the rooms in arcade.rooms (${arcade.rooms.join(', ')})`)
     }
-    return { room: binding.room, address: getAddress(binding.address), abiName: binding.abi, abi: ARCADE_ABIS[binding.abi] }
+    if (!isArcadeAbiName(binding.abi)) {
+      const known = ARCADE_ABI_NAMES.map((name) => JSON.stringify(name)).join(', ')
+      problems.push(`arcade.contracts[${index}].abi = ${JSON.stringify(binding.abi)}: expected the ABI to decode its logs with, one of ${known}`)
+      return []
+    }
+    return [{ room: binding.room, address: getAddress(binding.address), abiName: binding.abi, abi: ARCADE_ABIS[binding.abi] }]
   })
   if (arcade.reconnectMinMs > arcade.reconnectMaxMs) {
     problems.push(`arcade.reconnectMinMs = ${arcade.reconnectMinMs}: expected at most arcade.reconnectMaxMs (${arcade.reconnectMaxMs})`)
