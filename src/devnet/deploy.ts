@@ -15,6 +15,7 @@ import {
   type PublicClient,
   type TransactionReceipt,
 } from 'viem'
+import type { Manifest as DeploymentManifest } from '../chain/manifest.ts'
 import { devAccounts } from './accounts.ts'
 import { link, ours, uniswap } from './artifacts.ts'
 import { FatalError } from '../errors.ts'
@@ -38,14 +39,8 @@ export const DEPLOY_ORDER = [
 
 export type ContractName = (typeof DEPLOY_ORDER)[number]
 
-/** The deployment manifest, written to data/l2-addresses.json. */
-export type Manifest = {
-  chainId: number
-  deploymentBlock: number
-  deployer: Address
-  operator: Address
-  contracts: Record<ContractName, Address>
-}
+/** The dev chain's deployment manifest: every contract of the deploy order. */
+export type Manifest = DeploymentManifest<ContractName>
 
 export type DeployOptions = {
   /** Ether per drip, in ether, as a decimal string. */

@@ -1,5 +1,5 @@
-import { join } from 'node:path'
 import { startAnvil, type Anvil } from '../chain/anvil.ts'
+import { manifestPath } from '../chain/manifest.ts'
 import type { Config } from '../config/load.ts'
 import { writeFileAtomic } from '../files/writeFileAtomic.ts'
 import type { Logger } from '../log.ts'
@@ -7,7 +7,9 @@ import { deployContracts, devClients, DevnetError, type Manifest } from './deplo
 import { seedActivity, type SeedReport } from './seed.ts'
 import { firstLine } from '../errors.ts'
 
-export const MANIFEST_FILE = 'l2-addresses.json'
+// The manifest's file name is the chain layer's (the faucet reads the file too); still offered
+// here for the bench that writes a manifest of its own.
+export { MANIFEST_FILE } from '../chain/manifest.ts'
 
 export type Devnet = {
   anvil: Anvil
@@ -38,10 +40,10 @@ export async function startDevnet(config: Config, log: Logger): Promise<Devnet> 
     if (seed) log.info({ transactions: seed.transactions, ms: Math.round(performance.now() - started) }, 'demo activity seeded')
     await clients.testClient.setIntervalMining({ interval: dev.blockTime })
 
-    const manifestPath = join(config.dataDir, MANIFEST_FILE)
-    writeFileAtomic(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`)
-    log.info({ path: manifestPath }, 'deployment manifest written')
-    return { anvil, manifest, manifestPath, seed, stop: anvil.stop }
+    const path = manifestPath(config.dataDir)
+    writeFileAtomic(path, `${JSON.stringify(manifest, null, 2)}\n`)
+    log.info({ path }, 'deployment manifest written')
+    return { anvil, manifest, manifestPath: path, seed, stop: anvil.stop }
   } catch (error) {
     await anvil.stop()
     if (error instanceof DevnetError) throw error

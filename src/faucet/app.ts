@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import type { ServiceContext } from '../context.ts'
 import type { Spool } from '../spool/spool.ts'
 import { conventions } from '../http/conventions.ts'
-import { manifestPath } from './deployment.ts'
+import { manifestPath } from '../chain/manifest.ts'
 import { createFaucet, type Faucet } from './faucet.ts'
 import { forwardedForWarning } from './forwardedForWarning.ts'
 import { MAX_BODY_BYTES } from './limits.ts'
@@ -29,7 +29,7 @@ export function faucetApp(context: ServiceContext, faucet: Faucet) {
     trustedProxyHops,
     maxBodyBytes: MAX_BODY_BYTES,
   })
-  const path = manifestPath(config)
+  const path = manifestPath(config.dataDir)
   return new Elysia({ nativeStaticResponse: false })
     .use(shared)
     .use(forwardedForWarning(log, trustedProxyHops))

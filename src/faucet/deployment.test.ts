@@ -2,9 +2,9 @@ import { expect, test } from 'bun:test'
 import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { MANIFEST_FILE, manifestPath } from '../chain/manifest.ts'
 import { parseConfig } from '../config/load.ts'
-import { MANIFEST_FILE } from '../devnet/devnet.ts'
-import { faucetLocator, manifestPath } from './deployment.ts'
+import { faucetLocator } from './deployment.ts'
 import { FaucetUnavailableError } from './errors.ts'
 
 const FAUCET = '0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9'
@@ -14,8 +14,8 @@ function setup(faucetTable = '') {
   const dir = mkdtempSync(join(tmpdir(), 'faucet-deployment-'))
   const config = parseConfig(`[data]\ndir = "${dir}"\n[faucet]\n${faucetTable}`, null)
   const write = (manifest: unknown, mtime: number) => {
-    writeFileSync(manifestPath(config), typeof manifest === 'string' ? manifest : JSON.stringify(manifest))
-    utimesSync(manifestPath(config), mtime, mtime)
+    writeFileSync(manifestPath(config.dataDir), typeof manifest === 'string' ? manifest : JSON.stringify(manifest))
+    utimesSync(manifestPath(config.dataDir), mtime, mtime)
   }
   return { dir, config, locate: faucetLocator(config), write }
 }
@@ -32,7 +32,7 @@ const unavailable = (locate: () => unknown) => {
 
 test('the manifest names the faucet, and a new manifest is picked up without a restart', () => {
   const { config, locate, write } = setup()
-  expect(manifestPath(config)).toEndWith(MANIFEST_FILE)
+  expect(manifestPath(config.dataDir)).toEndWith(MANIFEST_FILE)
   expect(unavailable(locate)).toBe('faucet not deployed: no faucet contract is configured and there is no deployment manifest')
   write({ chainId: 78270, contracts: { Faucet: FAUCET.toLowerCase() } }, 1000)
   expect(locate()).toBe(FAUCET)

@@ -1,16 +1,9 @@
 import { readFileSync, statSync } from 'node:fs'
-import { join } from 'node:path'
 import type { Address } from 'viem'
+import { ManifestError, manifestPath, parseManifest } from '../chain/manifest.ts'
 import type { Config } from '../config/load.ts'
-import type { Manifest } from '../devnet/deploy.ts'
-import { MANIFEST_FILE } from '../devnet/devnet.ts'
 import { parseDripAddress } from './address.ts'
 import { FaucetUnavailableError } from './errors.ts'
-
-/** Where the deployment manifest lives: the file `stack dev` writes and `/addresses` serves. */
-export function manifestPath(config: Config): string {
-  return join(config.dataDir, MANIFEST_FILE)
-}
 
 /**
  * Finds the faucet contract: `faucet.contract` when the config sets it, otherwise the
@@ -20,7 +13,7 @@ export function manifestPath(config: Config): string {
 export function faucetLocator(config: Config): () => Address {
   const configured = config.faucet.contract ? parseDripAddress(config.faucet.contract) : null
   if (configured) return () => configured
-  const path = manifestPath(config)
+  const path = manifestPath(config.dataDir)
   let cached: { stamp: string; address: Address } | null = null
   return () => {
     let stamp: string
@@ -38,16 +31,13 @@ export function faucetLocator(config: Config): () => Address {
 }
 
 function faucetFromManifest(text: string, chainId: number): Address {
-  let manifest: Partial<Manifest>
+  let address: Address | undefined
   try {
-    manifest = JSON.parse(text)
-  } catch {
-    throw new FaucetUnavailableError('faucet not deployed: the deployment manifest is not valid JSON')
+    address = parseManifest(text, chainId).contracts.Faucet
+  } catch (error) {
+    if (error instanceof ManifestError) throw new FaucetUnavailableError(`faucet not deployed: ${error.message}`)
+    throw error
   }
-  if (manifest.chainId !== chainId) {
-    throw new FaucetUnavailableError(`faucet not deployed: the deployment manifest is for chain ${manifest.chainId}, not ${chainId}`)
-  }
-  const address = parseDripAddress(manifest.contracts?.Faucet)
   if (!address) throw new FaucetUnavailableError('faucet not deployed: the deployment manifest names no Faucet contract')
   return address
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseEther } from 'viem'
-import { MANIFEST_FILE } from '../../src/devnet/devnet.ts'
+import { MANIFEST_FILE } from '../../src/chain/manifest.ts'
 import { FUND_BX, FUND_ETH, freshAddress, startFaucet, startFaucetChain, type FaucetChain, type FaucetUnderTest } from './helpers.ts'
 
 const SITE = 'https://site.example'
