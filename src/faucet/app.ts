@@ -1,13 +1,16 @@
 import { Elysia } from 'elysia'
-import type { ServiceContext } from '../context.ts'
-import type { Spool } from '../spool/spool.ts'
-import { conventions } from '../http/conventions.ts'
 import { manifestPath } from '../chain/manifest.ts'
+import type { ServiceContext } from '../context.ts'
+import { conventions } from '../http/conventions.ts'
+import type { Logger } from '../log.ts'
+import type { Spool } from '../spool/spool.ts'
+import { MAX_BODY_BYTES } from './dripRequest.ts'
 import { createFaucet, type Faucet } from './faucet.ts'
-import { forwardedForWarning } from './forwardedForWarning.ts'
-import { MAX_BODY_BYTES } from './limits.ts'
-import { faucetRoutes } from './routes.ts'
-import { staticPage } from './staticPage.ts'
+import { addressesRoutes } from './routes/addresses.ts'
+import { dripRoutes } from './routes/drip.ts'
+import { healthRoutes } from './routes/health.ts'
+import { pageRoutes } from './routes/page.ts'
+import { statusRoutes } from './routes/status.ts'
 
 /** The faucet service as `stack` runs it: its quota counts checked against the spool's copy of the chain. */
 export function createFaucetApp(context: ServiceContext, spool?: Spool) {
@@ -29,12 +32,32 @@ export function faucetApp(context: ServiceContext, faucet: Faucet) {
     trustedProxyHops,
     maxBodyBytes: MAX_BODY_BYTES,
   })
-  const path = manifestPath(config.dataDir)
+  const manifest = manifestPath(config.dataDir)
+  /** The API of spec 02, once; mounted at `/` and again under `/api`. */
+  const api = () =>
+    new Elysia().use(healthRoutes()).use(statusRoutes(faucet)).use(dripRoutes(shared, faucet)).use(addressesRoutes(manifest))
   return new Elysia({ nativeStaticResponse: false })
     .use(shared)
     .use(forwardedForWarning(log, trustedProxyHops))
-    .use(faucetRoutes(shared, faucet, path))
-    .group('/api', (api) => api.use(faucetRoutes(shared, faucet, path)))
-    .use(staticPage())
+    .use(api())
+    .group('/api', (group) => group.use(api()))
+    .use(pageRoutes())
     .onStop(() => faucet.stop())
+}
+
+/**
+ * With `trustedProxyHops = 0` the socket's peer is the client, so a proxy in front that adds
+ * X-Forwarded-For collapses every visitor into its one quota bucket. Says so once, at the first
+ * such request, instead of silently counting everyone as one.
+ */
+function forwardedForWarning(log: Logger, trustedProxyHops: number) {
+  let warned = trustedProxyHops > 0
+  return new Elysia({ name: 'forwarded-for-warning' }).onRequest(({ request }) => {
+    if (warned || request.headers.get('x-forwarded-for') === null) return
+    warned = true
+    log.warn(
+      { service: 'faucet' },
+      'requests carry X-Forwarded-For but faucet.trustedProxyHops is 0: every caller behind the proxy shares one quota; set trustedProxyHops to the number of proxies in front',
+    )
+  })
 }

@@ -6,7 +6,7 @@ import { formatAmount, formatDuration } from './format.ts'
 import { OneAtATime } from './oneAtATime.ts'
 import { DripRevertedError, SendRefusedError, type Operator } from './operator.ts'
 import type { QuotaBook, Reservation } from './quota/book.ts'
-import type { FaucetReader, Treasury } from './reads.ts'
+import type { FaucetReader, Treasury } from './read/faucetReader.ts'
 import { isTransactionKnown, waitForReceipt } from './receipt.ts'
 import type { Settler } from './settle.ts'
 

@@ -2,7 +2,9 @@ import type { Address } from 'viem'
 import { InvalidInputError } from '../errors.ts'
 import { HttpError } from '../http/errors.ts'
 import { parseDripAddress } from './address.ts'
-import { MAX_BODY_BYTES } from './limits.ts'
+
+/** A drip request body may be at most this many bytes (spec 02 "Limits"). */
+export const MAX_BODY_BYTES = 4096
 
 /**
  * The address a `POST /drip` asks for, after the request rules of spec 02: a chunked body is

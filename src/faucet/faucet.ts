@@ -6,15 +6,17 @@ import type { Spool } from '../spool/spool.ts'
 import { faucetLocator } from './deployment.ts'
 import { Dripper } from './drip.ts'
 import { FaucetUnavailableError } from './errors.ts'
-import { DAILY_GLOBAL, DAILY_PER_ADDRESS, DAILY_PER_CLIENT } from './limits.ts'
 import { Operator } from './operator.ts'
 import { QuotaBook } from './quota/book.ts'
-import { FaucetReader } from './reads.ts'
+import { FaucetReader } from './read/faucetReader.ts'
 import { reconcileWhenCaughtUp } from './reconcile.ts'
 import { Settler, type SettleOptions } from './settle.ts'
 
 /** The quota journal's folder under the data folder. */
 export const JOURNAL_DIR = 'faucet-journal'
+
+/** The faucet's daily quotas (spec 02 "Limits"); the all-time budget comes from the config. */
+const DAILY_LIMITS = { perClient: 5, perAddress: 2, global: 1000 }
 
 /** The faucet's working parts, built once per process from the service context. */
 export type Faucet = {
@@ -54,7 +56,7 @@ export function createFaucet({ config, log, chain }: ServiceContext, options: Fa
   try {
     book = QuotaBook.open({
       dir,
-      limits: { perClient: DAILY_PER_CLIENT, perAddress: DAILY_PER_ADDRESS, global: DAILY_GLOBAL, allTime: settings.allTimeBudget },
+      limits: { ...DAILY_LIMITS, allTime: settings.allTimeBudget },
       maxBytes: settings.journalMaxBytes,
       maxAgeMs: settings.journalMaxAgeHours * 3_600_000,
       clock,

@@ -1,6 +1,6 @@
 import type { Address, PublicClient } from 'viem'
-import { fromChain } from '../chain/client.ts'
-import { faucetAbi, tokenAbi } from './contract.ts'
+import { fromChain } from '../../chain/client.ts'
+import { faucetAbi, tokenAbi } from '../contract.ts'
 
 /** What one drip pays and what the contract holds to pay it with. */
 export type Treasury = { ethAmount: bigint; tokenAmount: bigint; ethBalance: bigint; tokenBalance: bigint }

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
-import script from './page/faucet.js' with { type: 'text' }
-import style from './page/faucet.css' with { type: 'text' }
-import html from './page/index.html' with { type: 'text' }
+import script from '../page/faucet.js' with { type: 'text' }
+import style from '../page/faucet.css' with { type: 'text' }
+import html from '../page/index.html' with { type: 'text' }
 
 // Bun's types describe an .html import as a bundle; imported as text it is the file's text.
 const page = html as unknown as string
@@ -16,7 +16,7 @@ const file = (body: string, type: string) => () =>
  * The faucet's own page, from an explicit allowlist of paths and embedded in the executable.
  * Every other path falls through to the JSON 404.
  */
-export function staticPage() {
+export function pageRoutes() {
   const index = file(page, 'text/html')
   return new Elysia()
     .get('/', index)

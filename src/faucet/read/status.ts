@@ -1,6 +1,6 @@
 import type { Address } from 'viem'
-import { displayUnits, formatAmount, formatDuration } from './format.ts'
-import type { FaucetReader } from './reads.ts'
+import { displayUnits, formatAmount, formatDuration } from '../format.ts'
+import type { FaucetReader } from './faucetReader.ts'
 
 /** The faucet status object of spec 02 (the bx-prefixed keys are the native token's; historic names). */
 export type FaucetStatus = {
