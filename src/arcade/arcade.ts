@@ -3,16 +3,26 @@ import { followMiniBlocks, type MiniBlockFollower } from '../chain/miniBlocks.ts
 import { createRpc } from '../chain/rpc.ts'
 import type { ServiceContext } from '../context.ts'
 import { eventNames } from './abis.ts'
-import { Admission } from './admission.ts'
+import { Admission, type Refusal } from './admission.ts'
 import { Delivery } from './delivery.ts'
+import type { EjectionCause } from './frames.ts'
 import { readiness, type Readiness } from './readiness.ts'
 import { Relay } from './relay.ts'
 import { Room } from './room.ts'
 import { arcadeSettings, type ArcadeSettings } from './settings.ts'
-import { ArcadeStats } from './stats.ts'
 
 /** How long a read of blocks and logs may take before it counts as failed and is retried. */
 const RPC_TIMEOUT_MS = 5000
+
+/** The arcade's counters since start, as /api/stats shows them. */
+export class ArcadeStats {
+  framesIn = 0
+  framesOut = 0
+  miniBlocksApplied = 0
+  miniBlocksSkipped = 0
+  readonly ejections: Record<EjectionCause, number> = { frameTooLarge: 0, rateLimited: 0, backlog: 0 }
+  readonly refusals: Record<Refusal | 'unknownRoom', number> = { unknownRoom: 0, tooManySockets: 0, tooManyFromAddress: 0 }
+}
 
 /** The arcade without its HTTP face: rooms, the relay that feeds them, caps, counters, the node. */
 export type Arcade = {

@@ -1,6 +1,6 @@
 import { decodeEventLog, type Abi } from 'viem'
 import type { RpcLog } from '../chain/miniBlocks.ts'
-import type { WireValue } from './protocol.ts'
+import type { WireValue } from './frames.ts'
 
 /** A log decoded with a bound ABI: the event's name and its arguments in wire form. */
 export type DecodedLog = { name: string; args: Record<string, WireValue> }

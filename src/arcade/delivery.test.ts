@@ -1,7 +1,7 @@
 import { expect, test } from 'bun:test'
+import { ArcadeStats } from './arcade.ts'
 import { Delivery } from './delivery.ts'
-import { Member, OPEN, type SocketLike } from './member.ts'
-import { ArcadeStats } from './stats.ts'
+import { Member, OPEN, type SocketLike } from './room.ts'
 import { TokenBucket } from './tokenBucket.ts'
 
 /** A socket whose buffer only grows, and answers send() the way Bun does past its own limit. */

@@ -1,6 +1,6 @@
-import { CLOSE, type EjectionCause } from './protocol.ts'
-import { OPEN, type Member } from './member.ts'
-import type { ArcadeStats } from './stats.ts'
+import type { ArcadeStats } from './arcade.ts'
+import { CLOSE, type EjectionCause } from './frames.ts'
+import { OPEN, type Member } from './room.ts'
 
 /**
  * Sends frames without ever queueing a socket past the backlog limit. A socket whose buffered

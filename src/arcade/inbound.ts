@@ -1,7 +1,11 @@
 import { Type as T } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
-import type { Inbound } from './protocol.ts'
 import { InvalidInputError } from '../errors.ts'
+
+/** What a client may send (README "Socket protocol", client to server). */
+export type Inbound =
+  | { type: 'ping'; id?: string | number }
+  | { type: 'subscribe' | 'unsubscribe'; events: string[] }
 
 const Ping = T.Object({ type: T.Literal('ping'), id: T.Optional(T.Union([T.String({ maxLength: 64 }), T.Number()])) })
 const Subscription = T.Object({

@@ -1,10 +1,9 @@
 import type { MiniBlock, RpcLog } from '../chain/miniBlocks.ts'
+import type { ArcadeStats } from './arcade.ts'
 import { decodeLog } from './decodeLog.ts'
-import { frames } from './frames.ts'
-import type { EventPayload, HeadPayload } from './protocol.ts'
+import { frames, type EventPayload, type HeadPayload } from './frames.ts'
 import type { Room } from './room.ts'
 import type { Binding } from './settings.ts'
-import type { ArcadeStats } from './stats.ts'
 
 /** `startedAt` is performance.now() when the mini-block began to be applied, before any frame went out. */
 export type AppliedListener = (head: HeadPayload, events: EventPayload[], startedAt: number) => void

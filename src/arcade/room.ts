@@ -1,11 +1,41 @@
 import type { Address } from 'viem'
+import type { Ticket } from './admission.ts'
 import type { Delivery } from './delivery.ts'
-import { frames } from './frames.ts'
-import type { Member } from './member.ts'
-import type { EventPayload } from './protocol.ts'
+import { frames, type EjectionCause, type EventPayload } from './frames.ts'
+import type { TokenBucket } from './tokenBucket.ts'
 
 /** How many of its last events a room keeps for the `hello` of a socket that joins. */
 export const RECENT_EVENTS = 16
+
+/** What the arcade uses of Bun's ServerWebSocket, so rooms can be tested without a server. */
+export type SocketLike = {
+  readonly readyState: number
+  /** Bun: bytes sent, -1 when queued behind backpressure, 0 when dropped. */
+  send(data: string): number
+  close(code?: number, reason?: string): void
+  getBufferedAmount(): number
+}
+
+export const OPEN = 1
+
+/** One open socket in a room. */
+export class Member {
+  /** Event names this socket receives; every event of the room to begin with. */
+  readonly subscriptions: Set<string>
+  /** Set once the arcade has closed the socket, so nothing more is sent to it. */
+  ejected: EjectionCause | null = null
+
+  constructor(
+    readonly socket: SocketLike,
+    readonly room: string,
+    readonly address: string,
+    readonly ticket: Ticket,
+    readonly bucket: TokenBucket,
+    events: readonly string[],
+  ) {
+    this.subscriptions = new Set(events)
+  }
+}
 
 /** A game room: its sockets, the events it relays and the last ones it relayed. */
 export class Room {

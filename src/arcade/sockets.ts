@@ -3,9 +3,8 @@ import { HttpError } from '../http/errors.ts'
 import type { Ticket } from './admission.ts'
 import type { Arcade } from './arcade.ts'
 import { frames } from './frames.ts'
-import { InboundError, parseInbound } from './inbound.ts'
-import { Member, type SocketLike } from './member.ts'
-import type { Inbound } from './protocol.ts'
+import { InboundError, parseInbound, type Inbound } from './inbound.ts'
+import { Member, type SocketLike } from './room.ts'
 import { TokenBucket } from './tokenBucket.ts'
 
 /** A place taken at the upgrade is given back if the socket has not opened by then. */

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
-import type { Member } from '../../src/arcade/member.ts'
+import type { Member } from '../../src/arcade/room.ts'
 import { arcadeChain, startArcade, waitFor, type ArcadeChain, type RunningArcade } from './helpers/arcade.ts'
 import { rawUpgrade, stalledClient } from './helpers/rawHttp.ts'
 import { TestSocket } from './helpers/socketClient.ts'
