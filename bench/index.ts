@@ -184,7 +184,8 @@ try {
   const manifest = await deployContracts(clients, { faucetDripEth: '1', faucetDripBx: '100' })
   await seedActivity(clients, manifest, { faucetFundEth: '1000', faucetFundBx: '1000000' })
   const config = parseConfig(`[chain]\nrpc = "${anvil.rpcUrl}"\nws = "${anvil.wsUrl}"\n[data]\ndir = "${dir}"\n`, null)
-  const streams = createStreams(config).filter((stream) => stream.name === 'v2' || stream.name === 'cl')
+  // Every stream, the explorer's too: they all derive the same spool.
+  const streams = createStreams(config)
   const path = join(dir, 'spool.db')
   const db = openSpool(path, streams.flatMap((stream) => stream.migrations))
   process.stderr.write(`filling a spool with ${BLOCKS} blocks...\n`)
