@@ -7,7 +7,8 @@ import { blob } from '../eth/bytes.ts'
 import { txId } from '../spool/codec.ts'
 import { openSpool } from '../spool/db.ts'
 import type { SpoolLog } from '../spool/streams.ts'
-import { applyLogs, explorerMigrations, rollbackTransfers } from './stream.ts'
+import { rollbackTables } from '../spool/kit/tables.ts'
+import { applyLogs, explorerMigrations, explorerTables } from './stream.ts'
 import { TRANSFER_BATCH_TOPIC, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC } from './transfers.ts'
 
 const TOKEN = '0x1111111111111111111111111111111111111111'
@@ -90,19 +91,53 @@ test('transfers of the three standards become rows, counts and holdings; other l
   expect(holdings(db)).toEqual(['0x22 #7 0xbb ×1', '0x22 #8 0xaa ×1', '0x33 #1 0xaa ×6', '0x33 #1 0xbb ×4'])
 })
 
-test('a rollback forgets what came after the ancestor and rebuilds holders and counts', () => {
+test('a rollback forgets what came after the ancestor and restores holders and counts', () => {
   const db = fresh()
   db.transaction(() => applyLogs(db, [erc721(1, ZERO, ALICE, 7n), erc20(1, ZERO, ALICE, 5n), single(2, ZERO, ALICE, 1n, 10n)]))()
   db.transaction(() => applyLogs(db, [erc721(3, ALICE, BOB, 7n), erc721(3, ZERO, BOB, 9n), batch(4, ALICE, BOB, [1n], [10n]), erc20(4, ALICE, BOB, 5n)]))()
   expect(holdings(db)).toEqual(['0x22 #7 0xbb ×1', '0x22 #9 0xbb ×1', '0x33 #1 0xbb ×10'])
-  db.transaction(() => rollbackTransfers(db, 2))()
+  db.transaction(() => rollbackTables(db, explorerTables, 2))()
   expect(holdings(db)).toEqual(['0x22 #7 0xaa ×1', '0x33 #1 0xaa ×10'])
   expect(tokens(db)).toEqual([
     { token: '0x11', kind: 20, transfers: 1, minted: 1 },
     { token: '0x22', kind: 721, transfers: 1, minted: 1 },
     { token: '0x33', kind: 1155, transfers: 1, minted: 1 },
   ])
-  db.transaction(() => rollbackTransfers(db, 0))()
+  db.transaction(() => rollbackTables(db, explorerTables, 0))()
   expect(tokens(db)).toEqual([])
   expect(holdings(db)).toEqual([])
+})
+
+test('after a rollback the tables equal a run that never saw the orphaned blocks, whatever the passes', () => {
+  const CAROL = '0xcccccccccccccccccccccccccccccccccccccccc'
+  const people = [ALICE, BOB, CAROL]
+  // Items passed around, minted, burned and moved in batches over twelve blocks.
+  const logs: SpoolLog[] = []
+  for (let block = 1; block <= 12; block++) {
+    const [a, b] = [people[block % 3]!, people[(block + 1) % 3]!]
+    logs.push(erc20(block, block === 1 ? ZERO : a, b, BigInt(block)))
+    logs.push(erc721(block, block <= 2 ? ZERO : a, block % 5 === 0 ? ZERO : b, BigInt(block % 3)))
+    logs.push(single(block, block <= 3 ? ZERO : a, b, 1n, 2n))
+    logs.push(batch(block, ZERO, a, [1n, 2n], [3n, 1n]))
+  }
+  const dump = (db: ReturnType<typeof fresh>) =>
+    Object.fromEntries(
+      ['explorer_transfers', 'explorer_tokens', 'explorer_tokens_history', 'explorer_nft_holdings', 'explorer_nft_holdings_history'].map((table) => [
+        table,
+        db.query<Record<string, unknown>, []>(`SELECT * FROM ${table}`).all().map((row) => JSON.stringify(row, (_key, value) => (value instanceof Uint8Array ? hex(value) : value))).sort(),
+      ]),
+    )
+  const run = (upTo: number, passSize: number) => {
+    const db = fresh()
+    const kept = logs.filter((log) => log.blockNumber <= upTo)
+    for (let at = 0; at < kept.length; at += passSize) db.transaction(() => applyLogs(db, kept.slice(at, at + passSize)))()
+    return db
+  }
+  for (const ancestor of [0, 3, 7, 11]) {
+    for (const passSize of [1, 3, 7, 100]) {
+      const rolled = run(12, passSize)
+      rolled.transaction(() => rollbackTables(rolled, explorerTables, ancestor))()
+      expect([ancestor, passSize, dump(rolled)]).toEqual([ancestor, passSize, dump(run(ancestor, 5))])
+    }
+  }
 })

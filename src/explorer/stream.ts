@@ -1,8 +1,11 @@
-import type { Database, Statement } from 'bun:sqlite'
+import type { Database } from 'bun:sqlite'
 import type { Config } from '../config/load.ts'
-import { txId } from '../spool/codec.ts'
+import { hexOf } from '../eth/words.ts'
+import { Entities } from '../spool/kit/entities.ts'
+import { eventTable, versionedTable } from '../spool/kit/tables.ts'
+import type { Migration } from '../spool/migrations.ts'
 import type { SpoolLog, StreamDefinition } from '../spool/streams.ts'
-import { decodeTransfers, isZero, tokenIdFromKey, tokenIdKey, TRANSFER_BATCH_TOPIC, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC, type Transfer } from './transfers.ts'
+import { decodeTransfers, isZero, tokenIdKey, TRANSFER_BATCH_TOPIC, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC, type Transfer } from './transfers.ts'
 
 /**
  * The explorer's derived tables. The spool indexes logs by emitter and by signature only; the
@@ -10,7 +13,7 @@ import { decodeTransfers, isZero, tokenIdFromKey, tokenIdKey, TRANSFER_BATCH_TOP
  * per contract, and a collection page needs who holds each item. Those are kept here, written by
  * the spool's worker beside its own rows, so no request ever scans the logs.
  */
-export const explorerMigrations = [
+export const explorerMigrations: Migration[] = [
   {
     id: 'explorer/001-transfers',
     sql: `
@@ -51,113 +54,137 @@ export const explorerMigrations = [
       ) WITHOUT ROWID;
       CREATE INDEX explorer_nft_holder ON explorer_nft_holdings(holder, token);
 
-      -- Charts and active=1 read the newest blocks that carried transactions; on an idle chain
-      -- most blocks are empty, so without this they would walk every empty block.
-      CREATE INDEX explorer_blocks_active ON blocks(number) WHERE tx_count > 0;
-      -- The mini-block detail is addressed by hash as well as by number.
-      CREATE INDEX explorer_minis_hash ON minis(hash);
+      -- (Two indexes on the spool's blocks and minis stood here; the spool keeps them now, as
+      -- migration spool/002, which also drops these on a spool made before it.)
       -- The transfers of one NFT item (its page, and rebuilding its holders after a reorganisation).
       CREATE INDEX explorer_transfers_item ON explorer_transfers(token, token_id, tx_id) WHERE token_id IS NOT NULL;
     `,
   },
+  {
+    // Counts and holdings become versioned state (the spool's stream kit), so a reorganisation
+    // restores them from their history rather than by rebuilding them from the transfers. The
+    // tables are emptied and the stream derives everything again, which gives each row its history.
+    id: 'explorer/002-versioned-counts-and-holdings',
+    restarts: 'explorer',
+    sql: `
+      DELETE FROM explorer_transfers;
+      DELETE FROM explorer_tokens;
+      DELETE FROM explorer_nft_holdings;
+      CREATE TABLE explorer_tokens_history (
+        address BLOB NOT NULL,
+        block INTEGER NOT NULL,
+        kind INTEGER NOT NULL,
+        transfers INTEGER NOT NULL,
+        minted INTEGER NOT NULL,
+        first_tx INTEGER NOT NULL,
+        PRIMARY KEY (address, block)
+      ) WITHOUT ROWID;
+      CREATE INDEX explorer_tokens_history_block ON explorer_tokens_history(block);
+      CREATE TABLE explorer_nft_holdings_history (
+        token BLOB NOT NULL,
+        token_id TEXT NOT NULL,
+        holder BLOB NOT NULL,
+        block INTEGER NOT NULL,
+        amount TEXT NOT NULL,
+        last_tx INTEGER NOT NULL,
+        removed INTEGER NOT NULL,            -- 1: the holding ended in this block
+        PRIMARY KEY (token, token_id, holder, block)
+      ) WITHOUT ROWID;
+      CREATE INDEX explorer_nft_holdings_history_block ON explorer_nft_holdings_history(block);
+    `,
+  },
 ]
 
-type Statements = Record<'insert' | 'token' | 'clear721' | 'hold721' | 'holding' | 'setHolding' | 'dropHolding', Statement>
+/** Per contract: the standard of its first transfer, and counts. */
+const tokenTable = versionedTable({ table: 'explorer_tokens', keys: ['address'], columns: ['kind', 'transfers', 'minted', 'first_tx'] })
+/** Per NFT item and holder: how much is held; the row goes when nothing is. */
+const holdingTable = versionedTable({ table: 'explorer_nft_holdings', keys: ['token', 'token_id', 'holder'], columns: ['amount', 'last_tx'], removable: true })
 
-const prepared = new WeakMap<Database, Statements>()
+/** Every table the stream writes, so the spool rolls them back: the transfers are events, the rest versioned state. */
+export const explorerTables = [eventTable('explorer_transfers'), tokenTable, holdingTable]
 
-function statements(db: Database): Statements {
-  let found = prepared.get(db)
-  if (!found) {
-    found = {
-      insert: db.prepare(
-        `INSERT INTO explorer_transfers (tx_id, log_index, seq, block_number, token, kind, from_addr, to_addr, token_id, amount)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ),
-      token: db.prepare(
-        `INSERT INTO explorer_tokens (address, kind, transfers, minted, first_tx) VALUES (?, ?, 1, ?, ?)
-         ON CONFLICT(address) DO UPDATE SET transfers = transfers + 1, minted = minted + excluded.minted`,
-      ),
-      clear721: db.prepare('DELETE FROM explorer_nft_holdings WHERE token = ? AND token_id = ?'),
-      hold721: db.prepare('INSERT INTO explorer_nft_holdings (token, token_id, holder, amount, last_tx) VALUES (?, ?, ?, 1, ?)'),
-      holding: db.prepare('SELECT amount FROM explorer_nft_holdings WHERE token = ? AND token_id = ? AND holder = ?'),
-      setHolding: db.prepare(
-        `INSERT INTO explorer_nft_holdings (token, token_id, holder, amount, last_tx) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT(token, token_id, holder) DO UPDATE SET amount = excluded.amount, last_tx = excluded.last_tx`,
-      ),
-      dropHolding: db.prepare('DELETE FROM explorer_nft_holdings WHERE token = ? AND token_id = ? AND holder = ?'),
-    }
-    prepared.set(db, found)
+type TokenCounts = { kind: number; transfers: number; minted: number; firstTx: number }
+type Holding = { amount: bigint; lastTx: number }
+
+/**
+ * What one pass keeps in memory: the counts and holdings it changes (written back per block by
+ * the kit), and the holders of each ERC-721 item it touched (read once, then kept as it moves).
+ */
+function passState(db: Database) {
+  return {
+    insert: db.query(
+      `INSERT INTO explorer_transfers (tx_id, log_index, seq, block_number, token, kind, from_addr, to_addr, token_id, amount)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    holdersOf: db.query<{ holder: Uint8Array }, [Uint8Array, string]>('SELECT holder FROM explorer_nft_holdings WHERE token = ? AND token_id = ?'),
+    tokens: new Entities<TokenCounts>(
+      db,
+      tokenTable,
+      (counts) => [counts.kind, counts.transfers, counts.minted, counts.firstTx],
+      (row) => ({ kind: row.kind as number, transfers: row.transfers as number, minted: row.minted as number, firstTx: row.first_tx as number }),
+    ),
+    holdings: new Entities<Holding>(
+      db,
+      holdingTable,
+      (holding) => [holding.amount.toString(), holding.lastTx],
+      (row) => ({ amount: BigInt(row.amount as string), lastTx: row.last_tx as number }),
+    ),
+    /** Item id → holder id → holder, for the items of this pass. */
+    holders: new Map<string, Map<string, Uint8Array>>(),
   }
-  return found
 }
 
-/** Moves one NFT movement into the holdings table. */
-function hold(s: Statements, transfer: Transfer, id: number): void {
+type PassState = ReturnType<typeof passState>
+
+/** Moves one NFT movement into the holdings. */
+function hold(pass: PassState, transfer: Transfer, id: number, block: number): void {
   if (transfer.tokenId === null) return
   const key = tokenIdKey(transfer.tokenId)
+  const item = `${hexOf(transfer.token)}:${key}`
+  let holders = pass.holders.get(item)
+  if (!holders) {
+    holders = new Map(pass.holdersOf.all(transfer.token, key).map((row) => [hexOf(row.holder), row.holder]))
+    pass.holders.set(item, holders)
+  }
+  const set = (holder: Uint8Array, amount: bigint) => {
+    const holderId = hexOf(holder)
+    if (amount > 0n) {
+      const holding = pass.holdings.edit(`${item}:${holderId}`, [transfer.token, key, holder], block, () => ({ amount, lastTx: id }))!
+      holding.amount = amount
+      holding.lastTx = id
+      holders.set(holderId, holder)
+    } else {
+      pass.holdings.remove(`${item}:${holderId}`, [transfer.token, key, holder], block)
+      holders.delete(holderId)
+    }
+  }
   if (transfer.kind === 721) {
     // An ERC-721 item has one owner: whoever received it last (nobody once burned).
-    s.clear721.run(transfer.token, key)
-    if (!isZero(transfer.to)) s.hold721.run(transfer.token, key, transfer.to, id)
+    for (const holder of [...holders.values()]) set(holder, 0n)
+    if (!isZero(transfer.to)) set(transfer.to, 1n)
     return
   }
   const amount = BigInt(transfer.amount)
-  const move = (holder: Uint8Array, delta: bigint) => {
-    const row = s.holding.get(transfer.token, key, holder) as { amount: string } | null
-    const next = BigInt(row?.amount ?? '0') + delta
-    if (next > 0n) s.setHolding.run(transfer.token, key, holder, next.toString(), id)
-    else s.dropHolding.run(transfer.token, key, holder)
-  }
-  if (!isZero(transfer.from)) move(transfer.from, -amount)
-  if (!isZero(transfer.to)) move(transfer.to, amount)
+  const held = (holder: Uint8Array) => pass.holdings.find(`${item}:${hexOf(holder)}`, [transfer.token, key, holder])?.amount ?? 0n
+  if (!isZero(transfer.from)) set(transfer.from, held(transfer.from) - amount)
+  if (!isZero(transfer.to)) set(transfer.to, held(transfer.to) + amount)
 }
 
-function applyTransfer(s: Statements, transfer: Transfer, id: number, blockNumber: number): void {
-  s.insert.run(id, transfer.logIndex, transfer.seq, blockNumber, transfer.token, transfer.kind, transfer.from, transfer.to, transfer.tokenId === null ? null : tokenIdKey(transfer.tokenId), transfer.amount)
-  s.token.run(transfer.token, transfer.kind, isZero(transfer.from) ? 1 : 0, id)
-  hold(s, transfer, id)
+function applyTransfer(pass: PassState, transfer: Transfer, id: number, block: number): void {
+  pass.insert.run(id, transfer.logIndex, transfer.seq, block, transfer.token, transfer.kind, transfer.from, transfer.to, transfer.tokenId === null ? null : tokenIdKey(transfer.tokenId), transfer.amount)
+  const counts = pass.tokens.edit(hexOf(transfer.token), [transfer.token], block, () => ({ kind: transfer.kind, transfers: 0, minted: 0, firstTx: id }))!
+  counts.transfers++
+  if (isZero(transfer.from)) counts.minted++
+  hold(pass, transfer, id, block)
 }
 
 export function applyLogs(db: Database, logs: SpoolLog[]): void {
-  const s = statements(db)
+  const pass = passState(db)
   for (const log of logs) {
-    for (const transfer of decodeTransfers(log)) applyTransfer(s, transfer, log.txId, log.blockNumber)
+    for (const transfer of decodeTransfers(log)) applyTransfer(pass, transfer, log.txId, log.blockNumber)
   }
-}
-
-/**
- * Forgets the transfers above `ancestor`, then rebuilds what they touched from the transfers
- * that remain: the holders of each affected item and the counts of each affected contract.
- */
-export function rollbackTransfers(db: Database, ancestor: number): void {
-  const first = txId(ancestor + 1, 0)
-  const items = db
-    .query<{ token: Uint8Array; token_id: string }, [number]>('SELECT DISTINCT token, token_id FROM explorer_transfers WHERE tx_id >= ? AND token_id IS NOT NULL')
-    .all(first)
-  const tokens = db.query<{ token: Uint8Array }, [number]>('SELECT DISTINCT token FROM explorer_transfers WHERE tx_id >= ?').all(first)
-  db.run('DELETE FROM explorer_transfers WHERE tx_id >= ?', [first])
-  const s = statements(db)
-  const replay = db.query<{ tx_id: number; log_index: number; seq: number; kind: number; from_addr: Uint8Array; to_addr: Uint8Array; amount: string }, [Uint8Array, string]>(
-    'SELECT tx_id, log_index, seq, kind, from_addr, to_addr, amount FROM explorer_transfers WHERE token = ? AND token_id = ? ORDER BY tx_id, log_index, seq',
-  )
-  for (const { token, token_id } of items) {
-    db.run('DELETE FROM explorer_nft_holdings WHERE token = ? AND token_id = ?', [token, token_id])
-    const tokenId = tokenIdFromKey(token_id)
-    for (const row of replay.all(token, token_id)) {
-      const transfer: Transfer = { logIndex: row.log_index, seq: row.seq, token, kind: row.kind as Transfer['kind'], from: row.from_addr, to: row.to_addr, tokenId, amount: row.amount }
-      hold(s, transfer, row.tx_id)
-    }
-  }
-  for (const { token } of tokens) {
-    const counts = db
-      .query<{ transfers: number; minted: number | null }, [Uint8Array, Uint8Array]>(
-        'SELECT count(*) AS transfers, sum(from_addr = ?) AS minted FROM explorer_transfers WHERE token = ?',
-      )
-      .get(new Uint8Array(20), token)!
-    if (counts.transfers === 0) db.run('DELETE FROM explorer_tokens WHERE address = ?', [token])
-    else db.run('UPDATE explorer_tokens SET transfers = ?, minted = ? WHERE address = ?', [counts.transfers, counts.minted ?? 0, token])
-  }
+  pass.tokens.flush()
+  pass.holdings.flush()
 }
 
 /** The `explorer` derived stream: token and NFT transfers, per contract and per holder. */
@@ -166,7 +193,7 @@ export function explorerStream(_config: Config): StreamDefinition {
     name: 'explorer',
     migrations: explorerMigrations,
     topics: [TRANSFER_TOPIC, TRANSFER_SINGLE_TOPIC, TRANSFER_BATCH_TOPIC],
+    tables: explorerTables,
     apply: applyLogs,
-    rollback: rollbackTransfers,
   }
 }

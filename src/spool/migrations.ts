@@ -3,8 +3,12 @@ import type { Database } from 'bun:sqlite'
 /**
  * A schema change, applied once, in order, and recorded by id. Each layer (the spool, each
  * derived stream) contributes its own; ids are never reused or edited once released.
+ *
+ * `restarts` names a derived stream that must derive everything again once this is applied (its
+ * tables changed shape and the SQL emptied them): the spool forgets that stream's cursor, and
+ * the stream starts over from the spool's first log. The spool holds every log, so nothing is lost.
  */
-export type Migration = { id: string; sql: string }
+export type Migration = { id: string; sql: string; restarts?: string }
 
 export const spoolMigrations: Migration[] = [
   {
@@ -102,6 +106,7 @@ export function migrate(db: Database, migrations: Migration[]): string[] {
     if (done.has(migration.id)) continue
     db.transaction(() => {
       db.run(migration.sql)
+      if (migration.restarts) db.run('DELETE FROM stream_cursors WHERE name = ?', [migration.restarts])
       db.run('INSERT INTO migrations (id, applied_at) VALUES (?, ?)', [migration.id, Date.now()])
     })()
     applied.push(migration.id)

@@ -2,6 +2,7 @@ import type { Database, SQLQueryBindings } from 'bun:sqlite'
 import type { Hex } from 'viem'
 import { blob } from '../eth/bytes.ts'
 import { txId } from './codec.ts'
+import { rollbackTables, type StreamTable } from './kit/tables.ts'
 import type { Migration } from './migrations.ts'
 
 /** Spec 02 "Indexer streams": a pass takes at most 5000 logs. */
@@ -24,17 +25,20 @@ export type SpoolLog = {
 }
 
 /**
- * A derived stream: its own tables (created by its migrations), its own cursor over the
- * spool's logs, and the two things it does: apply logs in chain order, and forget everything
- * above a block when the chain reorganises. Both run inside a transaction the framework owns.
+ * A derived stream, handed to the spool by the composition root: its own tables (created by its
+ * migrations and declared in `tables`), its own cursor over the spool's logs, and the one thing
+ * it does: apply logs in chain order, inside a transaction the framework owns. When the chain
+ * reorganises, the spool rolls the declared tables back itself (kit/tables.ts): a stream writes
+ * no rollback code, so every table it writes must be declared.
  */
 export type StreamDefinition = {
   name: string
   migrations: Migration[]
   /** The event signatures (topic0) the stream reads; other logs never reach it. */
   topics: Hex[]
+  /** Every table the stream writes, by kind: event rows, rows created at a block, versioned state. */
+  tables: StreamTable[]
   apply: (db: Database, logs: SpoolLog[]) => void
-  rollback: (db: Database, ancestor: number) => void
 }
 
 export type StreamCursor = { txId: number; logIndex: number; blockNumber: number; updatedAt: number }
@@ -101,6 +105,6 @@ export function runPass(db: Database, stream: StreamDefinition, spoolCursor: num
 export function rollbackStream(db: Database, stream: StreamDefinition, ancestor: number): void {
   const cursor = readStreamCursor(db, stream.name)
   if (cursor.txId < txId(ancestor + 1, 0)) return
-  stream.rollback(db, ancestor)
+  rollbackTables(db, stream.tables, ancestor)
   writeStreamCursor(db, stream.name, endOfBlock(ancestor))
 }

@@ -8,6 +8,7 @@ import { createRpc } from '../../src/chain/rpc.ts'
 import { openReader, openSpool } from '../../src/spool/db.ts'
 import { Follower } from '../../src/spool/follower.ts'
 import type { SpoolHealth } from '../../src/spool/health.ts'
+import { eventTable } from '../../src/spool/kit/tables.ts'
 import { readStreamCursor, type StreamDefinition } from '../../src/spool/streams.ts'
 import type { Anvil } from '../helpers/anvil.ts'
 import { chainWithActivity, deposits, expectMirror, waitFor } from './helpers.ts'
@@ -19,12 +20,11 @@ const depositStream: StreamDefinition = {
   name: 'deposits',
   migrations: [{ id: 'test/deposits', sql: 'CREATE TABLE deposits (tx_id INTEGER, log_index INTEGER, block_number INTEGER, PRIMARY KEY (tx_id, log_index))' }],
   topics: [DEPOSIT],
+  // Declared, so the spool rolls it back: the stream itself writes no rollback code.
+  tables: [eventTable('deposits')],
   apply: (db, logs) => {
     const insert = db.prepare('INSERT INTO deposits (tx_id, log_index, block_number) VALUES (?, ?, ?)')
     for (const log of logs) insert.run(log.txId, log.logIndex, log.blockNumber)
-  },
-  rollback: (db, ancestor) => {
-    db.run('DELETE FROM deposits WHERE block_number > ?', [ancestor])
   },
 }
 

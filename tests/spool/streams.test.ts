@@ -60,8 +60,8 @@ test('a stream that has caught up sleeps its own two seconds while another is st
   // A stream of every Transfer that takes 100 ms a log, so it is behind for seconds, and one
   // that reads nothing: it is caught up at once, and after that each of its passes only moves
   // its cursor to the spool's head, which stamps the cursor's time.
-  const slow: StreamDefinition = { name: 'slow', migrations: [], topics: [transfer], apply: (_db, logs) => Bun.sleepSync(100 * logs.length), rollback: () => {} }
-  const idle: StreamDefinition = { name: 'idle', migrations: [], topics: [`0x${'ab'.repeat(32)}`], apply: () => {}, rollback: () => {} }
+  const slow: StreamDefinition = { name: 'slow', migrations: [], topics: [transfer], tables: [], apply: (_db, logs) => Bun.sleepSync(100 * logs.length) }
+  const idle: StreamDefinition = { name: 'idle', migrations: [], topics: [`0x${'ab'.repeat(32)}`], tables: [], apply: () => {} }
   const idlePasses = new Set<string>()
   let health: SpoolHealth | null = null
   const index = runFollower(config, path, {
@@ -101,10 +101,10 @@ test('a stream whose pass keeps failing: said again at every interval, shown in 
     name: 'flaky',
     migrations: [],
     topics: [transfer],
+    tables: [],
     apply: () => {
       if (broken) throw new Error('the flaky stream broke\nwith a second line')
     },
-    rollback: () => {},
   }
   const said: Array<{ level: string; fields: Record<string, unknown>; message: string }> = []
   let health: SpoolHealth | null = null

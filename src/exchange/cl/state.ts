@@ -1,9 +1,9 @@
 import type { Database, SQLQueryBindings } from 'bun:sqlite'
-import { Entities } from '../store/entities.ts'
-import { versionedTable } from '../store/versioned.ts'
+import { Entities } from '../../spool/kit/entities.ts'
+import { versionedTable } from '../../spool/kit/tables.ts'
 
 // The three kinds of changing row the concentrated stream keeps, each versioned per block so a
-// rollback restores them exactly (store/versioned.ts).
+// rollback restores them exactly (the spool's stream kit).
 
 export type PoolState = {
   sqrtPriceX96: bigint
@@ -69,22 +69,22 @@ export const isClosed = (position: PositionState) =>
 
 const big = (value: unknown) => BigInt(value as string)
 
-const POOL_COLUMNS = ['sqrt_price_x96', 'tick', 'liquidity', 'balance0', 'balance1', 'swap_count', 'mint_count', 'burn_count', 'collect_count'] as const
-const TICK_COLUMNS = ['liquidity_gross', 'liquidity_net'] as const
-const POSITION_COLUMNS = [
-  'liquidity', 'deposited0', 'deposited1', 'withdrawn0', 'withdrawn1', 'collected0', 'collected1', 'last_block', 'last_tx', 'last_log', 'closed',
-] as const
-
-export const poolStateTable = (db: Database) =>
-  versionedTable(db, { current: 'cl_pool_state', history: 'cl_pool_state_history', keys: ['pool'], columns: POOL_COLUMNS })
-export const tickTable = (db: Database) =>
-  versionedTable(db, { current: 'cl_ticks', history: 'cl_ticks_history', keys: ['pool', 'tick'], columns: TICK_COLUMNS })
-export const positionTable = (db: Database) =>
-  versionedTable(db, { current: 'cl_positions', history: 'cl_positions_history', keys: ['pool', 'owner', 'tick_lower', 'tick_upper'], columns: POSITION_COLUMNS })
+export const poolStateTable = versionedTable({
+  table: 'cl_pool_state',
+  keys: ['pool'],
+  columns: ['sqrt_price_x96', 'tick', 'liquidity', 'balance0', 'balance1', 'swap_count', 'mint_count', 'burn_count', 'collect_count'],
+})
+export const tickTable = versionedTable({ table: 'cl_ticks', keys: ['pool', 'tick'], columns: ['liquidity_gross', 'liquidity_net'] })
+export const positionTable = versionedTable({
+  table: 'cl_positions',
+  keys: ['pool', 'owner', 'tick_lower', 'tick_upper'],
+  columns: ['liquidity', 'deposited0', 'deposited1', 'withdrawn0', 'withdrawn1', 'collected0', 'collected1', 'last_block', 'last_tx', 'last_log', 'closed'],
+})
 
 export const poolStates = (db: Database) =>
   new Entities<PoolState>(
-    poolStateTable(db),
+    db,
+    poolStateTable,
     (s): SQLQueryBindings[] => [`${s.sqrtPriceX96}`, s.tick, `${s.liquidity}`, `${s.balance0}`, `${s.balance1}`, s.swapCount, s.mintCount, s.burnCount, s.collectCount],
     (row) => ({
       sqrtPriceX96: big(row.sqrt_price_x96),
@@ -101,14 +101,16 @@ export const poolStates = (db: Database) =>
 
 export const tickStates = (db: Database) =>
   new Entities<TickState>(
-    tickTable(db),
+    db,
+    tickTable,
     (s) => [`${s.liquidityGross}`, `${s.liquidityNet}`],
     (row) => ({ liquidityGross: big(row.liquidity_gross), liquidityNet: big(row.liquidity_net) }),
   )
 
 export const positionStates = (db: Database) =>
   new Entities<PositionState>(
-    positionTable(db),
+    db,
+    positionTable,
     (s) => [
       `${s.liquidity}`, `${s.deposited0}`, `${s.deposited1}`, `${s.withdrawn0}`, `${s.withdrawn1}`, `${s.collected0}`, `${s.collected1}`,
       s.lastBlock, s.lastTx, s.lastLog, isClosed(s) ? 1 : 0,

@@ -1,6 +1,5 @@
-import type { Database } from 'bun:sqlite'
 import type { Config } from '../../config/load.ts'
-import { txId } from '../../spool/codec.ts'
+import { createdTable, eventTable } from '../../spool/kit/tables.ts'
 import type { StreamDefinition } from '../../spool/streams.ts'
 import { clEvents } from '../events.ts'
 import { exchangeAddresses } from '../settings.ts'
@@ -19,19 +18,15 @@ export function clStream(config: Config): StreamDefinition {
     name: 'cl',
     migrations: clMigrations,
     topics: Object.values(clEvents).map((event) => event.selector),
+    tables: [
+      createdTable('cl_tiers', 'enabled_block'),
+      createdTable('cl_pools', 'created_block'),
+      poolStateTable,
+      tickTable,
+      positionTable,
+      eventTable('cl_swaps'),
+      eventTable('cl_events'),
+    ],
     apply: (db, logs) => applyCl(db, logs, v3Factory),
-    rollback: rollbackCl,
   }
-}
-
-/** Leaves the tables as a run that stopped at `ancestor` would have left them. */
-export function rollbackCl(db: Database, ancestor: number): void {
-  const firstOrphan = txId(ancestor + 1, 0)
-  db.run('DELETE FROM cl_swaps WHERE tx_id >= ?', [firstOrphan])
-  db.run('DELETE FROM cl_events WHERE tx_id >= ?', [firstOrphan])
-  poolStateTable(db).rollback(ancestor)
-  tickTable(db).rollback(ancestor)
-  positionTable(db).rollback(ancestor)
-  db.run('DELETE FROM cl_pools WHERE created_block > ?', [ancestor])
-  db.run('DELETE FROM cl_tiers WHERE enabled_block > ?', [ancestor])
 }

@@ -1,6 +1,6 @@
 import type { Database, SQLQueryBindings } from 'bun:sqlite'
-import { Entities } from '../store/entities.ts'
-import { versionedTable } from '../store/versioned.ts'
+import { Entities } from '../../spool/kit/entities.ts'
+import { versionedTable } from '../../spool/kit/tables.ts'
 
 /** A pair's changing state, as the fold keeps it. */
 export type PairState = {
@@ -25,10 +25,12 @@ export const emptyPairState = (): PairState => ({
   volume1: 0n,
 })
 
-const COLUMNS = ['reserve0', 'reserve1', 'reserves_block', 'swap_count', 'mint_count', 'burn_count', 'volume0', 'volume1'] as const
-
-export const pairStateTable = (db: Database) =>
-  versionedTable(db, { current: 'v2_pair_state', history: 'v2_pair_state_history', keys: ['pair'], columns: COLUMNS })
+/** How each pair stands, versioned per block (v2_pair_state and its history). */
+export const pairStateTable = versionedTable({
+  table: 'v2_pair_state',
+  keys: ['pair'],
+  columns: ['reserve0', 'reserve1', 'reserves_block', 'swap_count', 'mint_count', 'burn_count', 'volume0', 'volume1'],
+})
 
 const encode = (state: PairState): SQLQueryBindings[] => [
   state.reserve0.toString(),
@@ -52,4 +54,4 @@ const decode = (row: Record<string, unknown>): PairState => ({
   volume1: BigInt(row.volume1 as string),
 })
 
-export const pairStates = (db: Database) => new Entities<PairState>(pairStateTable(db), encode, decode)
+export const pairStates = (db: Database) => new Entities<PairState>(db, pairStateTable, encode, decode)
