@@ -95,6 +95,21 @@ export const spoolMigrations: Migration[] = [
       );
     `,
   },
+  {
+    // Two lookups the read API answers, made by the explorer's migration 001 until the spool
+    // owned them (a service adds no index to the spool's tables). A spool made before this keeps
+    // its data: the old names are dropped and the same indexes made under the spool's names.
+    id: 'spool/002-active-blocks-and-mini-hashes',
+    sql: `
+      DROP INDEX IF EXISTS explorer_blocks_active;
+      DROP INDEX IF EXISTS explorer_minis_hash;
+      -- The newest blocks that carried transactions (charts, active=1): on an idle chain most
+      -- blocks are empty, and without this every empty block would be walked.
+      CREATE INDEX IF NOT EXISTS blocks_active ON blocks(number) WHERE tx_count > 0;
+      -- A mini-block is addressed by hash as well as by number.
+      CREATE INDEX IF NOT EXISTS minis_hash ON minis(hash);
+    `,
+  },
 ]
 
 /** Applies the migrations not yet recorded, each in its own transaction. Returns the ids applied. */

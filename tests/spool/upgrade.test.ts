@@ -1,0 +1,62 @@
+import { Database } from 'bun:sqlite'
+import { expect, test } from 'bun:test'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parseConfig } from '../../src/config/load.ts'
+import { openSpool } from '../../src/spool/db.ts'
+import { migrate, spoolMigrations } from '../../src/spool/migrations.ts'
+import { explorerMigrations } from '../../src/explorer/stream.ts'
+import { createStreams } from '../../src/streams.ts'
+
+// A spool written by the release before the spool owned its indexes and before the explorer's
+// counts were versioned: the explorer's first migration still made two indexes on the spool's
+// tables, and the explorer stream had derived rows.
+const OLD_EXPLORER_INDEXES = `
+  CREATE INDEX explorer_blocks_active ON blocks(number) WHERE tx_count > 0;
+  CREATE INDEX explorer_minis_hash ON minis(hash);`
+
+function oldSpool(): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'stack-upgrade-')), 'spool.db')
+  const db = new Database(path, { create: true, strict: true })
+  db.run('PRAGMA journal_mode = WAL')
+  migrate(db, [spoolMigrations[0]!, { id: explorerMigrations[0]!.id, sql: explorerMigrations[0]!.sql + OLD_EXPLORER_INDEXES }])
+  db.run('INSERT INTO blocks (number, hash, parent_hash, timestamp, gas_used, gas_limit, tx_count) VALUES (1, ?, ?, 1, 0, 1, 1)', [new Uint8Array(32).fill(1), new Uint8Array(32)])
+  db.run(`INSERT INTO explorer_tokens (address, kind, transfers, minted, first_tx) VALUES (?, 20, 3, 1, 5)`, [new Uint8Array(20).fill(2)])
+  for (const name of ['explorer', 'v2']) db.run('INSERT INTO stream_cursors (name, tx_id, log_index, block_number, updated_at) VALUES (?, 5, 0, 1, 1)', [name])
+  db.close()
+  return path
+}
+
+const indexes = (db: Database) => db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name").all().map((row) => row.name)
+
+test('a spool made by the previous release opens: its indexes move to the spool, the explorer derives again', () => {
+  const path = oldSpool()
+  const db = openSpool(path, createStreams(parseConfig('', null)).flatMap((stream) => stream.migrations))
+  const names = indexes(db)
+  expect(names).toContain('blocks_active')
+  expect(names).toContain('minis_hash')
+  expect(names.filter((name) => name === 'explorer_blocks_active' || name === 'explorer_minis_hash')).toEqual([])
+  // The lookups still use them.
+  const plan = (sql: string) => db.query<{ detail: string }, []>(`EXPLAIN QUERY PLAN ${sql}`).all().map((row) => row.detail).join('; ')
+  expect(plan('SELECT number FROM blocks WHERE tx_count > 0 ORDER BY number DESC LIMIT 8')).toContain('blocks_active')
+  expect(plan("SELECT number FROM minis WHERE hash = x'00'")).toContain('minis_hash')
+  // The explorer's rows are gone and its cursor with them, so it derives everything again;
+  // the other streams keep theirs.
+  expect(db.query('SELECT count(*) AS n FROM explorer_tokens').get()).toEqual({ n: 0 })
+  expect(db.query('SELECT name FROM stream_cursors ORDER BY name').all()).toEqual([{ name: 'v2' }])
+  // The spool's own rows are untouched.
+  expect(db.query('SELECT number FROM blocks').all()).toEqual([{ number: 1 }])
+  db.close()
+})
+
+test('a fresh spool has the same indexes, none of them named for a service', () => {
+  const path = join(mkdtempSync(join(tmpdir(), 'stack-upgrade-')), 'spool.db')
+  const db = openSpool(path, createStreams(parseConfig('', null)).flatMap((stream) => stream.migrations))
+  const onSpoolTables = db
+    .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('meta', 'blocks', 'minis', 'txs', 'logs', 'traces', 'stream_cursors') ORDER BY name")
+    .all()
+    .map((row) => row.name)
+  expect(onSpoolTables).toEqual(['blocks_active', 'logs_address', 'logs_topic0', 'minis_block', 'minis_hash', 'txs_from', 'txs_to'])
+  db.close()
+})
