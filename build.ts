@@ -6,8 +6,8 @@ const outfile = 'dist/stack'
 mkdirSync('dist', { recursive: true })
 const started = performance.now()
 const result = await Bun.build({
-  // The spool's writer runs in a worker: its entry must be compiled in too.
-  entrypoints: ['src/main.ts', 'src/spool/worker.ts'],
+  // The spool's writer runs in a worker: its entry (at the root, beside main) must be compiled in too.
+  entrypoints: ['src/main.ts', 'src/spoolWorker.ts'],
   compile: { outfile },
   target: 'bun',
   minify: false,

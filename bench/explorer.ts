@@ -57,6 +57,7 @@ const { createExplorerApp } = await import('../src/explorer/app.ts')
 const { listen } = await import('../src/http/serve.ts')
 const { silentLogger } = await import('../src/log.ts')
 const { startSpool } = await import('../src/spool/spool.ts')
+const { spoolWiring } = await import('../src/streams.ts')
 
 const [seconds = 3, connections = 32] = process.argv.slice(2).map(Number)
 
@@ -70,7 +71,7 @@ try {
       `[log]\nlevel = "silent"\n[explorer]\nport = 0\nrateLimitPerMinute = 1000000000\n`,
     null,
   )
-  const spool = await startSpool(config, silentLogger)
+  const spool = await startSpool(config, spoolWiring(config), silentLogger)
   const chain = createChain({ rpcUrl: anvil.rpcUrl, wsUrl: anvil.wsUrl, chainId: config.chain.chainId })
   const context = { config, log: silentLogger, chain }
   const explorer = listen(createExplorerApp(context, spool), 'explorer', '127.0.0.1', 0)

@@ -19,6 +19,7 @@ import { silentLogger } from '../src/log.ts'
 import { openSpool } from '../src/spool/db.ts'
 import { fetchBlocks, type BlockBundle, type Capabilities } from '../src/spool/fetchBlocks.ts'
 import { startSpool } from '../src/spool/spool.ts'
+import { spoolWiring } from '../src/streams.ts'
 import { prepare, writeBatch } from '../src/spool/store.ts'
 
 const [blocks = 1000, transfersPerBlock = 20, swapsPerBlock = 5] = process.argv.slice(2).map(Number)
@@ -92,7 +93,7 @@ try {
   // 3. The whole spool, through its worker: fetch, write, follow.
   const config = parseConfig(`[chain]\nrpc = "${anvil.rpcUrl}"\nws = "${anvil.wsUrl}"\n[data]\ndir = "${dir}"\n`, null)
   const started = performance.now()
-  const spool = await startSpool(config, silentLogger, { fresh: true })
+  const spool = await startSpool(config, spoolWiring(config), silentLogger, { fresh: true })
   while (spool.health().spoolHeadBlock !== head) await Bun.sleep(5)
   const seconds = (performance.now() - started) / 1000
   const count = (sql: string) => spool.reader.query<{ n: number }, []>(sql).get()!.n

@@ -1,5 +1,5 @@
 // Where each worker's entry is. This file sits at the root of src/ on purpose: run from source,
 // import.meta.url is this file; in the compiled binary every module shares the executable's URL
 // at the root of the embedded files, where the worker entries (listed in build.ts) keep their
-// paths relative to src/. Either way './spool/worker.ts' resolves to the same entry.
-export const SPOOL_WORKER_URL = new URL('./spool/worker.ts', import.meta.url).href
+// paths relative to src/. Either way './spoolWorker.ts' resolves to the same entry.
+export const SPOOL_WORKER_URL = new URL('./spoolWorker.ts', import.meta.url).href

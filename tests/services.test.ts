@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { startSpool } from '../src/spool/spool.ts'
+import { spoolWiring } from '../src/streams.ts'
 import { createArcadeApp } from '../src/arcade/app.ts'
 import { createExchangeApp } from '../src/exchange/app.ts'
 import { createExplorerApp } from '../src/explorer/app.ts'
@@ -12,7 +13,7 @@ const context = testContext(
   ['explorer', 'faucet', 'arcade'].map((name) => `[${name}]\ncorsOrigins = ["${SITE}"]\n`).join(''),
 )
 // A real spool over the config's node, which is not running: it waits for it.
-const spool = await startSpool(context.config, context.log)
+const spool = await startSpool(context.config, spoolWiring(context.config), context.log)
 const explorer = serveOnFreePort(createExplorerApp(context, spool), 'explorer')
 const exchange = serveOnFreePort(createExchangeApp(context, spool), 'exchange')
 const faucet = serveOnFreePort(createFaucetApp(context), 'faucet')

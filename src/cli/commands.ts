@@ -3,6 +3,7 @@ import type { Config } from '../config/load.ts'
 import type { ServiceContext } from '../context.ts'
 import type { Listening } from '../http/serve.ts'
 import { startSpool, type Spool } from '../spool/spool.ts'
+import { spoolWiring } from '../streams.ts'
 import { DEV_OPERATOR_KEY, devAccounts } from '../devnet/accounts.ts'
 import { startDevnet } from '../devnet/devnet.ts'
 import { createLogger } from '../log.ts'
@@ -20,7 +21,7 @@ export async function start(config: Config): Promise<void> {
     log.warn('FAUCET_OPERATOR_KEY is not set: the faucet will refuse to drip')
   }
   const chain = createChain({ rpcUrl: config.chain.rpc, wsUrl: config.chain.ws, chainId: config.chain.chainId })
-  const spool = await startSpool(config, log)
+  const spool = await startSpool(config, spoolWiring(config), log)
   await serve({ config, log, chain }, spool, [])
 }
 
@@ -64,7 +65,7 @@ export async function dev(fileConfig: Config): Promise<void> {
   let spool: Spool
   try {
     // The dev chain is new at every start, so is its spool.
-    spool = await startSpool(config, log, { fresh: true })
+    spool = await startSpool(config, spoolWiring(config), log, { fresh: true })
   } catch (error) {
     await devnet.stop()
     throw error

@@ -3,16 +3,14 @@ import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { createRpc } from '../chain/rpc.ts'
 import { FatalError, NodeUnreachableError } from '../errors.ts'
-import type { Config } from '../config/load.ts'
 import type { Logger } from '../log.ts'
-import { createStreams } from '../streams.ts'
-import { SPOOL_WORKER_URL } from '../workers.ts'
 import { openReader, openSpool, SPOOL_FILE } from './db.ts'
 import { emptyHealth, type SpoolHealth } from './health.ts'
 import { checkIdentity, SpoolIdentityError } from './identity.ts'
 import type { Migration } from './migrations.ts'
 import { asSpoolFileError, SpoolFileError } from './storage.ts'
-import type { FromWorker, ToWorker } from './worker.ts'
+import type { StreamDefinition } from './streams.ts'
+import type { FromWorker, ToWorker } from './writer.ts'
 
 export type Spool = {
   path: string
@@ -28,6 +26,24 @@ export type Spool = {
 
 export { SpoolFileError, SpoolIdentityError }
 
+/** What the spool reads of the config: where its file goes, the node, and its own settings. */
+export type SpoolConfig = {
+  dataDir: string
+  chain: { rpc: string; ws: string | null; chainId: number }
+  spool: { startBlock: number; batchBlocks: number; concurrency: number; pollMs: number; maxReorgDepth: number }
+}
+
+/**
+ * What the composition root hands the spool: the derived streams, in the order the writer runs
+ * them (their migrations are applied at start), and the worker entry that runs the writer with
+ * the same streams. A worker cannot be sent functions, so the entry builds them again from
+ * `worker.data` (plain data, posted to it) and calls serveSpoolWriter (writer.ts).
+ */
+export type SpoolWiring = {
+  streams: StreamDefinition[]
+  worker: { url: string; data: unknown }
+}
+
 /** The spool's writer stopped for good; the message says why. */
 export class SpoolStoppedError extends FatalError {
   override name = 'SpoolStoppedError'
@@ -41,16 +57,16 @@ export type StartOptions = {
 }
 
 /**
- * Opens the spool under data/, migrates it, checks that the node is the chain it holds (a
- * mismatch is refused before any port opens), and starts its writer in a worker. A spool file
- * that cannot be used (damaged, not a database, read-only, on a full disk) is refused the same
- * way, with a SpoolFileError whose message says what is wrong and what to do.
+ * Opens the spool under data/, migrates it (with the streams' migrations), checks that the node
+ * is the chain it holds (a mismatch is refused before any port opens), and starts its writer in
+ * the wiring's worker. A spool file that cannot be used (damaged, not a database, read-only, on a
+ * full disk) is refused the same way, with a SpoolFileError whose message says what is wrong and
+ * what to do.
  */
-export async function startSpool(config: Config, log: Logger, options: StartOptions = {}): Promise<Spool> {
+export async function startSpool(config: SpoolConfig, wiring: SpoolWiring, log: Logger, options: StartOptions = {}): Promise<Spool> {
   const { fresh = false, failureRepeatMs } = options
   const path = join(config.dataDir, SPOOL_FILE)
-  const streams = createStreams(config)
-  const writer = openForStart(path, fresh, streams.flatMap((stream) => stream.migrations))
+  const writer = openForStart(path, fresh, wiring.streams.flatMap((stream) => stream.migrations))
   try {
     await checkIdentity(writer, createRpc(config.chain.rpc, { timeoutMs: 3000 }), config.chain.chainId, path)
   } catch (error) {
@@ -70,7 +86,7 @@ export async function startSpool(config: Config, log: Logger, options: StartOpti
   let stopped: () => void = () => {}
   const stoppedPromise = new Promise<void>((resolve) => (stopped = resolve))
 
-  const worker = new Worker(SPOOL_WORKER_URL)
+  const worker = new Worker(wiring.worker.url)
   worker.onmessage = (event: MessageEvent<FromWorker>) => {
     const message = event.data
     switch (message.type) {
@@ -94,7 +110,9 @@ export async function startSpool(config: Config, log: Logger, options: StartOpti
     log.error({ component: 'spool', error: event.message }, 'the spool worker failed')
     reportFatal(new Error(`the spool worker failed: ${event.message}`))
   }
-  const start: ToWorker = { type: 'start', config: { ...config, secrets: { faucetKey: null } }, path, failureRepeatMs }
+  const { chain, spool } = config
+  const settings = { path, rpc: chain.rpc, ws: chain.ws, chainId: chain.chainId, ...pickSpoolSettings(spool), failureRepeatMs }
+  const start: ToWorker = { type: 'start', settings, streamsFrom: wiring.worker.data }
   worker.postMessage(start)
   log.info({ path, startBlock: config.spool.startBlock, fresh }, 'spool started')
 
@@ -115,6 +133,11 @@ export async function startSpool(config: Config, log: Logger, options: StartOpti
       reader.close()
     },
   }
+}
+
+/** Only the spool's own settings travel to the worker, whatever else the config's section holds. */
+function pickSpoolSettings({ startBlock, batchBlocks, concurrency, pollMs, maxReorgDepth }: SpoolConfig['spool']) {
+  return { startBlock, batchBlocks, concurrency, pollMs, maxReorgDepth }
 }
 
 /** Opens the writer for the checks at start (after deleting the old spool when `fresh`). */

@@ -7,6 +7,7 @@ import { createExchangeApp } from '../../src/exchange/app.ts'
 import type { Listening } from '../../src/http/serve.ts'
 import { silentLogger } from '../../src/log.ts'
 import { startSpool, type Spool } from '../../src/spool/spool.ts'
+import { spoolWiring } from '../../src/streams.ts'
 import type { Anvil } from '../helpers/anvil.ts'
 import { serveOnFreePort } from '../helpers/service.ts'
 import { chainWithActivity, spoolConfig, waitFor } from '../spool/helpers.ts'
@@ -33,7 +34,7 @@ export type IndexedChain = {
 export async function indexedChain(): Promise<IndexedChain> {
   const { anvil, manifest } = await chainWithActivity()
   const config = spoolConfig(anvil.rpcUrl, anvil.wsUrl)
-  const spool = await startSpool(config, silentLogger, { fresh: true })
+  const spool = await startSpool(config, spoolWiring(config), silentLogger, { fresh: true })
   const chain = createChain({ rpcUrl: anvil.rpcUrl, wsUrl: anvil.wsUrl, chainId: 78270 })
   const app = serveOnFreePort(createExchangeApp({ config, log: silentLogger, chain }, spool), 'exchange')
   const caughtUp = async () => {

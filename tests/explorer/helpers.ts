@@ -8,6 +8,7 @@ import { createExplorerApp } from '../../src/explorer/app.ts'
 import type { ExplorerTimings } from '../../src/explorer/explorer.ts'
 import type { Listening } from '../../src/http/serve.ts'
 import { startSpool, type Spool } from '../../src/spool/spool.ts'
+import { spoolWiring } from '../../src/streams.ts'
 import type { Anvil } from '../helpers/anvil.ts'
 import { serveOnFreePort, testContext } from '../helpers/service.ts'
 import { chainWithActivity, rpcProxy, waitFor } from '../spool/helpers.ts'
@@ -44,7 +45,7 @@ export async function seededExplorer(toml = '', timings: Partial<ExplorerTimings
     `[chain]\nrpc = "${anvil.rpcUrl}"\nws = "${anvil.wsUrl}"\n[spool]\npollMs = 100\n[explorer]\nrateLimitPerMinute = 1000000000\n${toml}`,
   )
   const spoolContext = testContext(`[chain]\nrpc = "${spoolProxy.url}"\nws = "ws://127.0.0.1:9"\n[data]\ndir = "${context.config.dataDir}"\n[spool]\npollMs = 100\n`)
-  const spool = await startSpool(spoolContext.config, spoolContext.log)
+  const spool = await startSpool(spoolContext.config, spoolWiring(spoolContext.config), spoolContext.log)
   const explorer = serveOnFreePort(createExplorerApp(context, spool, timings), 'explorer')
   const rpc = createRpc(anvil.rpcUrl)
   const head = async () => Number.parseInt(await rpc.call<string>('eth_blockNumber'), 16)

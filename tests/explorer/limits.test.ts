@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import net from 'node:net'
 import { createExplorerApp } from '../../src/explorer/app.ts'
 import { startSpool } from '../../src/spool/spool.ts'
+import { spoolWiring } from '../../src/streams.ts'
 import { serveOnFreePort, testContext } from '../helpers/service.ts'
 
 // Spec 03 "Limits" and "Errors" at the explorer's door: 300 requests a minute per client (the
@@ -11,7 +12,7 @@ import { serveOnFreePort, testContext } from '../helpers/service.ts'
 
 const SITE = 'https://site.example'
 const context = testContext(`[chain]\nrpc = "http://127.0.0.1:9"\nws = "ws://127.0.0.1:9"\n[explorer]\ncorsOrigins = ["${SITE}"]\ntrustedProxyHops = 1\n`)
-const spool = await startSpool(context.config, context.log)
+const spool = await startSpool(context.config, spoolWiring(context.config), context.log)
 const explorer = serveOnFreePort(createExplorerApp(context, spool), 'explorer')
 afterAll(async () => {
   await explorer.stop()

@@ -3,6 +3,7 @@ import { createExplorerApp } from '../../src/explorer/app.ts'
 import { MAX_LIVE_STREAMS } from '../../src/explorer/live.ts'
 import type { Listening } from '../../src/http/serve.ts'
 import { startSpool, type Spool } from '../../src/spool/spool.ts'
+import { spoolWiring } from '../../src/streams.ts'
 import { spawnAnvil, type Anvil } from '../helpers/anvil.ts'
 import { serveOnFreePort, testContext } from '../helpers/service.ts'
 import { send, waitFor } from './helpers.ts'
@@ -20,7 +21,7 @@ beforeAll(async () => {
   anvil = await spawnAnvil()
   const chain = `[chain]\nrpc = "${anvil.rpcUrl}"\nws = "${anvil.wsUrl}"\n[spool]\npollMs = 100\n`
   const context = testContext(chain)
-  spool = await startSpool(context.config, context.log)
+  spool = await startSpool(context.config, spoolWiring(context.config), context.log)
   steady = serveOnFreePort(createExplorerApp(testContext(`${chain}[data]\ndir = "${context.config.dataDir}"\n[explorer]\nliveSeconds = 30\n`), spool), 'explorer')
   brief = serveOnFreePort(createExplorerApp(testContext(`${chain}[data]\ndir = "${context.config.dataDir}"\n[explorer]\nliveSeconds = 1\n`), spool), 'explorer')
   await waitFor(() => spool.health().spoolHeadBlock === 0, 'the spool at genesis')

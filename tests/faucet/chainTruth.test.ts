@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { getAddress, parseEther } from 'viem'
 import { JOURNAL_DIR } from '../../src/faucet/faucet.ts'
 import { startSpool, type Spool } from '../../src/spool/spool.ts'
+import { spoolWiring } from '../../src/streams.ts'
 import { linesOf } from '../helpers/lines.ts'
 import { testContext } from '../helpers/service.ts'
 import { DEV_OPERATOR_KEY, eventually, freshAddress, freshClient, startFaucet, startFaucetChain, type FaucetChain } from './helpers.ts'
@@ -58,7 +59,7 @@ describe('a journal file that is gone', () => {
     rmSync(join(dataDir, JOURNAL_DIR, files.at(-1)!))
 
     const context = testContext(`[chain]\nrpc = "${chain.anvil.rpcUrl}"\nws = "${chain.anvil.wsUrl}"\n[spool]\npollMs = 100\n`)
-    spool = await startSpool(context.config, context.log)
+    spool = await startSpool(context.config, spoolWiring(context.config), context.log)
     const after = startFaucet(chain, { dataDir, spool })
     try {
       expect(after.faucet.book!.recovery.missingFiles).toBe(1)

@@ -6,6 +6,7 @@ import { createExplorerApp } from '../../src/explorer/app.ts'
 import type { Listening } from '../../src/http/serve.ts'
 import { createRegistryCopy } from '../../src/registry/routes.ts'
 import { startSpool } from '../../src/spool/spool.ts'
+import { spoolWiring } from '../../src/streams.ts'
 import { serveOnFreePort, testContext } from '../helpers/service.ts'
 import { waitFor } from '../helpers/wait.ts'
 import { ROOT } from '../helpers/stack.ts'
@@ -23,7 +24,7 @@ const toml = `[data]\ndir = "${data}"\n[registry]\nsource = "${source}"\nrefresh
 
 // The explorer reads a spool; these tests need none of its rows, so it waits for a node that is not there.
 const spoolContext = testContext('[chain]\nrpc = "http://127.0.0.1:9"\nws = "ws://127.0.0.1:9"\n')
-const spool = await startSpool(spoolContext.config, spoolContext.log)
+const spool = await startSpool(spoolContext.config, spoolWiring(spoolContext.config), spoolContext.log)
 
 const started: Listening[] = []
 const explorerOn = () => {

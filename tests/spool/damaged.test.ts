@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { createRpc } from '../../src/chain/rpc.ts'
 import { silentLogger } from '../../src/log.ts'
 import { startSpool } from '../../src/spool/spool.ts'
+import { spoolWiring } from '../../src/streams.ts'
 import type { Anvil } from '../helpers/anvil.ts'
 import { configDir, fromSource, runOnce } from '../helpers/stack.ts'
 import { chainWithActivity, spoolConfig, waitFor } from './helpers.ts'
@@ -18,7 +19,7 @@ let realSpool: string
 beforeAll(async () => {
   ;({ anvil } = await chainWithActivity())
   const config = spoolConfig(anvil.rpcUrl, null)
-  const spool = await startSpool(config, silentLogger, { fresh: true })
+  const spool = await startSpool(config, spoolWiring(config), silentLogger, { fresh: true })
   const head = Number.parseInt(await createRpc(anvil.rpcUrl).call<string>('eth_blockNumber'), 16)
   await waitFor(() => spool.health().spoolHeadBlock === head, 'the spool at the head')
   await spool.stop()

@@ -7,6 +7,7 @@ import { silentLogger } from '../../src/log.ts'
 import { openReader } from '../../src/spool/db.ts'
 import type { SpoolHealth } from '../../src/spool/health.ts'
 import { startSpool } from '../../src/spool/spool.ts'
+import { spoolWiring } from '../../src/streams.ts'
 import type { Anvil } from '../helpers/anvil.ts'
 import { linesOf } from '../helpers/lines.ts'
 import { chainWithActivity, deposits, expectMirror, spoolConfig, waitFor } from './helpers.ts'
@@ -62,7 +63,7 @@ test('a disk that fills while running: the health says so, the log says it again
   // A spool that holds the chain so far, closed (its WAL folded into the file).
   const dir = mkdtempSync(join(tmpdir(), 'stack-disk-full-'))
   const config = spoolConfig(anvil.rpcUrl, null, '', dir)
-  const first = await startSpool(config, silentLogger, { fresh: true })
+  const first = await startSpool(config, spoolWiring(config), silentLogger, { fresh: true })
   const start = await headOf()
   await waitFor(() => first.health().spoolHeadBlock === start, 'the first backfill')
   await first.stop()

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { createRpc } from '../../src/chain/rpc.ts'
 import { silentLogger } from '../../src/log.ts'
 import { startSpool, type Spool } from '../../src/spool/spool.ts'
+import { spoolWiring } from '../../src/streams.ts'
 import type { Anvil } from '../helpers/anvil.ts'
 import { chainWithActivity, deposits, expectMirror, spoolConfig, waitFor } from './helpers.ts'
 
@@ -14,7 +15,8 @@ beforeAll(async () => {
   anvil = chain.anvil
   weth = chain.manifest.contracts.WETH9
   // Small batches so the backfill spans many transactions and several rounds of fetches.
-  spool = await startSpool(spoolConfig(anvil.rpcUrl, anvil.wsUrl, 'batchBlocks = 7\nconcurrency = 3\n'), silentLogger, { fresh: true })
+  const config = spoolConfig(anvil.rpcUrl, anvil.wsUrl, 'batchBlocks = 7\nconcurrency = 3\n')
+  spool = await startSpool(config, spoolWiring(config), silentLogger, { fresh: true })
 })
 afterAll(async () => {
   await spool?.stop()

@@ -3,6 +3,7 @@ import { createRpc } from '../../src/chain/rpc.ts'
 import { captureLog } from '../helpers/service.ts'
 import { spawnAnvil, type Anvil } from '../helpers/anvil.ts'
 import { startSpool, SpoolIdentityError, type Spool } from '../../src/spool/spool.ts'
+import { spoolWiring } from '../../src/streams.ts'
 import { chainWithActivity, deposits, expectMirror, rpcProxy, spoolConfig, waitFor } from './helpers.ts'
 
 const cleanup: Array<() => unknown> = []
@@ -18,7 +19,8 @@ test('a node that goes away and comes back: the spool says so, waits, and resume
   const proxy = rpcProxy(anvil.rpcUrl)
   cleanup.push(() => proxy.stop())
   const { log, lines } = captureLog()
-  const spool = await startSpool(spoolConfig(proxy.url, null), log, { fresh: true })
+  const config = spoolConfig(proxy.url, null)
+  const spool = await startSpool(config, spoolWiring(config), log, { fresh: true })
   cleanup.push(() => spool.stop())
   const first = await headOf(anvil.rpcUrl)
   await waitFor(() => spool.health().spoolHeadBlock === first, 'the backfill')
@@ -46,7 +48,8 @@ test('a block gone from the node history: the spool stops before it and says so,
   )
   cleanup.push(() => proxy.stop())
   const { log, lines } = captureLog()
-  const spool = await startSpool(spoolConfig(proxy.url, null, 'batchBlocks = 5\n'), log, { fresh: true })
+  const config = spoolConfig(proxy.url, null, 'batchBlocks = 5\n')
+  const spool = await startSpool(config, spoolWiring(config), log, { fresh: true })
   cleanup.push(() => spool.stop())
   const health = await waitFor(() => spool.health().historyGap && spool.health(), 'the gap to be reported')
   expect(health.historyGap).toEqual({ from: pruned, to: 20 })
@@ -60,7 +63,7 @@ test('a spool of one chain refuses a node of another, naming both', async () => 
   const first: Anvil = await spawnAnvil()
   cleanup.push(() => first.stop())
   const config = spoolConfig(first.rpcUrl, null)
-  const spool: Spool = await startSpool(config, captureLog().log, { fresh: true })
+  const spool: Spool = await startSpool(config, spoolWiring(config), captureLog().log, { fresh: true })
   await waitFor(() => spool.health().genesisHash, 'the identity to be recorded')
   const genesis = spool.health().genesisHash!
   await spool.stop()
@@ -69,14 +72,14 @@ test('a spool of one chain refuses a node of another, naming both', async () => 
   const second: Anvil = await spawnAnvil({ args: ['--timestamp', '1700000000'] })
   cleanup.push(() => second.stop())
   const elsewhere = { ...config, chain: { ...config.chain, rpc: second.rpcUrl } }
-  const refused = await startSpool(elsewhere, captureLog().log).catch((error) => error)
+  const refused = await startSpool(elsewhere, spoolWiring(elsewhere), captureLog().log).catch((error) => error)
   expect(refused).toBeInstanceOf(SpoolIdentityError)
   expect(refused.message).toContain(genesis)
   const other = await createRpc(second.rpcUrl).call<{ hash: string }>('eth_getBlockByNumber', ['0x0', false])
   expect(refused.message).toContain(other.hash)
 
   // A fresh spool (what stack dev does with its new chain) takes the new chain.
-  const fresh = await startSpool(elsewhere, captureLog().log, { fresh: true })
+  const fresh = await startSpool(elsewhere, spoolWiring(elsewhere), captureLog().log, { fresh: true })
   cleanup.push(() => fresh.stop())
   await waitFor(() => fresh.health().genesisHash === other.hash, 'the new identity')
 })
@@ -86,7 +89,8 @@ test('a node that comes back as another chain stops the spool with the identity 
   cleanup.push(() => first.stop())
   const proxy = rpcProxy(first.rpcUrl)
   cleanup.push(() => proxy.stop())
-  const spool = await startSpool(spoolConfig(proxy.url, null), captureLog().log, { fresh: true })
+  const config = spoolConfig(proxy.url, null)
+  const spool = await startSpool(config, spoolWiring(config), captureLog().log, { fresh: true })
   cleanup.push(() => spool.stop())
   await waitFor(() => spool.health().genesisHash, 'the identity to be recorded')
   const port = Number(new URL(proxy.url).port)

@@ -1,0 +1,92 @@
+// The spool's writer, in a worker of its own: batch writes and stream passes never hold up the
+// event loop that answers HTTP requests. The worker's entry is not here but at the composition
+// root (src/spoolWorker.ts): a worker cannot be sent functions, so the entry builds the derived
+// streams itself, from the data startSpool posts, and hands them to serveSpoolWriter.
+import { createRpc } from '../chain/rpc.ts'
+import { openSpool, type Database } from './db.ts'
+import { Follower } from './follower.ts'
+import type { SpoolHealth } from './health.ts'
+import { asSpoolFileError } from './storage.ts'
+import type { StreamDefinition } from './streams.ts'
+
+declare const self: Worker
+
+/** What the writer needs to know, as startSpool sends it. */
+export type WriterSettings = {
+  path: string
+  rpc: string
+  ws: string | null
+  chainId: number
+  startBlock: number
+  batchBlocks: number
+  concurrency: number
+  pollMs: number
+  maxReorgDepth: number
+  failureRepeatMs?: number
+}
+
+/** `streamsFrom` is the wiring's data, which the worker's entry builds its streams from. */
+export type ToWorker = { type: 'start'; settings: WriterSettings; streamsFrom: unknown } | { type: 'stop' }
+export type FromWorker =
+  | { type: 'health'; health: SpoolHealth }
+  | { type: 'log'; level: 'info' | 'warn' | 'error'; fields: Record<string, unknown>; message: string }
+  | { type: 'fatal'; message: string }
+  | { type: 'stopped' }
+
+/**
+ * Makes this worker the spool's writer: on `start` it builds the streams with `makeStreams`,
+ * opens the spool and runs the follower until `stop`. Called once, by the worker's entry.
+ */
+export function serveSpoolWriter(makeStreams: (data: unknown) => StreamDefinition[]): void {
+  const post = (message: FromWorker) => self.postMessage(message)
+  const abort = new AbortController()
+  let running: Promise<void> | null = null
+  self.onmessage = (event: MessageEvent<ToWorker>) => {
+    const message = event.data
+    if (message.type === 'start' && !running) {
+      running = (async () => runWriter(message.settings, makeStreams(message.streamsFrom), post, abort.signal))().catch((error: unknown) =>
+        post({ type: 'fatal', message: error instanceof Error ? error.message : String(error) }),
+      )
+    }
+    if (message.type === 'stop') {
+      abort.abort()
+      void (running ?? Promise.resolve()).finally(() => post({ type: 'stopped' }))
+    }
+  }
+}
+
+async function runWriter(settings: WriterSettings, streams: StreamDefinition[], post: (message: FromWorker) => void, signal: AbortSignal): Promise<void> {
+  const { path } = settings
+  let db: Database
+  try {
+    db = openSpool(path, streams.flatMap((stream) => stream.migrations))
+  } catch (error) {
+    // The main thread opened the same file a moment ago; whatever changed since is said in one line.
+    const failure = asSpoolFileError(error, path)
+    post({ type: 'fatal', message: failure instanceof Error ? failure.message : String(failure) })
+    return
+  }
+  const follower = new Follower(db, {
+    path,
+    rpc: createRpc(settings.rpc, { timeoutMs: 30_000 }),
+    wsUrl: settings.ws,
+    chainId: settings.chainId,
+    startBlock: settings.startBlock,
+    batchBlocks: settings.batchBlocks,
+    concurrency: settings.concurrency,
+    pollMs: settings.pollMs,
+    maxReorgDepth: settings.maxReorgDepth,
+    streams,
+    failureRepeatMs: settings.failureRepeatMs,
+    log: (level, fields, message) => post({ type: 'log', level, fields, message }),
+    onHealth: (health) => post({ type: 'health', health }),
+  })
+  post({ type: 'health', health: follower.health() })
+  try {
+    await follower.run(signal)
+  } catch (error) {
+    post({ type: 'fatal', message: (error as Error).message })
+  } finally {
+    db.close()
+  }
+}
