@@ -8,7 +8,8 @@ import { fetchBlocks, type BlockBundle, type Capabilities } from './fetchBlocks.
 import type { SpoolHealth } from './health.ts'
 import { LastingFailures, storageMessage, storageProblem, type StorageProblem } from './storage.ts'
 import { getCursor, prepare, rollbackTo, storedHash, writeBatch } from './store.ts'
-import { CAUGHT_UP_SLEEP_MS, readStreamCursor, rollbackStream, runPass, type StreamDefinition } from './streams.ts'
+import { spoolHead, streamPosition } from './read/cursors.ts'
+import { CAUGHT_UP_SLEEP_MS, rollbackStream, runPass, type StreamDefinition } from './streams.ts'
 
 export type FollowerOptions = {
   /** The spool's file, for messages. */
@@ -113,8 +114,7 @@ export class Follower {
   }
 
   health(): SpoolHealth {
-    const cursor = getCursor(this.db)
-    const head = cursor >= 0 ? cursor : null
+    const head = spoolHead(this.db)
     const updated = getMeta(this.db, 'updated_at')
     return {
       chainId: this.options.chainId,
@@ -130,19 +130,7 @@ export class Follower {
       lastError: this.lastError,
       storageError: this.failures.storageError(),
       streams: Object.fromEntries(
-        this.options.streams.map((stream) => {
-          const streamCursor = readStreamCursor(this.db, stream.name)
-          const at = streamCursor.blockNumber >= 0 ? streamCursor.blockNumber : null
-          return [
-            stream.name,
-            {
-              cursorBlock: at,
-              lagBlocks: head === null ? null : head - (at ?? -1),
-              updatedAt: streamCursor.updatedAt ? new Date(streamCursor.updatedAt).toISOString() : null,
-              error: this.failures.message(streamSource(stream)),
-            },
-          ]
-        }),
+        this.options.streams.map((stream) => [stream.name, { ...streamPosition(this.db, stream.name, head), error: this.failures.message(streamSource(stream)) }]),
       ),
     }
   }

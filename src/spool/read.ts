@@ -1,5 +1,15 @@
 import type { Database } from 'bun:sqlite'
 
+// The spool's read API: how services read what the spool holds, without touching its tables
+// (meta, stream_cursors, blocks, txs, logs, minis, traces) or their indexes. Every function takes
+// the spool's read-only connection (Spool.reader). By resource:
+//   read/cursors.ts       the spool's head, each derived stream's position and lag, a version of cursors
+//   read/blocks.ts        blocks and mini-blocks: by number, hash, range, newest first, counts
+//   read/transactions.ts  transactions by id, hash, block, address; their logs and traces; refs for a page of ids
+export * from './read/blocks.ts'
+export * from './read/cursors.ts'
+export * from './read/transactions.ts'
+
 /** A call as the spool holds it: the transaction's input and its block's time in seconds. */
 export type SpoolCall = { input: Uint8Array; timestamp: number }
 

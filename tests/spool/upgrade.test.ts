@@ -4,9 +4,12 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseConfig } from '../../src/config/load.ts'
-import { openSpool } from '../../src/spool/db.ts'
-import { migrate, spoolMigrations } from '../../src/spool/migrations.ts'
 import { explorerMigrations } from '../../src/explorer/stream.ts'
+import { TRANSFER_TOPIC } from '../../src/explorer/transfers.ts'
+import { openSpool, setMeta } from '../../src/spool/db.ts'
+import { migrate, spoolMigrations } from '../../src/spool/migrations.ts'
+import { streamPosition } from '../../src/spool/read.ts'
+import { runPass } from '../../src/spool/streams.ts'
 import { createStreams } from '../../src/streams.ts'
 
 // A spool written by the release before the spool owned its indexes and before the explorer's
@@ -23,7 +26,9 @@ function oldSpool(): string {
   migrate(db, [spoolMigrations[0]!, { id: explorerMigrations[0]!.id, sql: explorerMigrations[0]!.sql + OLD_EXPLORER_INDEXES }])
   db.run('INSERT INTO blocks (number, hash, parent_hash, timestamp, gas_used, gas_limit, tx_count) VALUES (1, ?, ?, 1, 0, 1, 1)', [new Uint8Array(32).fill(1), new Uint8Array(32)])
   db.run(`INSERT INTO explorer_tokens (address, kind, transfers, minted, first_tx) VALUES (?, 20, 3, 1, 5)`, [new Uint8Array(20).fill(2)])
-  for (const name of ['explorer', 'v2']) db.run('INSERT INTO stream_cursors (name, tx_id, log_index, block_number, updated_at) VALUES (?, 5, 0, 1, 1)', [name])
+  setMeta(db, 'cursor', '1')
+  // Both streams derived the spool's one block (a pass over nothing moves the cursor to the head).
+  for (const name of ['explorer', 'v2']) runPass(db, { name, migrations: [], topics: [TRANSFER_TOPIC], tables: [], apply: () => {} }, 1)
   db.close()
   return path
 }
@@ -44,17 +49,18 @@ test('a spool made by the previous release opens: its indexes move to the spool,
   // The explorer's rows are gone and its cursor with them, so it derives everything again;
   // the other streams keep theirs.
   expect(db.query('SELECT count(*) AS n FROM explorer_tokens').get()).toEqual({ n: 0 })
-  expect(db.query('SELECT name FROM stream_cursors ORDER BY name').all()).toEqual([{ name: 'v2' }])
+  expect(streamPosition(db, 'explorer').cursorBlock).toBeNull()
+  expect(streamPosition(db, 'v2').cursorBlock).toBe(1)
   // The spool's own rows are untouched.
   expect(db.query('SELECT number FROM blocks').all()).toEqual([{ number: 1 }])
   db.close()
 })
 
-test('a fresh spool has the same indexes, none of them named for a service', () => {
+test("a fresh spool has the same indexes on the spool's tables, none of them named for a service", () => {
   const path = join(mkdtempSync(join(tmpdir(), 'stack-upgrade-')), 'spool.db')
   const db = openSpool(path, createStreams(parseConfig('', null)).flatMap((stream) => stream.migrations))
   const onSpoolTables = db
-    .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('meta', 'blocks', 'minis', 'txs', 'logs', 'traces', 'stream_cursors') ORDER BY name")
+    .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name NOT GLOB 'explorer_*' AND tbl_name NOT GLOB 'v2_*' AND tbl_name NOT GLOB 'cl_*' ORDER BY name")
     .all()
     .map((row) => row.name)
   expect(onSpoolTables).toEqual(['blocks_active', 'logs_address', 'logs_topic0', 'minis_block', 'minis_hash', 'txs_from', 'txs_to'])

@@ -1,0 +1,250 @@
+import { beforeAll, describe, expect, test } from 'bun:test'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Hex } from 'viem'
+import { blob, hex } from '../eth/bytes.ts'
+import { txId } from './codec.ts'
+import { openReader, openSpool, type Database } from './db.ts'
+import type { BlockBundle, RawLog, RawTx } from './fetchBlocks.ts'
+import * as read from './read.ts'
+import { prepare, writeBatch } from './store.ts'
+import { runPass } from './streams.ts'
+import type { CallFrame } from './traces.ts'
+
+// The read API over a real spool file, filled through the spool's own write path with a small
+// chain: block 0 empty; block 1 a contract creation by A and a call from A to B with two logs;
+// block 2 empty; block 3 a reverted call from B to A, a plain transfer from B to A, and a call
+// from A into the created contract whose trace creates another contract.
+
+const A: Hex = `0x${'aa'.repeat(20)}`
+const B: Hex = `0x${'bb'.repeat(20)}`
+const MADE: Hex = `0x${'cc'.repeat(20)}`
+const INNER: Hex = `0x${'dd'.repeat(20)}`
+const TOPIC: Hex = `0x${'11'.repeat(32)}`
+const q = (value: number | bigint): Hex => `0x${value.toString(16)}`
+const hash = (kind: number, n: number): Hex => `0x${kind.toString(16).padStart(2, '0')}${n.toString(16).padStart(62, '0')}`
+
+type TxSpec = { from: Hex; to: Hex | null; input?: Hex; status?: 0 | 1; created?: Hex; logs?: number; trace?: Partial<CallFrame> }
+
+function bundle(number: number, txs: TxSpec[]): BlockBundle {
+  const txHash = (index: number) => hash(0xf0, number * 16 + index)
+  const transactions: RawTx[] = txs.map((tx, index) => ({
+    hash: txHash(index),
+    from: tx.from,
+    to: tx.to,
+    value: q(index + 1),
+    nonce: q(index),
+    type: '0x2',
+    gas: q(100_000),
+    maxFeePerGas: q(2),
+    maxPriorityFeePerGas: q(1),
+    input: tx.input ?? '0x',
+    transactionIndex: q(index),
+  }))
+  return {
+    block: {
+      number: q(number),
+      hash: hash(0xb0, number),
+      parentHash: hash(0xb0, number - 1),
+      timestamp: q(1000 + number * 2),
+      miner: A,
+      gasUsed: q(21_000 * txs.length),
+      gasLimit: q(30_000_000),
+      baseFeePerGas: q(7),
+      size: q(500),
+      transactions,
+    },
+    receipts: txs.map((tx, index) => ({
+      transactionHash: txHash(index),
+      transactionIndex: q(index),
+      status: q(tx.status ?? 1),
+      gasUsed: q(21_000),
+      effectiveGasPrice: q(8),
+      contractAddress: tx.created ?? null,
+      logs: Array.from({ length: tx.logs ?? 0 }, (_, logIndex): RawLog => ({
+        address: tx.to ?? tx.created!,
+        topics: [TOPIC],
+        data: `0x0${logIndex}`,
+        logIndex: q(logIndex),
+        transactionIndex: q(index),
+        transactionHash: txHash(index),
+      })),
+    })),
+    traces: txs.map((tx) => ({ type: 'CALL', from: tx.from, to: tx.to, value: '0x0', gas: null, gasUsed: null, input: tx.input ?? '0x', output: null, error: null, calls: [], ...tx.trace })),
+  }
+}
+
+const CALL: Hex = '0xa9059cbb00000000'
+const created: CallFrame = { type: 'CREATE2', from: MADE, to: INNER, value: '0x0', gas: null, gasUsed: null, input: '0x', output: null, error: null, calls: [] }
+
+let writer: Database
+let db: Database
+beforeAll(() => {
+  const path = join(mkdtempSync(join(tmpdir(), 'stack-spool-read-')), 'spool.db')
+  writer = openSpool(path)
+  db = openReader(path)
+})
+
+describe('before the first block', () => {
+  test('no head, no blocks, a stream before everything', () => {
+    expect(read.spoolHead(db)).toBeNull()
+    expect(read.latestMini(db)).toBeNull()
+    expect(read.blockCount(db)).toBe(0)
+    expect(read.streamPosition(db, 'any')).toEqual({ cursorBlock: null, lagBlocks: null, updatedAt: null })
+  })
+})
+
+describe('over a small chain', () => {
+  beforeAll(() => {
+    writeBatch(writer, prepare(writer), [
+      bundle(0, []),
+      bundle(1, [
+        { from: A, to: null, input: '0x6080', created: MADE },
+        { from: A, to: B, input: CALL, logs: 2 },
+      ]),
+      bundle(2, []),
+      bundle(3, [
+        { from: B, to: A, input: CALL, status: 0 },
+        { from: B, to: A },
+        { from: A, to: MADE, input: '0x12345678', trace: { to: MADE, calls: [created] } },
+      ]),
+    ])
+  })
+
+  test('the head and the streams: position, lag (one formula) and a version that moves with a pass', () => {
+    expect(read.spoolHead(db)).toBe(3)
+    expect(read.streamLag(3, null)).toBe(4)
+    expect(read.streamLag(null, 2)).toBeNull()
+    expect(read.streamPosition(db, 'toy')).toEqual({ cursorBlock: null, lagBlocks: 4, updatedAt: null })
+    const before = read.streamsVersion(db, ['toy', 'other'])
+    runPass(writer, { name: 'toy', migrations: [], topics: [TOPIC], tables: [], apply: () => {} }, 2)
+    const position = read.streamPosition(db, 'toy')
+    expect({ ...position, updatedAt: typeof position.updatedAt }).toEqual({ cursorBlock: 2, lagBlocks: 1, updatedAt: 'string' })
+    expect(read.streamPosition(db, 'toy', 10).lagBlocks).toBe(8)
+    expect(read.streamsVersion(db, ['toy', 'other'])).not.toBe(before)
+    expect(read.streamsVersion(db, ['toy', 'other'])).toBe(read.streamsVersion(db, ['toy', 'other']))
+  })
+
+  test('blocks: in full, by hash, newest first (active ones too), forward in steps, times, count', () => {
+    const block = read.blockByNumber(db, 1)!
+    expect({ ...block, hash: hex(block.hash), parentHash: hex(block.parentHash), miner: hex(block.miner) }).toEqual({
+      number: 1,
+      hash: hash(0xb0, 1),
+      timestamp: 1002,
+      gasUsed: 42_000,
+      txCount: 2,
+      miniCount: 1,
+      parentHash: hash(0xb0, 0),
+      miner: A,
+      gasLimit: 30_000_000,
+      baseFee: '7',
+      size: 500,
+    })
+    expect(read.blockByNumber(db, 9)).toBeNull()
+    expect(hex(read.blockHash(db, 2))).toBe(hash(0xb0, 2))
+    expect(read.blockHash(db, 9)).toBeNull()
+    expect(read.latestBlocks(db, { limit: 2 }).map((row) => row.number)).toEqual([3, 2])
+    expect(read.latestBlocks(db, { limit: 2, offset: 2 }).map((row) => row.number)).toEqual([1, 0])
+    expect(read.latestBlocks(db, { limit: 10, active: true }).map((row) => [row.number, row.txCount, row.miniCount])).toEqual([[3, 3, 1], [1, 2, 1]])
+    expect(read.blocksAfter(db, 0, 2).map((row) => [row.number, row.gasUsed])).toEqual([[1, 42_000], [2, 0]])
+    expect(read.recentBlockTimes(db, 2)).toEqual([1006, 1004])
+    expect(read.blockCount(db)).toBe(4)
+  })
+
+  test('mini-blocks: each block its own here, by number, hash and block, newest first, times, count', () => {
+    const mini = read.miniByNumber(db, 3)!
+    expect({ ...mini, hash: hex(mini.hash) }).toEqual({ number: 3, blockNumber: 3, hash: hash(0xb0, 3), timestampUs: 1_006_000_000, txCount: 3 })
+    expect(read.miniByHash(db, blob(hash(0xb0, 1)))?.number).toBe(1)
+    expect(read.miniByHash(db, blob(hash(0xb0, 9)))).toBeNull()
+    expect(read.minisOfBlock(db, 1).map((row) => row.number)).toEqual([1])
+    expect(read.minisOfBlock(db, 9)).toEqual([])
+    expect(read.latestMinis(db, { limit: 2, offset: 1 }).map((row) => row.number)).toEqual([2, 1])
+    expect(read.latestMini(db)?.number).toBe(3)
+    expect(read.recentMiniTimes(db, 2)).toEqual([1_006_000_000, 1_004_000_000])
+    expect(read.miniFirstTxIndex(db, mini)).toBe(0)
+    expect(read.miniCount(db)).toBe(4)
+  })
+
+  test('transactions: in full by id and hash, newest first, by block from an index, by ids', () => {
+    const tx = read.txByHash(db, blob(hash(0xf0, 3 * 16 + 2)))!
+    expect({ ...tx, hash: hex(tx.hash), from: hex(tx.from), to: hex(tx.to), selector: hex(tx.selector), blockHash: hex(tx.blockHash), input: hex(tx.input) }).toEqual({
+      id: txId(3, 2),
+      hash: hash(0xf0, 3 * 16 + 2),
+      blockNumber: 3,
+      index: 2,
+      from: A,
+      to: MADE,
+      created: null,
+      value: '3',
+      selector: '0x12345678',
+      status: 1,
+      gasUsed: 21_000,
+      effectiveGasPrice: '8',
+      timestamp: 1006,
+      blockHash: hash(0xb0, 3),
+      nonce: 2,
+      type: 2,
+      gas: 100_000,
+      gasPrice: null,
+      maxFee: '2',
+      maxPriorityFee: '1',
+      input: '0x12345678',
+    })
+    expect(read.txById(db, txId(3, 2))).toEqual(tx)
+    expect(read.txById(db, txId(2, 0))).toBeNull()
+    expect(read.txByHash(db, blob(hash(0xf0, 99)))).toBeNull()
+    // A plain transfer has no selector; a creation names its contract.
+    expect(read.txById(db, txId(3, 1))!.selector).toBeNull()
+    expect(hex(read.txById(db, txId(1, 0))!.created)).toBe(MADE)
+    expect(read.latestTxs(db, { limit: 2 }).map((row) => row.id)).toEqual([txId(3, 2), txId(3, 1)])
+    expect(read.latestTxs(db, { limit: 2, offset: 3 }).map((row) => row.id)).toEqual([txId(1, 1), txId(1, 0)])
+    expect(read.blockTxs(db, 3, { limit: 10, fromIndex: 1 }).map((row) => row.index)).toEqual([1, 2])
+    expect(read.blockTxs(db, 3, { limit: 1, offset: 1 }).map((row) => row.index)).toEqual([1])
+    expect(read.txsByIds(db, [txId(1, 0), txId(3, 0), txId(1, 0), txId(9, 0)]).map((row) => row.id)).toEqual([txId(3, 0), txId(1, 0)])
+    expect(read.txsByIds(db, [])).toEqual([])
+    expect(read.txCount(db)).toBe(5)
+  })
+
+  test('hashes and refs for a page of ids: one lookup, repeated ids once, unknown ids absent', () => {
+    const hashes = read.txHashes(db, [txId(3, 2), txId(1, 1), txId(3, 2), txId(2, 0)])
+    expect([...hashes].map(([id, bytes]) => [id, hex(bytes)]).sort()).toEqual(
+      [[txId(1, 1), hash(0xf0, 16 + 1)], [txId(3, 2), hash(0xf0, 3 * 16 + 2)]].sort(),
+    )
+    expect(read.txHashes(db, []).size).toBe(0)
+    const refs = read.txRefs(db, [txId(1, 1)])
+    expect([...refs].map(([id, ref]) => [id, { ...ref, hash: hex(ref.hash) }])).toEqual([[txId(1, 1), { hash: hash(0xf0, 16 + 1), blockNumber: 1, timestamp: 1002 }]])
+  })
+
+  test("a transaction's logs and call tree", () => {
+    const logs = read.txLogs(db, txId(1, 1))
+    expect(logs.map((log) => [log.logIndex, hex(log.address), hex(log.topic0), log.topic1, hex(log.data)])).toEqual([
+      [0, B, TOPIC, null, '0x00'],
+      [1, B, TOPIC, null, '0x01'],
+    ])
+    expect(read.txLogs(db, txId(3, 0))).toEqual([])
+    expect(read.txTrace(db, txId(3, 2))?.calls).toEqual([created])
+    expect(read.txTrace(db, txId(9, 0))).toBeNull()
+  })
+
+  test('by address: sent, received, what a creation made; parties and creations going forward', () => {
+    expect(read.txIdsSentBy(db, blob(A), 10)).toEqual([txId(3, 2), txId(1, 1), txId(1, 0)])
+    expect(read.txIdsSentBy(db, blob(A), 1)).toEqual([txId(3, 2)])
+    expect(read.txIdsReceivedBy(db, blob(A), 10)).toEqual([txId(3, 1), txId(3, 0)])
+    expect(hex(read.createdContract(db, txId(1, 0)))).toBe(MADE)
+    expect(read.createdContract(db, txId(1, 1))).toBeNull()
+    const parties = read.txPartiesAfter(db, txId(1, 0), 3, 10)
+    expect(parties.map((row) => [row.id, hex(row.from), hex(row.to), row.created])).toEqual([[txId(1, 1), A, B, null]])
+    expect(read.txPartiesAfter(db, -1, 4, 1).map((row) => [row.id, hex(row.created)])).toEqual([[txId(1, 0), MADE]])
+    // Only the trace that creates something is handed over.
+    expect(read.creationTraces(db, 0, 3).map((row) => [row.txId, row.trace.calls[0]?.to])).toEqual([[txId(3, 2), INNER]])
+    expect(read.creationTraces(db, 0, 2)).toEqual([])
+  })
+
+  test("successful calls of a selector, oldest first, with their block's time", () => {
+    const calls = read.successfulCalls(db, blob(A), blob(B), blob('0xa9059cbb'))
+    expect(calls.map((call) => [hex(call.input), call.timestamp])).toEqual([[CALL, 1002]])
+    // The reverted one from B is not a successful call.
+    expect(read.successfulCalls(db, blob(B), blob(A), blob('0xa9059cbb'))).toEqual([])
+  })
+})

@@ -1,0 +1,167 @@
+import type { Database } from 'bun:sqlite'
+import { txId } from '../codec.ts'
+import type { CallFrame } from '../traces.ts'
+import type { Page } from './blocks.ts'
+
+// Transactions, their logs and call traces as the spool holds them. A transaction's `id` is the
+// spool's key (block × 2^20 + index), which derived tables keep to point back at it. Hashes and
+// addresses are the raw bytes, wei decimal strings; lists are newest first unless said otherwise.
+
+/** A transaction as a list shows it, with its block's time. `selector` is the input's first four bytes (null for a plain transfer). */
+export type TxSummary = {
+  id: number
+  hash: Uint8Array
+  blockNumber: number
+  index: number
+  from: Uint8Array
+  to: Uint8Array | null
+  /** The contract a creation made. */
+  created: Uint8Array | null
+  value: string
+  selector: Uint8Array | null
+  /** 1 success, 0 reverted. */
+  status: number
+  gasUsed: number
+  effectiveGasPrice: string | null
+  timestamp: number
+}
+
+/** A transaction in full. */
+export type Transaction = TxSummary & {
+  blockHash: Uint8Array
+  nonce: number
+  type: number
+  gas: number
+  gasPrice: string | null
+  maxFee: string | null
+  maxPriorityFee: string | null
+  input: Uint8Array
+}
+
+/** A log of a transaction; the log index counts within the transaction on this chain. */
+export type TxLog = {
+  logIndex: number
+  address: Uint8Array
+  topic0: Uint8Array | null
+  topic1: Uint8Array | null
+  topic2: Uint8Array | null
+  topic3: Uint8Array | null
+  data: Uint8Array
+}
+
+/** What a row that keeps a transaction's id needs to show it: its hash, block and time. */
+export type TxRef = { hash: Uint8Array; blockNumber: number; timestamp: number }
+
+/** Who a transaction went between: its sender, its recipient, the contract it created. */
+export type TxParties = { id: number; from: Uint8Array; to: Uint8Array | null; created: Uint8Array | null }
+
+const SUMMARY = `t.id, t.hash, t.block_number AS blockNumber, t.tx_index AS "index", t.from_addr AS "from", t.to_addr AS "to", t.created,
+  t.value, substr(t.input, 1, 4) AS selector, t.status, t.gas_used AS gasUsed, t.effective_gas_price AS effectiveGasPrice, b.timestamp`
+const FULL = `${SUMMARY}, b.hash AS blockHash, t.nonce, t.type, t.gas, t.gas_price AS gasPrice, t.max_fee AS maxFee,
+  t.max_priority_fee AS maxPriorityFee, t.input`
+const FROM = 'FROM txs t JOIN blocks b ON b.number = t.block_number'
+
+export function txById(db: Database, id: number): Transaction | null {
+  return db.query<Transaction, [number]>(`SELECT ${FULL} ${FROM} WHERE t.id = ?`).get(id)
+}
+
+export function txByHash(db: Database, hash: Uint8Array): Transaction | null {
+  return db.query<Transaction, [Uint8Array]>(`SELECT ${FULL} ${FROM} WHERE t.hash = ?`).get(hash)
+}
+
+/** The newest transactions of the whole chain. */
+export function latestTxs(db: Database, { limit, offset = 0 }: Page): TxSummary[] {
+  return db.query<TxSummary, [number, number]>(`SELECT ${SUMMARY} ${FROM} ORDER BY t.id DESC LIMIT ? OFFSET ?`).all(limit, offset)
+}
+
+/** Block `number`'s transactions in block order, from its `fromIndex`-th (a mini-block's first). */
+export function blockTxs(db: Database, number: number, { limit, offset = 0, fromIndex = 0 }: Page & { fromIndex?: number }): TxSummary[] {
+  return db
+    .query<TxSummary, [number, number, number, number]>(`SELECT ${SUMMARY} ${FROM} WHERE t.block_number = ? AND t.tx_index >= ? ORDER BY t.id LIMIT ? OFFSET ?`)
+    .all(number, fromIndex, limit, offset)
+}
+
+/** The transactions with these ids that the spool holds, newest first. */
+export function txsByIds(db: Database, ids: readonly number[]): TxSummary[] {
+  const unique = [...new Set(ids)]
+  if (unique.length === 0) return []
+  return db.query<TxSummary, number[]>(`SELECT ${SUMMARY} ${FROM} WHERE t.id IN (${marks(unique.length)}) ORDER BY t.id DESC`).all(...unique)
+}
+
+/**
+ * The hashes of the transactions with these ids, for a page of rows that keep only the id: one
+ * keyed lookup for the page. Ids the spool does not hold are absent from the map.
+ */
+export function txHashes(db: Database, ids: readonly number[]): Map<number, Uint8Array> {
+  const unique = [...new Set(ids)]
+  if (unique.length === 0) return new Map()
+  const rows = db.query<{ id: number; hash: Uint8Array }, number[]>(`SELECT id, hash FROM txs WHERE id IN (${marks(unique.length)})`).all(...unique)
+  return new Map(rows.map((row) => [row.id, row.hash]))
+}
+
+/** As txHashes, with each transaction's block number and time. */
+export function txRefs(db: Database, ids: readonly number[]): Map<number, TxRef> {
+  const unique = [...new Set(ids)]
+  if (unique.length === 0) return new Map()
+  const rows = db
+    .query<TxRef & { id: number }, number[]>(`SELECT t.id, t.hash, t.block_number AS blockNumber, b.timestamp ${FROM} WHERE t.id IN (${marks(unique.length)})`)
+    .all(...unique)
+  return new Map(rows.map(({ id, ...ref }) => [id, ref]))
+}
+
+/** A transaction's logs, in order. */
+export function txLogs(db: Database, id: number): TxLog[] {
+  return db
+    .query<TxLog, [number]>('SELECT log_index AS logIndex, address, topic0, topic1, topic2, topic3, data FROM logs WHERE tx_id = ? ORDER BY log_index')
+    .all(id)
+}
+
+/** A transaction's call tree, or null when the node gave no traces for it. */
+export function txTrace(db: Database, id: number): CallFrame | null {
+  const row = db.query<{ trace: string }, [number]>('SELECT trace FROM traces WHERE tx_id = ?').get(id)
+  return row ? (JSON.parse(row.trace) as CallFrame) : null
+}
+
+/** The ids of the newest `limit` transactions `address` sent. */
+export function txIdsSentBy(db: Database, address: Uint8Array, limit: number): number[] {
+  return db.query<{ id: number }, [Uint8Array, number]>('SELECT id FROM txs WHERE from_addr = ? ORDER BY id DESC LIMIT ?').all(address, limit).map((row) => row.id)
+}
+
+/** The ids of the newest `limit` transactions sent to `address` (a creation has no recipient: see createdContract). */
+export function txIdsReceivedBy(db: Database, address: Uint8Array, limit: number): number[] {
+  return db.query<{ id: number }, [Uint8Array, number]>('SELECT id FROM txs WHERE to_addr = ? ORDER BY id DESC LIMIT ?').all(address, limit).map((row) => row.id)
+}
+
+/** The contract transaction `id` created, or null (not a creation, or not held). */
+export function createdContract(db: Database, id: number): Uint8Array | null {
+  return db.query<{ created: Uint8Array | null }, [number]>('SELECT created FROM txs WHERE id = ?').get(id)?.created ?? null
+}
+
+/**
+ * Up to `limit` transactions after id `afterId` and before the first of block `beforeBlock`,
+ * oldest first, with who they went between: for reading the spool forward in steps.
+ */
+export function txPartiesAfter(db: Database, afterId: number, beforeBlock: number, limit: number): TxParties[] {
+  return db
+    .query<TxParties, [number, number, number]>('SELECT id, from_addr AS "from", to_addr AS "to", created FROM txs WHERE id > ? AND id < ? ORDER BY id LIMIT ?')
+    .all(afterId, txId(beforeBlock, 0), limit)
+}
+
+/**
+ * The call trees of blocks `firstBlock` to `lastBlock` that create a contract somewhere (most
+ * create nothing, and SQLite skips those without handing them over), in transaction order.
+ */
+export function creationTraces(db: Database, firstBlock: number, lastBlock: number): Array<{ txId: number; trace: CallFrame }> {
+  return db
+    .query<{ txId: number; trace: string }, [number, number]>(
+      `SELECT tx_id AS txId, trace FROM traces WHERE tx_id >= ? AND tx_id < ? AND instr(trace, '"CREATE') > 0 ORDER BY tx_id`,
+    )
+    .all(txId(firstBlock, 0), txId(lastBlock + 1, 0))
+    .map((row) => ({ txId: row.txId, trace: JSON.parse(row.trace) as CallFrame }))
+}
+
+export function txCount(db: Database): number {
+  return db.query<{ n: number }, []>('SELECT count(*) AS n FROM txs').get()!.n
+}
+
+const marks = (count: number) => Array.from({ length: count }, () => '?').join(', ')
