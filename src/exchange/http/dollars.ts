@@ -1,6 +1,7 @@
 import type { clQueries } from '../read/cl.ts'
 import { checksum } from '../../eth/address.ts'
 import { blob } from '../../eth/bytes.ts'
+import { streamsVersion } from '../../spool/read.ts'
 import type { IndexReader } from '../read/indexReader.ts'
 import type { v2Queries } from '../read/v2.ts'
 import type { ExchangeAddresses } from '../settings.ts'
@@ -89,9 +90,7 @@ export function ethUsdSource(
 ): () => Promise<Fraction | null> {
   let kept: { version: string; value: Fraction } | null = null
   return async () => {
-    const version = index.get<{ version: string | null }>(
-      `SELECT group_concat(name || ':' || tx_id || ':' || log_index) AS version FROM stream_cursors WHERE name IN ('v2', 'cl')`,
-    )?.version ?? ''
+    const version = index.spool((db) => streamsVersion(db, ['v2', 'cl']))
     if (kept?.version === version) return kept.value
     const value = await ethUsd(v2, cl, tokens, addresses)
     kept = value ? { version, value } : null

@@ -3,7 +3,6 @@ import { poolPrice } from '../http/price.ts'
 import type { TokenMeta } from '../http/tokens.ts'
 import { where } from './filters.ts'
 import { checksum, checksumOrNull } from '../../eth/address.ts'
-import { hex } from '../../eth/bytes.ts'
 import type { IndexReader } from './indexReader.ts'
 import { tokenJson } from './tokenJson.ts'
 import { wethSide } from './wethSide.ts'
@@ -38,11 +37,11 @@ type PositionRow = {
   last_block: number; closed: number
 }
 type SwapRow = {
-  tx_hash: Uint8Array; log_index: number; block: number; pool: Uint8Array; sender: Uint8Array; recipient: Uint8Array
+  tx_id: number; log_index: number; block: number; pool: Uint8Array; sender: Uint8Array; recipient: Uint8Array
   amount0: string; amount1: string; sqrt_price_x96: string; liquidity: string; tick: number
 }
 type EventRow = {
-  tx_hash: Uint8Array; log_index: number; block: number; pool: Uint8Array; kind: string; owner: Uint8Array
+  tx_id: number; log_index: number; block: number; pool: Uint8Array; kind: string; owner: Uint8Array
   sender: Uint8Array | null; recipient: Uint8Array | null; tick_lower: number; tick_upper: number
   liquidity: string | null; amount0: string; amount1: string
 }
@@ -100,15 +99,15 @@ export function clQueries(index: IndexReader) {
     swaps: (filter: { pool: Uint8Array | null; sender: Uint8Array | null; limit: number }) => {
       const clause = where([['s.pool', filter.pool], ['s.sender', filter.sender]])
       return index
-        .all<SwapRow>(
-          `SELECT t.hash AS tx_hash, s.log_index, s.block, s.pool, s.sender, s.recipient, s.amount0, s.amount1, s.sqrt_price_x96, s.liquidity, s.tick
-             FROM cl_swaps s JOIN txs t ON t.id = s.tx_id ${clause.sql}
+        .allWithTxHash<SwapRow>(
+          `SELECT s.tx_id, s.log_index, s.block, s.pool, s.sender, s.recipient, s.amount0, s.amount1, s.sqrt_price_x96, s.liquidity, s.tick
+             FROM cl_swaps s ${clause.sql}
             ORDER BY s.tx_id DESC, s.log_index DESC LIMIT ?`,
           ...clause.params,
           filter.limit,
         )
         .map((row) => ({
-          txHash: hex(row.tx_hash),
+          txHash: row.txHash,
           logIndex: row.log_index,
           block: row.block,
           pool: checksum(row.pool),
@@ -125,16 +124,16 @@ export function clQueries(index: IndexReader) {
     events: (filter: { pool: Uint8Array | null; owner: Uint8Array | null; kind: EventKind | null; limit: number }) => {
       const clause = where([['e.pool', filter.pool], ['e.owner', filter.owner], ['e.kind', filter.kind]])
       return index
-        .all<EventRow>(
-          `SELECT t.hash AS tx_hash, e.log_index, e.block, e.pool, e.kind, e.owner, e.sender, e.recipient, e.tick_lower, e.tick_upper,
+        .allWithTxHash<EventRow>(
+          `SELECT e.tx_id, e.log_index, e.block, e.pool, e.kind, e.owner, e.sender, e.recipient, e.tick_lower, e.tick_upper,
                   e.liquidity, e.amount0, e.amount1
-             FROM cl_events e JOIN txs t ON t.id = e.tx_id ${clause.sql}
+             FROM cl_events e ${clause.sql}
             ORDER BY e.tx_id DESC, e.log_index DESC LIMIT ?`,
           ...clause.params,
           filter.limit,
         )
         .map((row) => ({
-          txHash: hex(row.tx_hash),
+          txHash: row.txHash,
           logIndex: row.log_index,
           block: row.block,
           pool: checksum(row.pool),

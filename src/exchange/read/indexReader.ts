@@ -1,5 +1,8 @@
 import type { Database, SQLQueryBindings } from 'bun:sqlite'
+import type { Hex } from 'viem'
 import { firstLine, UnavailableError } from '../../errors.ts'
+import { hex } from '../../eth/bytes.ts'
+import { txHashes } from '../../spool/read.ts'
 
 /**
  * Spec 02: the index is not ready (a database error, the tables not there because the streams
@@ -26,6 +29,26 @@ export class IndexReader {
 
   get<Row>(sql: string, ...params: SQLQueryBindings[]): Row | null {
     return this.guard(() => this.db.query<Row, SQLQueryBindings[]>(sql).get(...params))
+  }
+
+  /**
+   * Rows of a derived table that keep their transaction's id (`tx_id`), each with that
+   * transaction's hash, looked up in the spool for the whole page at once (its read API), in the
+   * same read transaction as the rows: a rollback in between cannot leave a row without its hash.
+   */
+  allWithTxHash<Row extends { tx_id: number }>(sql: string, ...params: SQLQueryBindings[]): Array<Row & { txHash: Hex }> {
+    return this.guard(() =>
+      this.db.transaction(() => {
+        const rows = this.db.query<Row, SQLQueryBindings[]>(sql).all(...params)
+        const hashes = txHashes(this.db, rows.map((row) => row.tx_id))
+        return rows.map((row) => Object.assign(row, { txHash: hex(hashes.get(row.tx_id)!) }))
+      })(),
+    )
+  }
+
+  /** A read of the spool's own rows through its read API (src/spool/read.ts), failing as a query does. */
+  spool<T>(read: (db: Database) => T): T {
+    return this.guard(() => read(this.db))
   }
 
   private guard<T>(read: () => T): T {

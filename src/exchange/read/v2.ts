@@ -1,7 +1,6 @@
 import type { TokenMeta } from '../http/tokens.ts'
 import { where } from './filters.ts'
 import { checksum, checksumOrNull } from '../../eth/address.ts'
-import { hex } from '../../eth/bytes.ts'
 import type { IndexReader } from './indexReader.ts'
 import { tokenJson } from './tokenJson.ts'
 
@@ -27,11 +26,11 @@ const PAIR_SELECT = `
     FROM v2_pairs p JOIN v2_pair_state s ON s.pair = p.pair`
 
 type SwapRow = {
-  tx_hash: Uint8Array; log_index: number; block: number; pair: Uint8Array; sender: Uint8Array; recipient: Uint8Array
+  tx_id: number; log_index: number; block: number; pair: Uint8Array; sender: Uint8Array; recipient: Uint8Array
   amount0_in: string; amount1_in: string; amount0_out: string; amount1_out: string
 }
 type LiquidityRow = {
-  tx_hash: Uint8Array; log_index: number; block: number; pair: Uint8Array; kind: string; sender: Uint8Array
+  tx_id: number; log_index: number; block: number; pair: Uint8Array; kind: string; sender: Uint8Array
   recipient: Uint8Array | null; amount0: string; amount1: string
 }
 
@@ -48,15 +47,15 @@ export function v2Queries(index: IndexReader) {
     swaps: (filter: { pair: Uint8Array | null; sender: Uint8Array | null; limit: number }) => {
       const clause = where([['s.pair', filter.pair], ['s.sender', filter.sender]])
       return index
-        .all<SwapRow>(
-          `SELECT t.hash AS tx_hash, s.log_index, s.block, s.pair, s.sender, s.recipient, s.amount0_in, s.amount1_in, s.amount0_out, s.amount1_out
-             FROM v2_swaps s JOIN txs t ON t.id = s.tx_id ${clause.sql}
+        .allWithTxHash<SwapRow>(
+          `SELECT s.tx_id, s.log_index, s.block, s.pair, s.sender, s.recipient, s.amount0_in, s.amount1_in, s.amount0_out, s.amount1_out
+             FROM v2_swaps s ${clause.sql}
             ORDER BY s.tx_id DESC, s.log_index DESC LIMIT ?`,
           ...clause.params,
           filter.limit,
         )
         .map((row) => ({
-          txHash: hex(row.tx_hash),
+          txHash: row.txHash,
           logIndex: row.log_index,
           block: row.block,
           pair: checksum(row.pair),
@@ -72,15 +71,15 @@ export function v2Queries(index: IndexReader) {
     events: (filter: { pair: Uint8Array | null; limit: number }) => {
       const clause = where([['e.pair', filter.pair]])
       return index
-        .all<LiquidityRow>(
-          `SELECT t.hash AS tx_hash, e.log_index, e.block, e.pair, e.kind, e.sender, e.recipient, e.amount0, e.amount1
-             FROM v2_liquidity e JOIN txs t ON t.id = e.tx_id ${clause.sql}
+        .allWithTxHash<LiquidityRow>(
+          `SELECT e.tx_id, e.log_index, e.block, e.pair, e.kind, e.sender, e.recipient, e.amount0, e.amount1
+             FROM v2_liquidity e ${clause.sql}
             ORDER BY e.tx_id DESC, e.log_index DESC LIMIT ?`,
           ...clause.params,
           filter.limit,
         )
         .map((row) => ({
-          txHash: hex(row.tx_hash),
+          txHash: row.txHash,
           logIndex: row.log_index,
           block: row.block,
           pair: checksum(row.pair),

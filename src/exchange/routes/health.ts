@@ -1,8 +1,7 @@
 import { Elysia } from 'elysia'
 import type { SpoolHealth } from '../../spool/health.ts'
+import { spoolHead, streamPosition } from '../../spool/read.ts'
 import type { IndexReader } from '../read/indexReader.ts'
-
-type StreamEntry = { cursorBlock: number | null; lagBlocks: number | null; updatedAt: string | null }
 
 /**
  * Spec 02 "Health object": `{cursorBlock, lagBlocks, updatedAt, spoolHeadBlock, streams: {v2, cl}}`,
@@ -15,22 +14,15 @@ export function healthRoutes(index: IndexReader, spoolHealth: () => SpoolHealth)
   return new Elysia().get('/health', () => {
     // Compiling this fails, and answers 503, while the streams' tables do not exist.
     index.get('SELECT 1 FROM v2_pair_state, cl_pool_state LIMIT 0')
-    const head = index.get<{ value: string }>(`SELECT value FROM meta WHERE key = 'cursor'`)
-    const spoolHeadBlock = head && Number(head.value) >= 0 ? Number(head.value) : null
-    const cursors = index.all<{ name: string; block_number: number; updated_at: number }>(
-      `SELECT name, block_number, updated_at FROM stream_cursors WHERE name IN ('v2', 'cl')`,
-    )
-    const entry = (name: string): StreamEntry => {
-      const cursor = cursors.find((row) => row.name === name)
-      const cursorBlock = cursor && cursor.block_number >= 0 ? cursor.block_number : null
-      return {
-        cursorBlock,
-        lagBlocks: spoolHeadBlock === null ? null : spoolHeadBlock - (cursorBlock ?? -1),
-        updatedAt: cursor ? new Date(cursor.updated_at).toISOString() : null,
+    const { spoolHeadBlock, v2, cl } = index.spool((db) => {
+      const head = spoolHead(db)
+      const position = (name: string) => {
+        const { cursorBlock, lagBlocks, updatedAt } = streamPosition(db, name, head)
+        return { cursorBlock, lagBlocks, updatedAt }
       }
-    }
-    const v2 = entry('v2')
-    const body = { cursorBlock: v2.cursorBlock, lagBlocks: v2.lagBlocks, updatedAt: v2.updatedAt, spoolHeadBlock, streams: { v2, cl: entry('cl') } }
+      return { spoolHeadBlock: head, v2: position('v2'), cl: position('cl') }
+    })
+    const body = { cursorBlock: v2.cursorBlock, lagBlocks: v2.lagBlocks, updatedAt: v2.updatedAt, spoolHeadBlock, streams: { v2, cl } }
     // Spec 02 fixes the keys, and callers ignore others: say why the spool cannot write only
     // while it cannot, so a healthy answer stays exactly the spec's.
     const spoolError = spoolHealth().storageError
