@@ -1,5 +1,6 @@
 import type { Database } from 'bun:sqlite'
 import type { SpoolHealth } from '../spool/health.ts'
+import { latestMini, recentBlockTimes, recentMiniTimes } from '../spool/read.ts'
 import type { LiveNode } from './node.ts'
 import { valueOf } from './node.ts'
 import type { ChainTally } from './tally.ts'
@@ -103,9 +104,7 @@ export class StatsService {
     const nodeHead = this.node.head ?? health.nodeHeadBlock
     const latestBlock = nodeHead === null || indexedBlock === null ? nodeHead : Math.max(nodeHead, indexedBlock)
     const derived = health.streams.explorer
-    const mini = this.db
-      .query<{ number: number; block_number: number; timestamp_us: number }, []>('SELECT number, block_number, timestamp_us FROM minis ORDER BY number DESC LIMIT 1')
-      .get()
+    const mini = latestMini(this.db)
     const tokens = this.db
       .query<{ kind: number; contracts: number; transfers: number }, []>('SELECT kind, count(*) AS contracts, sum(transfers) AS transfers FROM explorer_tokens GROUP BY kind')
       .all()
@@ -125,12 +124,12 @@ export class StatsService {
       tokenTransfers: byKind(20)?.transfers ?? 0,
       nftCollections: (byKind(721)?.contracts ?? 0) + (byKind(1155)?.contracts ?? 0),
       nftTransfers: (byKind(721)?.transfers ?? 0) + (byKind(1155)?.transfers ?? 0),
-      blockTimeMs: this.cadence('SELECT timestamp * 1000 AS at FROM blocks ORDER BY number DESC LIMIT ?'),
-      miniBlockTimeMs: this.cadence('SELECT timestamp_us / 1000.0 AS at FROM minis ORDER BY number DESC LIMIT ?'),
+      blockTimeMs: cadence(recentBlockTimes(this.db, CADENCE_WINDOW + 1).map((seconds) => seconds * 1000)),
+      miniBlockTimeMs: cadence(recentMiniTimes(this.db, CADENCE_WINDOW + 1).map((micros) => micros / 1000)),
       gasPrice: this.node.gasPrice,
       miniBlockHead: mini?.number ?? null,
-      miniBlockHeadBlock: mini?.block_number ?? null,
-      miniBlockHeadTimestamp_us: mini?.timestamp_us ?? null,
+      miniBlockHeadBlock: mini?.blockNumber ?? null,
+      miniBlockHeadTimestamp_us: mini?.timestampUs ?? null,
       nodeReachable: this.node.reachable,
       spoolNodeReachable: health.nodeReachable,
       spoolUpdatedAt: health.updatedAt,
@@ -140,11 +139,10 @@ export class StatsService {
       spoolError: health.storageError,
     }
   }
+}
 
-  /** The mean interval over the newest blocks (or mini-blocks), in milliseconds. */
-  private cadence(sql: string): number | null {
-    const rows = this.db.query<{ at: number }, [number]>(sql).all(CADENCE_WINDOW + 1)
-    if (rows.length < 2) return null
-    return Math.round((rows[0]!.at - rows.at(-1)!.at) / (rows.length - 1))
-  }
+/** The mean interval between the newest times given (milliseconds, newest first). */
+function cadence(times: number[]): number | null {
+  if (times.length < 2) return null
+  return Math.round((times[0]! - times.at(-1)!) / (times.length - 1))
 }

@@ -1,5 +1,5 @@
 import type { Database } from 'bun:sqlite'
-import { txId } from '../spool/codec.ts'
+import { blockHash, blocksAfter, creationTraces, txPartiesAfter } from '../spool/read.ts'
 import type { CallFrame } from '../spool/traces.ts'
 
 export type AccountCounts = { sent: number; received: number; self: number }
@@ -46,14 +46,10 @@ export class ChainTally {
    */
   catchUp(): boolean {
     if (this.lastBlock >= 0 && !this.stillOnChain()) this.reset()
-    const blocks = this.db
-      .query<{ number: number; hash: Uint8Array; gas_used: number }, [number, number]>(
-        'SELECT number, hash, gas_used FROM blocks WHERE number > ? ORDER BY number LIMIT ?',
-      )
-      .all(this.lastBlock, BLOCKS_PER_PASS)
+    const blocks = blocksAfter(this.db, this.lastBlock, BLOCKS_PER_PASS)
     for (const block of blocks) {
       this.blocks++
-      this.gasUsed += block.gas_used
+      this.gasUsed += block.gasUsed
     }
     const last = blocks.at(-1)
     if (last) {
@@ -68,8 +64,8 @@ export class ChainTally {
 
   /** Whether the block last counted is still the spool's block at that height. */
   private stillOnChain(): boolean {
-    const row = this.db.query<{ hash: Uint8Array }, [number]>('SELECT hash FROM blocks WHERE number = ?').get(this.lastBlock)
-    return row !== null && this.lastHash !== null && Buffer.compare(Buffer.from(row.hash), this.lastHash) === 0
+    const hash = blockHash(this.db, this.lastBlock)
+    return hash !== null && this.lastHash !== null && Buffer.compare(Buffer.from(hash), this.lastHash) === 0
   }
 
   private reset(): void {
@@ -100,17 +96,13 @@ export class ChainTally {
   }
 
   private readTransactions(): boolean {
-    const rows = this.db
-      .query<{ id: number; from_addr: Uint8Array; to_addr: Uint8Array | null; created: Uint8Array | null }, [number, number, number]>(
-        'SELECT id, from_addr, to_addr, created FROM txs WHERE id > ? AND id < ? ORDER BY id LIMIT ?',
-      )
-      .all(this.lastTx, txId(this.lastBlock + 1, 0), TXS_PER_PASS)
+    const rows = txPartiesAfter(this.db, this.lastTx, this.lastBlock + 1, TXS_PER_PASS)
     for (const row of rows) {
-      const from = key(row.from_addr)
+      const from = key(row.from)
       const sender = this.account(from)
       if (sender.sent === 0) this.wallets++
       sender.sent++
-      const to = row.to_addr ? key(row.to_addr) : row.created ? key(row.created) : null
+      const to = row.to ? key(row.to) : row.created ? key(row.created) : null
       if (to !== null) {
         this.account(to).received++
         if (to === from) sender.self++
@@ -127,20 +119,15 @@ export class ChainTally {
   private readTraces(): boolean {
     const upTo = Math.min(this.lastBlock, this.tracedBlock + TRACE_BLOCKS_PER_PASS)
     if (upTo <= this.tracedBlock) return true
-    const rows = this.db
-      .query<{ tx_id: number; trace: string }, [number, number]>(
-        // Most traces create nothing: let SQLite skip them without handing them over.
-        `SELECT tx_id, trace FROM traces WHERE tx_id >= ? AND tx_id < ? AND instr(trace, '"CREATE') > 0 ORDER BY tx_id`,
-      )
-      .all(txId(this.tracedBlock + 1, 0), txId(upTo + 1, 0))
+    const rows = creationTraces(this.db, this.tracedBlock + 1, upTo)
     for (const row of rows) {
       const walk = (frame: CallFrame) => {
         if (frame.type.startsWith('CREATE') && !frame.error && ADDRESS.test(frame.to ?? '') && ADDRESS.test(frame.from)) {
-          this.created(frame.to!.slice(2).toLowerCase(), frame.from.slice(2).toLowerCase(), row.tx_id)
+          this.created(frame.to!.slice(2).toLowerCase(), frame.from.slice(2).toLowerCase(), row.txId)
         }
         for (const call of frame.calls) walk(call)
       }
-      walk(JSON.parse(row.trace) as CallFrame)
+      walk(row.trace)
     }
     if (rows.length > 0) this.version++
     this.tracedBlock = upTo
