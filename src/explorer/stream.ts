@@ -2,10 +2,18 @@ import type { Database } from 'bun:sqlite'
 import type { Config } from '../config/load.ts'
 import { hexOf } from '../eth/words.ts'
 import { Entities } from '../spool/kit/entities.ts'
-import { eventTable, versionedTable } from '../spool/kit/tables.ts'
+import { eventTable, versionedHistorySql, versionedTable } from '../spool/kit/tables.ts'
 import type { Migration } from '../spool/migrations.ts'
 import type { SpoolLog, StreamDefinition } from '../spool/streams.ts'
 import { decodeTransfers, isZero, tokenIdKey, TRANSFER_BATCH_TOPIC, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC, type Transfer } from './transfers.ts'
+
+/** Per contract: the standard of its first transfer, and counts. */
+const tokenTable = versionedTable({ table: 'explorer_tokens', keys: ['address'], columns: ['kind', 'transfers', 'minted', 'first_tx'] })
+/** Per NFT item and holder: how much is held; the row goes when nothing is. */
+const holdingTable = versionedTable({ table: 'explorer_nft_holdings', keys: ['token', 'token_id', 'holder'], columns: ['amount', 'last_tx'] })
+
+/** Every table the stream writes, so the spool rolls them back: the transfers are events, the rest versioned state. */
+export const explorerTables = [eventTable('explorer_transfers'), tokenTable, holdingTable]
 
 /**
  * The explorer's derived tables. The spool indexes logs by emitter and by signature only; the
@@ -70,45 +78,19 @@ export const explorerMigrations: Migration[] = [
       DELETE FROM explorer_transfers;
       DELETE FROM explorer_tokens;
       DELETE FROM explorer_nft_holdings;
-      CREATE TABLE explorer_tokens_history (
-        address BLOB NOT NULL,
-        block INTEGER NOT NULL,
-        kind INTEGER NOT NULL,
-        transfers INTEGER NOT NULL,
-        minted INTEGER NOT NULL,
-        first_tx INTEGER NOT NULL,
-        PRIMARY KEY (address, block)
-      ) WITHOUT ROWID;
-      CREATE INDEX explorer_tokens_history_block ON explorer_tokens_history(block);
-      CREATE TABLE explorer_nft_holdings_history (
-        token BLOB NOT NULL,
-        token_id TEXT NOT NULL,
-        holder BLOB NOT NULL,
-        block INTEGER NOT NULL,
-        amount TEXT NOT NULL,
-        last_tx INTEGER NOT NULL,
-        removed INTEGER NOT NULL,            -- 1: the holding ended in this block
-        PRIMARY KEY (token, token_id, holder, block)
-      ) WITHOUT ROWID;
-      CREATE INDEX explorer_nft_holdings_history_block ON explorer_nft_holdings_history(block);
+      ${versionedHistorySql(tokenTable)}
+      ${versionedHistorySql(holdingTable)}
     `,
   },
 ]
-
-/** Per contract: the standard of its first transfer, and counts. */
-const tokenTable = versionedTable({ table: 'explorer_tokens', keys: ['address'], columns: ['kind', 'transfers', 'minted', 'first_tx'] })
-/** Per NFT item and holder: how much is held; the row goes when nothing is. */
-const holdingTable = versionedTable({ table: 'explorer_nft_holdings', keys: ['token', 'token_id', 'holder'], columns: ['amount', 'last_tx'], removable: true })
-
-/** Every table the stream writes, so the spool rolls them back: the transfers are events, the rest versioned state. */
-export const explorerTables = [eventTable('explorer_transfers'), tokenTable, holdingTable]
 
 type TokenCounts = { kind: number; transfers: number; minted: number; firstTx: number }
 type Holding = { amount: bigint; lastTx: number }
 
 /**
- * What one pass keeps in memory: the counts and holdings it changes (written back per block by
- * the kit), and the holders of each ERC-721 item it touched (read once, then kept as it moves).
+ * What one pass keeps in memory: the counts and holdings it changes (written at the end of the
+ * pass, their history kept by the kit), and the holders of each item it touched: read in one query at the item's first
+ * movement, then kept as it moves (an ERC-721 transfer clears them all).
  */
 function passState(db: Database) {
   return {
@@ -116,7 +98,9 @@ function passState(db: Database) {
       `INSERT INTO explorer_transfers (tx_id, log_index, seq, block_number, token, kind, from_addr, to_addr, token_id, amount)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    holdersOf: db.query<{ holder: Uint8Array }, [Uint8Array, string]>('SELECT holder FROM explorer_nft_holdings WHERE token = ? AND token_id = ?'),
+    holdersOf: db.query<{ holder: Uint8Array; amount: string; last_tx: number }, [Uint8Array, string]>(
+      'SELECT holder, amount, last_tx FROM explorer_nft_holdings WHERE token = ? AND token_id = ?',
+    ),
     tokens: new Entities<TokenCounts>(
       db,
       tokenTable,
@@ -136,46 +120,59 @@ function passState(db: Database) {
 
 type PassState = ReturnType<typeof passState>
 
-/** Moves one NFT movement into the holdings. */
-function hold(pass: PassState, transfer: Transfer, id: number, block: number): void {
-  if (transfer.tokenId === null) return
-  const key = tokenIdKey(transfer.tokenId)
-  const item = `${hexOf(transfer.token)}:${key}`
+/** Moves one NFT movement (of the item `key`, token `tokenHex`) into the holdings. */
+function hold(pass: PassState, transfer: Transfer, tokenHex: string, key: string, id: number, block: number): void {
+  const item = `${tokenHex}:${transfer.tokenId}`
   let holders = pass.holders.get(item)
   if (!holders) {
-    holders = new Map(pass.holdersOf.all(transfer.token, key).map((row) => [hexOf(row.holder), row.holder]))
+    // Every holding of the item, so that no holder of it is looked up on its own.
+    holders = new Map()
+    for (const row of pass.holdersOf.all(transfer.token, key)) {
+      const holderId = hexOf(row.holder)
+      holders.set(holderId, row.holder)
+      pass.holdings.know(`${item}:${holderId}`, [transfer.token, key, row.holder], { amount: BigInt(row.amount), lastTx: row.last_tx })
+    }
     pass.holders.set(item, holders)
   }
-  const set = (holder: Uint8Array, amount: bigint) => {
-    const holderId = hexOf(holder)
+  const set = (holder: Uint8Array, holderId: string, amount: bigint) => {
+    const holdingId = `${item}:${holderId}`
+    const bound = [transfer.token, key, holder]
+    // Not among the item's holders when it was read, nor made since: there is no such row.
+    if (!holders.has(holderId)) pass.holdings.know(holdingId, bound, null)
     if (amount > 0n) {
-      const holding = pass.holdings.edit(`${item}:${holderId}`, [transfer.token, key, holder], block, () => ({ amount, lastTx: id }))!
+      const holding = pass.holdings.edit(holdingId, bound, block, () => ({ amount, lastTx: id }))!
       holding.amount = amount
       holding.lastTx = id
       holders.set(holderId, holder)
     } else {
-      pass.holdings.remove(`${item}:${holderId}`, [transfer.token, key, holder], block)
+      pass.holdings.remove(holdingId, bound, block)
       holders.delete(holderId)
     }
   }
   if (transfer.kind === 721) {
     // An ERC-721 item has one owner: whoever received it last (nobody once burned).
-    for (const holder of [...holders.values()]) set(holder, 0n)
-    if (!isZero(transfer.to)) set(transfer.to, 1n)
+    for (const [holderId, holder] of [...holders]) set(holder, holderId, 0n)
+    if (!isZero(transfer.to)) set(transfer.to, hexOf(transfer.to), 1n)
     return
   }
   const amount = BigInt(transfer.amount)
-  const held = (holder: Uint8Array) => pass.holdings.find(`${item}:${hexOf(holder)}`, [transfer.token, key, holder])?.amount ?? 0n
-  if (!isZero(transfer.from)) set(transfer.from, held(transfer.from) - amount)
-  if (!isZero(transfer.to)) set(transfer.to, held(transfer.to) + amount)
+  const move = (holder: Uint8Array, delta: bigint) => {
+    const holderId = hexOf(holder)
+    const held = holders.has(holderId) ? pass.holdings.find(`${item}:${holderId}`, [transfer.token, key, holder])!.amount : 0n
+    set(holder, holderId, held + delta)
+  }
+  if (!isZero(transfer.from)) move(transfer.from, -amount)
+  if (!isZero(transfer.to)) move(transfer.to, amount)
 }
 
 function applyTransfer(pass: PassState, transfer: Transfer, id: number, block: number): void {
-  pass.insert.run(id, transfer.logIndex, transfer.seq, block, transfer.token, transfer.kind, transfer.from, transfer.to, transfer.tokenId === null ? null : tokenIdKey(transfer.tokenId), transfer.amount)
-  const counts = pass.tokens.edit(hexOf(transfer.token), [transfer.token], block, () => ({ kind: transfer.kind, transfers: 0, minted: 0, firstTx: id }))!
+  const key = transfer.tokenId === null ? null : tokenIdKey(transfer.tokenId)
+  pass.insert.run(id, transfer.logIndex, transfer.seq, block, transfer.token, transfer.kind, transfer.from, transfer.to, key, transfer.amount)
+  const tokenHex = hexOf(transfer.token)
+  const counts = pass.tokens.edit(tokenHex, [transfer.token], block, () => ({ kind: transfer.kind, transfers: 0, minted: 0, firstTx: id }))!
   counts.transfers++
   if (isZero(transfer.from)) counts.minted++
-  hold(pass, transfer, id, block)
+  if (key !== null) hold(pass, transfer, tokenHex, key, id, block)
 }
 
 export function applyLogs(db: Database, logs: SpoolLog[]): void {

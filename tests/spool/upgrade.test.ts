@@ -4,6 +4,8 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseConfig } from '../../src/config/load.ts'
+import { clMigrations } from '../../src/exchange/cl/schema.ts'
+import { v2Migrations } from '../../src/exchange/v2/schema.ts'
 import { explorerMigrations } from '../../src/explorer/stream.ts'
 import { TRANSFER_TOPIC } from '../../src/explorer/transfers.ts'
 import { openSpool, setMeta } from '../../src/spool/db.ts'
@@ -12,9 +14,9 @@ import { streamPosition } from '../../src/spool/read.ts'
 import { runPass } from '../../src/spool/streams.ts'
 import { createStreams } from '../../src/streams.ts'
 
-// A spool written by the release before the spool owned its indexes and before the explorer's
-// counts were versioned: the explorer's first migration still made two indexes on the spool's
-// tables, and the explorer stream had derived rows.
+// A spool written by the release before the spool owned its indexes and before the stream kit:
+// the explorer's first migration still made two indexes on the spool's tables, the exchange's
+// histories were keyed by row then block, and the streams had derived rows.
 const OLD_EXPLORER_INDEXES = `
   CREATE INDEX explorer_blocks_active ON blocks(number) WHERE tx_count > 0;
   CREATE INDEX explorer_minis_hash ON minis(hash);`
@@ -23,19 +25,24 @@ function oldSpool(): string {
   const path = join(mkdtempSync(join(tmpdir(), 'stack-upgrade-')), 'spool.db')
   const db = new Database(path, { create: true, strict: true })
   db.run('PRAGMA journal_mode = WAL')
-  migrate(db, [spoolMigrations[0]!, { id: explorerMigrations[0]!.id, sql: explorerMigrations[0]!.sql + OLD_EXPLORER_INDEXES }])
+  migrate(db, [
+    spoolMigrations[0]!,
+    { id: explorerMigrations[0]!.id, sql: explorerMigrations[0]!.sql + OLD_EXPLORER_INDEXES },
+    ...v2Migrations.slice(0, 2),
+    ...clMigrations.slice(0, 2),
+  ])
   db.run('INSERT INTO blocks (number, hash, parent_hash, timestamp, gas_used, gas_limit, tx_count) VALUES (1, ?, ?, 1, 0, 1, 1)', [new Uint8Array(32).fill(1), new Uint8Array(32)])
   db.run(`INSERT INTO explorer_tokens (address, kind, transfers, minted, first_tx) VALUES (?, 20, 3, 1, 5)`, [new Uint8Array(20).fill(2)])
   setMeta(db, 'cursor', '1')
-  // Both streams derived the spool's one block (a pass over nothing moves the cursor to the head).
-  for (const name of ['explorer', 'v2']) runPass(db, { name, migrations: [], topics: [TRANSFER_TOPIC], tables: [], apply: () => {} }, 1)
+  // The streams derived the spool's one block (a pass over nothing moves the cursor to the head).
+  for (const name of ['explorer', 'v2', 'cl', 'other']) runPass(db, { name, migrations: [], topics: [TRANSFER_TOPIC], tables: [], apply: () => {} }, 1)
   db.close()
   return path
 }
 
 const indexes = (db: Database) => db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name").all().map((row) => row.name)
 
-test('a spool made by the previous release opens: its indexes move to the spool, the explorer derives again', () => {
+test('a spool made by the previous release opens: its indexes move to the spool, the streams derive again', () => {
   const path = oldSpool()
   const db = openSpool(path, createStreams(parseConfig('', null)).flatMap((stream) => stream.migrations))
   const names = indexes(db)
@@ -46,11 +53,13 @@ test('a spool made by the previous release opens: its indexes move to the spool,
   const plan = (sql: string) => db.query<{ detail: string }, []>(`EXPLAIN QUERY PLAN ${sql}`).all().map((row) => row.detail).join('; ')
   expect(plan('SELECT number FROM blocks WHERE tx_count > 0 ORDER BY number DESC LIMIT 8')).toContain('blocks_active')
   expect(plan("SELECT number FROM minis WHERE hash = x'00'")).toContain('minis_hash')
-  // The explorer's rows are gone and its cursor with them, so it derives everything again;
-  // the other streams keep theirs.
+  // The streams' rows are gone and their cursors with them, so they derive everything again,
+  // into histories of the kit's layout; a stream whose tables did not change keeps its cursor.
   expect(db.query('SELECT count(*) AS n FROM explorer_tokens').get()).toEqual({ n: 0 })
-  expect(streamPosition(db, 'explorer').cursorBlock).toBeNull()
-  expect(streamPosition(db, 'v2').cursorBlock).toBe(1)
+  for (const name of ['explorer', 'v2', 'cl']) expect([name, streamPosition(db, name).cursorBlock]).toEqual([name, null])
+  expect(streamPosition(db, 'other').cursorBlock).toBe(1)
+  const columns = (table: string) => db.query<{ name: string }, []>(`SELECT name FROM pragma_table_info('${table}')`).all().map((row) => row.name)
+  for (const table of ['v2_pair_state_history', 'cl_ticks_history', 'explorer_nft_holdings_history']) expect(columns(table)[0]).toBe('block')
   // The spool's own rows are untouched.
   expect(db.query('SELECT number FROM blocks').all()).toEqual([{ number: 1 }])
   db.close()

@@ -1,4 +1,6 @@
+import { versionedHistorySql } from '../../spool/kit/tables.ts'
 import type { Migration } from '../../spool/migrations.ts'
+import { poolStateTable, positionTable, tickTable } from './state.ts'
 
 // Tables of the concentrated stream, apart from the constant-product ones (spec 02: the
 // families are not variants of one another). Q64.96 prices, liquidity and amounts are decimal
@@ -102,5 +104,26 @@ export const clMigrations: Migration[] = [
     // ethUsd falls back to a pool of the two tokens: looked up by them, not scanned for.
     id: 'exchange/cl/002-pools-by-tokens',
     sql: 'CREATE INDEX cl_pools_tokens ON cl_pools(token0, token1);',
+  },
+  {
+    // The state's history in the stream kit's layout: how each row stood before each block that
+    // changed it, in block order. The stream derives everything again to fill it.
+    id: 'exchange/cl/003-history-in-block-order',
+    restarts: 'cl',
+    sql: `
+      DELETE FROM cl_tiers;
+      DELETE FROM cl_pools;
+      DELETE FROM cl_pool_state;
+      DELETE FROM cl_ticks;
+      DELETE FROM cl_positions;
+      DELETE FROM cl_swaps;
+      DELETE FROM cl_events;
+      DROP TABLE cl_pool_state_history;
+      DROP TABLE cl_ticks_history;
+      DROP TABLE cl_positions_history;
+      ${versionedHistorySql(poolStateTable)}
+      ${versionedHistorySql(tickTable)}
+      ${versionedHistorySql(positionTable)}
+    `,
   },
 ]

@@ -1,4 +1,6 @@
+import { versionedHistorySql } from '../../spool/kit/tables.ts'
 import type { Migration } from '../../spool/migrations.ts'
+import { pairStateTable } from './pairState.ts'
 
 // Tables of the constant-product stream. Addresses are 20-byte BLOBs, amounts decimal TEXT
 // (reserves reach 2^112, volumes more), logs are identified as the spool identifies them:
@@ -81,5 +83,19 @@ export const v2Migrations: Migration[] = [
     // ethUsd looks its pair up by the two tokens on every request that shows a dollar figure.
     id: 'exchange/v2/002-pairs-by-tokens',
     sql: 'CREATE INDEX v2_pairs_tokens ON v2_pairs(token0, token1);',
+  },
+  {
+    // The state's history in the stream kit's layout: how each row stood before each block that
+    // changed it, in block order. The stream derives everything again to fill it.
+    id: 'exchange/v2/003-history-in-block-order',
+    restarts: 'v2',
+    sql: `
+      DELETE FROM v2_pairs;
+      DELETE FROM v2_pair_state;
+      DELETE FROM v2_swaps;
+      DELETE FROM v2_liquidity;
+      DROP TABLE v2_pair_state_history;
+      ${versionedHistorySql(pairStateTable)}
+    `,
   },
 ]

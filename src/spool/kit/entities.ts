@@ -2,20 +2,22 @@ import type { Database, SQLQueryBindings } from 'bun:sqlite'
 import type { VersionedTable } from './tables.ts'
 import { versionedRows, type VersionedRows } from './versioned.ts'
 
-type Entry<E> = { entity: E; key: SQLQueryBindings[]; block: number | null; removed: boolean }
+/** A row as the pass holds it: its state (null: there is none) and the last block that changed it in this pass. */
+type Entry<E> = { entity: E | null; key: SQLQueryBindings[]; block: number | null }
 
 /**
  * The rows of a versioned table that one pass changes, held in memory while its logs are folded
- * in, and written back as a version at the end of every block in which each changed (the pass's
- * logs come in chain order, so a row's block only moves forward). Lives for one pass: a pass that
- * fails is rolled back by its transaction and leaves nothing behind here either.
+ * in. The first time a row changes in a block, how it stood before is added to the history (the
+ * pass's logs come in chain order, so a row's block only moves forward); the rows themselves are
+ * written once, by flush, at the end of the pass. Lives for one pass: a pass that fails is rolled
+ * back by its transaction and leaves nothing behind here either.
  *
  * `id` is any string unique to the row (the key's bytes in hex, say); `key` is the row's key
  * columns as bound values, in the order the declaration lists them, and `encode` gives its
  * other columns in theirs.
  */
 export class Entities<E> {
-  private readonly entries = new Map<string, Entry<E> | null>()
+  private readonly entries = new Map<string, Entry<E>>()
   private readonly rows: VersionedRows
 
   constructor(
@@ -29,64 +31,58 @@ export class Entities<E> {
 
   /** The row as it stands, or null; reading does not mark it changed. */
   find(id: string, key: SQLQueryBindings[]): E | null {
-    const entry = this.entry(id, key)
-    return entry && !entry.removed ? entry.entity : null
+    return this.entry(id, key).entity
   }
 
-  /**
-   * The row, about to change in `block` (made by `create` when there is none, else null). If it
-   * last changed in an earlier block, that block's version is written first.
-   */
+  /** The row, about to change in `block`: made by `create` when there is none, else null. */
   edit(id: string, key: SQLQueryBindings[], block: number, create?: () => E): E | null {
-    let entry = this.entry(id, key)
-    if (entry && !entry.removed) {
-      this.settle(entry, block)
-    } else if (!create) {
-      return null
-    } else if (entry) {
-      // Deleted earlier (in this pass or before): born again.
-      this.settle(entry, block)
-      entry.entity = create()
-      entry.removed = false
-    } else {
-      entry = { entity: create(), key, block: null, removed: false }
-      this.entries.set(id, entry)
-    }
-    entry.block = block
+    const entry = this.entry(id, key)
+    if (entry.entity === null && !create) return null
+    this.changes(entry, block)
+    entry.entity ??= create!()
     return entry.entity
   }
 
-  /** Deletes the row in `block` (the table must be declared removable); nothing when there is none. */
+  /** Deletes the row in `block`; nothing when there is none. */
   remove(id: string, key: SQLQueryBindings[], block: number): void {
     const entry = this.entry(id, key)
-    if (!entry || entry.removed) return
-    this.settle(entry, block)
-    entry.removed = true
-    entry.block = block
+    if (entry.entity === null) return
+    this.changes(entry, block)
+    entry.entity = null
   }
 
-  /** Writes every changed row: its last version and its current state. */
+  /**
+   * Tells the pass what the row is (null: there is none) when the stream read it itself, with
+   * others in one query, so that it is not looked up again; no effect once the pass holds the row.
+   */
+  know(id: string, key: SQLQueryBindings[], row: E | null): void {
+    if (!this.entries.has(id)) this.entries.set(id, { entity: row, key, block: null })
+  }
+
+  /** Writes every row the pass changed (or deletes it). */
   flush(): void {
-    for (const entry of this.entries.values()) if (entry && entry.block !== null) this.write(entry)
+    for (const { entity, key, block } of this.entries.values()) {
+      if (block === null) continue
+      if (entity === null) this.rows.remove(key)
+      else this.rows.write(key, this.encode(entity))
+    }
     this.entries.clear()
   }
 
-  /** Before a row changes in `block`, the version of the earlier block it changed in is written. */
-  private settle(entry: Entry<E>, block: number): void {
-    if (entry.block !== null && entry.block !== block) this.write(entry)
+  /** Before the row's first change in `block`, how it stood goes into the history. */
+  private changes(entry: Entry<E>, block: number): void {
+    if (entry.block === block) return
+    this.rows.remember(entry.key, entry.entity === null ? null : this.encode(entry.entity), block)
+    entry.block = block
   }
 
-  private write(entry: Entry<E>): void {
-    if (entry.removed) this.rows.remove(entry.key, this.encode(entry.entity), entry.block!)
-    else this.rows.save(entry.key, this.encode(entry.entity), entry.block!)
-  }
-
-  private entry(id: string, key: SQLQueryBindings[]): Entry<E> | null {
-    const known = this.entries.get(id)
-    if (known !== undefined) return known
-    const row = this.rows.load(key)
-    const entry = row ? { entity: this.decode(row), key, block: null, removed: false } : null
-    this.entries.set(id, entry)
+  private entry(id: string, key: SQLQueryBindings[]): Entry<E> {
+    let entry = this.entries.get(id)
+    if (!entry) {
+      const row = this.rows.load(key)
+      entry = { entity: row ? this.decode(row) : null, key, block: null }
+      this.entries.set(id, entry)
+    }
     return entry
   }
 }

@@ -2,13 +2,13 @@ import { Database } from 'bun:sqlite'
 import { expect, test } from 'bun:test'
 import { txId } from '../codec.ts'
 import { Entities } from './entities.ts'
-import { createdTable, eventTable, rollbackTables, tableNames, versionedTable } from './tables.ts'
+import { createdTable, eventTable, rollbackTables, tableNames, versionedHistorySql, versionedTable } from './tables.ts'
 
 // A stream's tables, one of each kind, rolled back from their declarations alone.
 const pools = createdTable('pools', 'created_block')
 const swaps = eventTable('swaps')
 const reserves = versionedTable({ table: 'reserves', keys: ['pool'], columns: ['amount'] })
-const holders = versionedTable({ table: 'holders', keys: ['pool', 'holder'], columns: ['shares'], removable: true })
+const holders = versionedTable({ table: 'holders', keys: ['pool', 'holder'], columns: ['shares'] })
 const TABLES = [pools, swaps, reserves, holders]
 
 function setup() {
@@ -16,12 +16,11 @@ function setup() {
   db.run('CREATE TABLE pools (pool TEXT PRIMARY KEY, created_block INTEGER NOT NULL)')
   db.run('CREATE TABLE swaps (tx_id INTEGER NOT NULL, log_index INTEGER NOT NULL, pool TEXT NOT NULL, PRIMARY KEY (tx_id, log_index))')
   db.run('CREATE TABLE reserves (pool TEXT PRIMARY KEY, amount INTEGER NOT NULL)')
-  db.run('CREATE TABLE reserves_history (pool TEXT NOT NULL, block INTEGER NOT NULL, amount INTEGER NOT NULL, PRIMARY KEY (pool, block))')
   db.run('CREATE TABLE holders (pool TEXT NOT NULL, holder TEXT NOT NULL, shares INTEGER NOT NULL, PRIMARY KEY (pool, holder))')
-  db.run(`CREATE TABLE holders_history (pool TEXT NOT NULL, holder TEXT NOT NULL, block INTEGER NOT NULL, shares INTEGER NOT NULL,
-    removed INTEGER NOT NULL, PRIMARY KEY (pool, holder, block))`)
-  const amounts = new Entities<{ amount: number }>(db, reserves, (row) => [row.amount], (row) => ({ amount: row.amount as number }))
-  const shares = new Entities<{ shares: number }>(db, holders, (row) => [row.shares], (row) => ({ shares: row.shares as number }))
+  db.run(versionedHistorySql(reserves))
+  db.run(versionedHistorySql(holders))
+  let amounts = new Entities<{ amount: number }>(db, reserves, (row) => [row.amount], (row) => ({ amount: row.amount as number }))
+  let shares = new Entities<{ shares: number }>(db, holders, (row) => [row.shares], (row) => ({ shares: row.shares as number }))
   /** What one block does: a pool made, a swap, reserves set, shares moved from one holder to another. */
   const block = (number: number, pool: string, amount: number, from: string | null, to: string, index = 0) => {
     db.run('INSERT OR IGNORE INTO pools (pool, created_block) VALUES (?, ?)', [pool, number])
@@ -30,8 +29,18 @@ function setup() {
     if (from) shares.remove(`${pool}:${from}`, [pool, from], number)
     shares.edit(`${pool}:${to}`, [pool, to], number, () => ({ shares: 1 }))
   }
-  const dump = () => Object.fromEntries(TABLES.flatMap(tableNames).map((name) => [name, db.query<Record<string, unknown>, []>(`SELECT * FROM ${name}`).all().map((row) => JSON.stringify(row)).sort()]))
-  return { db, block, flush: () => (amounts.flush(), shares.flush()), dump }
+  /** The end of a pass: rows written, and a new pass begins. */
+  const flush = () => {
+    amounts.flush()
+    shares.flush()
+    amounts = new Entities(db, reserves, (row) => [row.amount], (row) => ({ amount: row.amount as number }))
+    shares = new Entities(db, holders, (row) => [row.shares], (row) => ({ shares: row.shares as number }))
+  }
+  const dump = () =>
+    Object.fromEntries(
+      TABLES.flatMap(tableNames).map((name) => [name, db.query<Record<string, unknown>, []>(`SELECT * FROM ${name}`).all().map((row) => JSON.stringify(row)).sort()]),
+    )
+  return { db, block, flush, dump }
 }
 
 test('every table is left as a run that stopped at the ancestor left it', () => {
@@ -42,12 +51,13 @@ test('every table is left as a run that stopped at the ancestor left it', () => 
   const atTwo = dump()
   block(3, 'p', 30, 'bob', 'carol')
   block(3, 'q', 5, null, 'dave', 1)
+  flush()
   block(4, 'q', 6, 'dave', 'erin')
   flush()
 
   rollbackTables(db, TABLES, 2)
   expect(dump()).toEqual(atTwo)
-  // The versioned rows are back at their last remaining version, the holder deleted in block 3 is back.
+  // The versioned rows are back as they stood, the holder deleted in block 3 is back.
   expect(db.query('SELECT pool, amount FROM reserves').all()).toEqual([{ pool: 'p', amount: 20 }])
   expect(db.query('SELECT pool, holder FROM holders').all()).toEqual([{ pool: 'p', holder: 'bob' }])
 })

@@ -19,15 +19,13 @@ export type EventTable = { kind: 'events'; table: string; txColumn: string }
 export type CreatedTable = { kind: 'created'; table: string; blockColumn: string }
 
 /**
- * State that changes (reserves, a tick's liquidity, a holder's balance): the current row in
- * `table`, and in `<table>_history` the whole row as it stood at the end of every block in which
- * it changed, keyed by (keys..., block) with an index on block. A rollback drops the versions
- * above the ancestor and puts back, row by row, the last one left (or nothing, if the row was
- * born later). With `removable`, a row can also be deleted: the history then has a `removed`
- * column (1 for the version that deleted it), and a rollback to before the deletion brings the
- * row back. Write it through `Entities` (entities.ts), which keeps the versions.
+ * State that changes (reserves, a tick's liquidity, a holder's balance): the current rows in
+ * `table`, keyed by `keys`, and in `<table>_history` (made by versionedHistorySql) how each row
+ * stood before every block that changed it, or that it did not exist yet. A rollback puts every
+ * row changed above the ancestor back as it stood at the end of the ancestor: made, changed or
+ * deleted since, it is as it was. Write it through `Entities` (entities.ts), which keeps the history.
  */
-export type VersionedTable = { kind: 'versioned'; table: string; history: string; keys: readonly string[]; columns: readonly string[]; removable: boolean }
+export type VersionedTable = { kind: 'versioned'; table: string; history: string; keys: readonly string[]; columns: readonly string[] }
 
 export type StreamTable = EventTable | CreatedTable | VersionedTable
 
@@ -35,12 +33,22 @@ export const eventTable = (table: string, txColumn = 'tx_id'): EventTable => ({ 
 
 export const createdTable = (table: string, blockColumn: string): CreatedTable => ({ kind: 'created', table, blockColumn })
 
-export const versionedTable = (spec: { table: string; keys: readonly string[]; columns: readonly string[]; removable?: boolean }): VersionedTable => ({
+export const versionedTable = (spec: { table: string; keys: readonly string[]; columns: readonly string[] }): VersionedTable => ({
   kind: 'versioned',
   history: `${spec.table}_history`,
-  removable: false,
   ...spec,
 })
+
+/**
+ * The history table of a versioned table, for the stream's migration: one row per row and block
+ * that changed it, keyed by (block, keys...) so that it is appended in block order (a key-first
+ * order would scatter every write across the table). The columns take the values as they are,
+ * untyped; `existed` is 0 for a row that did not exist before the block.
+ */
+export function versionedHistorySql(spec: VersionedTable): string {
+  const columns = [...spec.keys, ...spec.columns].join(', ')
+  return `CREATE TABLE ${spec.history} (block INTEGER NOT NULL, ${columns}, existed INTEGER NOT NULL, PRIMARY KEY (block, ${spec.keys.join(', ')})) WITHOUT ROWID;`
+}
 
 /** Every table a declaration covers: its own, and a versioned table's history. */
 export const tableNames = (table: StreamTable): string[] => (table.kind === 'versioned' ? [table.table, table.history] : [table.table])

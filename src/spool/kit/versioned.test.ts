@@ -1,23 +1,23 @@
 import { Database } from 'bun:sqlite'
 import { describe, expect, test } from 'bun:test'
 import { Entities } from './entities.ts'
-import { versionedTable } from './tables.ts'
+import { versionedHistorySql, versionedTable } from './tables.ts'
 import { versionedRows } from './versioned.ts'
 
-function setup(removable = false) {
+function setup() {
   const db = new Database(':memory:', { strict: true })
+  const spec = versionedTable({ table: 'things', keys: ['id'], columns: ['value'] })
   db.run('CREATE TABLE things (id TEXT PRIMARY KEY, value INTEGER NOT NULL)')
-  db.run(`CREATE TABLE things_history (id TEXT NOT NULL, block INTEGER NOT NULL, value INTEGER NOT NULL${removable ? ', removed INTEGER NOT NULL' : ''}, PRIMARY KEY (id, block))`)
-  const spec = versionedTable({ table: 'things', keys: ['id'], columns: ['value'], removable })
+  db.run(versionedHistorySql(spec))
   const table = versionedRows(db, spec)
   const entities = () => new Entities<{ value: number }>(db, spec, (thing) => [thing.value], (row) => ({ value: row.value as number }))
   const current = () => db.query<{ id: string; value: number }, []>('SELECT id, value FROM things ORDER BY id').all()
-  const history = () => db.query<{ id: string; block: number; value: number; removed?: number }, []>(`SELECT id, block, value${removable ? ', removed' : ''} FROM things_history ORDER BY id, block`).all()
+  const history = () => db.query<{ block: number; id: string; value: number | null; existed: number }, []>('SELECT block, id, value, existed FROM things_history ORDER BY block, id').all()
   return { db, table, entities, current, history }
 }
 
 describe('state versioned by block', () => {
-  test('one version per block in which a row changed, the last of each block', () => {
+  test('the history keeps how a row stood before each block that changed it, once per block', () => {
     const { entities, current, history } = setup()
     const pass = entities()
     pass.edit('a', ['a'], 5, () => ({ value: 0 }))!.value = 1
@@ -25,7 +25,8 @@ describe('state versioned by block', () => {
     pass.edit('a', ['a'], 7)!.value = 3
     pass.edit('b', ['b'], 7, () => ({ value: 10 }))
     pass.flush()
-    // A later pass continues block 7 (a pass may stop inside a block) and goes on to 9.
+    // A later pass continues block 7 (a pass may stop inside a block) and goes on to 9: the entry
+    // for block 7 stays how the row stood before block 7, not halfway through it.
     const next = entities()
     next.edit('a', ['a'], 7)!.value = 4
     next.edit('a', ['a'], 9)!.value = 5
@@ -33,14 +34,14 @@ describe('state versioned by block', () => {
     next.flush()
     expect(current()).toEqual([{ id: 'a', value: 5 }, { id: 'b', value: 10 }])
     expect(history()).toEqual([
-      { id: 'a', block: 5, value: 2 },
-      { id: 'a', block: 7, value: 4 },
-      { id: 'a', block: 9, value: 5 },
-      { id: 'b', block: 7, value: 10 },
+      { block: 5, id: 'a', value: null, existed: 0 },
+      { block: 7, id: 'a', value: 2, existed: 1 },
+      { block: 7, id: 'b', value: null, existed: 0 },
+      { block: 9, id: 'a', value: 4, existed: 1 },
     ])
   })
 
-  test('a rollback restores the last remaining version, and drops rows born after it', () => {
+  test('a rollback puts rows back as they stood at the ancestor, and drops rows born after it', () => {
     const { table, entities, current, history } = setup()
     const pass = entities()
     pass.edit('a', ['a'], 5, () => ({ value: 0 }))!.value = 2
@@ -50,16 +51,15 @@ describe('state versioned by block', () => {
     pass.flush()
     table.rollback(6)
     expect(current()).toEqual([{ id: 'a', value: 2 }, { id: 'c', value: 30 }])
-    expect(history()).toEqual([
-      { id: 'a', block: 5, value: 2 },
-      { id: 'c', block: 3, value: 30 },
-    ])
+    expect(history().map((entry) => [entry.block, entry.id])).toEqual([[3, 'c'], [5, 'a']])
     table.rollback(4)
     expect(current()).toEqual([{ id: 'c', value: 30 }])
+    table.rollback(0)
+    expect(current()).toEqual([])
   })
 
-  test('a removable row: deleted in one block, born again in a later one, and a rollback to either side of its deletion', () => {
-    const { table, entities, current, history } = setup(true)
+  test('a row deleted in one block and born again in a later one: a rollback to either side of the deletion', () => {
+    const { table, entities, current } = setup()
     const pass = entities()
     pass.edit('a', ['a'], 2, () => ({ value: 1 }))
     pass.remove('a', ['a'], 4)
@@ -71,11 +71,6 @@ describe('state versioned by block', () => {
     expect(next.find('a', ['a'])).toBeNull()
     next.edit('a', ['a'], 6, () => ({ value: 7 }))
     next.flush()
-    expect(history()).toEqual([
-      { id: 'a', block: 2, value: 1, removed: 0 },
-      { id: 'a', block: 4, value: 1, removed: 1 },
-      { id: 'a', block: 6, value: 7, removed: 0 },
-    ])
     expect(current()).toEqual([{ id: 'a', value: 7 }])
     table.rollback(5)
     expect(current()).toEqual([])
@@ -83,8 +78,8 @@ describe('state versioned by block', () => {
     expect(current()).toEqual([{ id: 'a', value: 1 }])
   })
 
-  test('deleted and made again within one block: one version, the block-end state', () => {
-    const { entities, current, history } = setup(true)
+  test('deleted and made again within one block: one entry, how it stood before the block', () => {
+    const { table, entities, current, history } = setup()
     const pass = entities()
     pass.edit('a', ['a'], 2, () => ({ value: 1 }))
     pass.remove('a', ['a'], 3)
@@ -92,8 +87,25 @@ describe('state versioned by block', () => {
     pass.flush()
     expect(current()).toEqual([{ id: 'a', value: 5 }])
     expect(history()).toEqual([
-      { id: 'a', block: 2, value: 1, removed: 0 },
-      { id: 'a', block: 3, value: 5, removed: 0 },
+      { block: 2, id: 'a', value: null, existed: 0 },
+      { block: 3, id: 'a', value: 1, existed: 1 },
     ])
+    table.rollback(2)
+    expect(current()).toEqual([{ id: 'a', value: 1 }])
+  })
+
+  test('a row the stream read itself is not looked up again, and a known absence is trusted', () => {
+    const { db, entities, current } = setup()
+    db.run("INSERT INTO things (id, value) VALUES ('a', 1)")
+    const pass = entities()
+    pass.know('a', ['a'], { value: 9 })
+    pass.know('b', ['b'], null)
+    expect(pass.find('a', ['a'])).toEqual({ value: 9 })
+    expect(pass.edit('b', ['b'], 1)).toBeNull()
+    // Known once: a later word does not replace what the pass holds.
+    pass.know('a', ['a'], null)
+    pass.edit('a', ['a'], 1)!.value = 10
+    pass.flush()
+    expect(current()).toEqual([{ id: 'a', value: 10 }])
   })
 })

@@ -2,53 +2,54 @@ import type { Database, SQLQueryBindings } from 'bun:sqlite'
 import type { VersionedTable } from './tables.ts'
 
 /**
- * A versioned table at work (its declaration: tables.ts): the current rows, and beside them the
- * whole row as it stood at the end of every block in which it changed. Rolling back to a block is
- * then exact and cheap: drop the history above it, and put back, for each row that changed, the
- * last version that remains (or nothing, if it was born or deleted by then). The result is what a
- * run that never saw the orphaned blocks would have written.
+ * A versioned table at work (its declaration: tables.ts). Beside the current rows, its history
+ * keeps, for every block that changed a row, the row as it stood before that block (or that
+ * there was none), keyed by (block, keys...) so that it is written in block order, appended
+ * rather than scattered. Rolling back to a block is then exact and cheap: for each row changed
+ * above it, the earliest such entry is how the row stood at the end of that block; put it back
+ * (or delete the row), and drop the history above the block. The result is what a run that
+ * never saw the orphaned blocks would have written.
  */
 export function versionedRows(db: Database, spec: VersionedTable) {
-  const { table, history, keys, columns, removable } = spec
+  const { table, history, keys, columns } = spec
   const all = [...keys, ...columns]
   const byKey = keys.map((key) => `${key} = ?`).join(' AND ')
   const marks = (count: number) => Array.from({ length: count }, () => '?').join(', ')
-  const versionColumns = removable ? [...all, 'block', 'removed'] : [...all, 'block']
+  const nulls = columns.map(() => null)
   // db.query caches each statement on the connection, so these are compiled once.
   const load = db.query<Record<string, unknown>, SQLQueryBindings[]>(`SELECT ${columns.join(', ')} FROM ${table} WHERE ${byKey}`)
-  const saveCurrent = db.query(`INSERT OR REPLACE INTO ${table} (${all.join(', ')}) VALUES (${marks(all.length)})`)
-  const removeCurrent = db.query(`DELETE FROM ${table} WHERE ${byKey}`)
-  const saveVersion = db.query(`INSERT OR REPLACE INTO ${history} (${versionColumns.join(', ')}) VALUES (${marks(versionColumns.length)})`)
+  const write = db.query(`INSERT OR REPLACE INTO ${table} (${all.join(', ')}) VALUES (${marks(all.length)})`)
+  const remove = db.query(`DELETE FROM ${table} WHERE ${byKey}`)
+  // The first entry for a row and block stands: a pass that starts inside a block finds the row
+  // as the previous pass left it, halfway through that block, which is not how it stood before.
+  const remember = db.query(`INSERT OR IGNORE INTO ${history} (block, ${all.join(', ')}, existed) VALUES (${marks(all.length + 2)})`)
 
   return {
     /** The current row's columns, or null when there is none. */
     load: (key: SQLQueryBindings[]) => load.get(...key),
-    /** Writes the row as it stands at the end of `block`, as current and into the history. */
-    save: (key: SQLQueryBindings[], values: SQLQueryBindings[], block: number) => {
-      saveCurrent.run(...key, ...values)
-      if (removable) saveVersion.run(...key, ...values, block, 0)
-      else saveVersion.run(...key, ...values, block)
+    /** Records how the row stood before `block` changed it: its columns, or null when there was none. */
+    remember: (key: SQLQueryBindings[], values: SQLQueryBindings[] | null, block: number) => {
+      remember.run(block, ...key, ...(values ?? nulls), values === null ? 0 : 1)
     },
-    /** Deletes the row at the end of `block`; its last `values` stay in the history, marked removed. */
-    remove: (key: SQLQueryBindings[], values: SQLQueryBindings[], block: number) => {
-      if (!removable) throw new Error(`${table} is not declared removable`)
-      removeCurrent.run(...key)
-      saveVersion.run(...key, ...values, block, 1)
-    },
-    /** Forgets every version above `ancestor` and restores, row by row, the last one that remains. */
+    /** Writes the row as it stands now. */
+    write: (key: SQLQueryBindings[], values: SQLQueryBindings[]) => write.run(...key, ...values),
+    /** Deletes the row. */
+    remove: (key: SQLQueryBindings[]) => remove.run(...key),
+    /** Puts every row changed above `ancestor` back as it stood at the end of `ancestor`, and forgets the history above it. */
     rollback: (ancestor: number) => {
-      const touched = db.query<Record<string, SQLQueryBindings>, [number]>(`SELECT DISTINCT ${keys.join(', ')} FROM ${history} WHERE block > ?`).all(ancestor)
-      if (touched.length === 0) return
-      db.run(`DELETE FROM ${history} WHERE block > ?`, [ancestor])
-      const latest = db.query<Record<string, SQLQueryBindings>, SQLQueryBindings[]>(
-        `SELECT ${[...all, ...(removable ? ['removed'] : [])].join(', ')} FROM ${history} WHERE ${byKey} ORDER BY block DESC LIMIT 1`,
-      )
-      for (const row of touched) {
-        const key = keys.map((name) => row[name]!)
-        const kept = latest.get(...key)
-        if (kept && !kept.removed) saveCurrent.run(...all.map((name) => kept[name]!))
-        else removeCurrent.run(...key)
+      const entries = db
+        .query<Record<string, SQLQueryBindings>, [number]>(`SELECT ${all.join(', ')}, existed FROM ${history} WHERE block > ? ORDER BY block`)
+        .all(ancestor)
+      const restored = new Set<string>()
+      for (const entry of entries) {
+        const key = keys.map((name) => entry[name]!)
+        const id = key.map((value) => (value instanceof Uint8Array ? Buffer.from(value).toString('hex') : String(value))).join('\u0000')
+        if (restored.has(id)) continue
+        restored.add(id)
+        if (entry.existed) write.run(...all.map((name) => entry[name]!))
+        else remove.run(...key)
       }
+      db.run(`DELETE FROM ${history} WHERE block > ?`, [ancestor])
     },
   }
 }
