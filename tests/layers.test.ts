@@ -1,0 +1,93 @@
+import { describe, expect, test } from 'bun:test'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import { ROOT } from './helpers/stack.ts'
+
+// The layers of DESIGN.md as data: who may not import whom. A rule names the files it governs
+// (a folder or a file, relative to the checkout) and what they may never import.
+
+const SERVICES = ['src/explorer', 'src/exchange', 'src/faucet', 'src/arcade']
+/** The composition root: the only place that knows every layer. */
+const ROOT_WIRING = ['src/main.ts', 'src/cli', 'src/services.ts', 'src/streams.ts', 'src/spoolWorker.ts', 'src/workers.ts']
+
+type Rule = { name: string; files: string; forbid: string[] }
+
+export const RULES: Rule[] = [
+  ...SERVICES.map((service) => ({ name: `${service} imports no other service and no dev chain`, files: service, forbid: [...SERVICES.filter((other) => other !== service), 'src/devnet'] })),
+  { name: 'the spool imports no service and no wiring', files: 'src/spool', forbid: [...SERVICES, ...ROOT_WIRING, 'src/registry', 'src/devnet', 'src/http', 'src/config/schema.ts'] },
+  { name: 'the chain layer imports no service, no spool and no wiring', files: 'src/chain', forbid: [...SERVICES, ...ROOT_WIRING, 'src/spool', 'src/registry', 'src/devnet', 'src/http'] },
+  { name: 'config imports no service', files: 'src/config', forbid: [...SERVICES, ...ROOT_WIRING, 'src/spool', 'src/devnet', 'src/registry'] },
+  { name: 'the HTTP conventions import no service and no spool', files: 'src/http', forbid: [...SERVICES, ...ROOT_WIRING, 'src/spool', 'src/devnet'] },
+  { name: 'EVM values and errors stand on nothing of the stack', files: 'src/eth', forbid: ['src/'] },
+  { name: 'the errors stand on nothing of the stack', files: 'src/errors.ts', forbid: ['src/'] },
+  { name: 'the dev chain imports no service', files: 'src/devnet', forbid: [...SERVICES, 'src/spool', 'src/http'] },
+  { name: "the registry's validator imports nothing of src", files: 'registry/scripts', forbid: ['src/'] },
+]
+
+/** A file and the checkout-relative paths of the files it imports (relative imports only). */
+export type ImportGraph = Array<{ file: string; imports: string[] }>
+
+/** Every import that breaks a rule, as `file imports target (rule)`. */
+export function violations(graph: ImportGraph, rules: Rule[] = RULES): string[] {
+  const within = (path: string, place: string) => path === place || path.startsWith(place.endsWith('/') ? place : `${place}/`)
+  const found: string[] = []
+  for (const { file, imports } of graph) {
+    for (const rule of rules) {
+      if (!within(file, rule.files)) continue
+      for (const target of imports) {
+        if (within(target, rule.files)) continue
+        if (rule.forbid.some((place) => within(target, place) || (place.endsWith('/') && target.startsWith(place)))) found.push(`${file} imports ${target} (${rule.name})`)
+      }
+    }
+  }
+  return found
+}
+
+const SOURCE = /\.(?:ts|mts|mjs|js)$/
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s(?:[^'"`;]*?\sfrom\s)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|new URL\(\s*['"]([^'"]+\.(?:ts|mjs))['"],\s*import\.meta\.url\)/g
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    if (statSync(path).isDirectory()) return name === 'node_modules' ? [] : sourceFiles(path)
+    return SOURCE.test(name) && !name.endsWith('.d.mts') ? [path] : []
+  })
+}
+
+/** The import graph of src/ and registry/scripts/, read from the files as they are. */
+export function importGraph(): ImportGraph {
+  const files = [...sourceFiles(join(ROOT, 'src')), ...sourceFiles(join(ROOT, 'registry/scripts'))].filter((path) => !/\.test\.[mc]?[jt]s$/.test(path))
+  return files.map((path) => {
+    const text = readFileSync(path, 'utf8')
+    const imports = [...text.matchAll(IMPORT)]
+      .map((match) => match[1] ?? match[2] ?? match[3]!)
+      .filter((specifier) => specifier.startsWith('.'))
+      .map((specifier) => relative(ROOT, resolve(dirname(path), specifier)))
+    return { file: relative(ROOT, path), imports }
+  })
+}
+
+describe('the layers of DESIGN.md', () => {
+  test('no file imports across a layer it may not', () => {
+    expect(violations(importGraph())).toEqual([])
+  })
+
+  test('the rules catch each import the layering forbids', () => {
+    const graph: ImportGraph = [
+      { file: 'src/spool/spool.ts', imports: ['src/streams.ts'] },
+      { file: 'src/spool/worker.ts', imports: ['src/exchange/v2/stream.ts'] },
+      { file: 'src/config/schema.ts', imports: ['src/arcade/abis.ts'] },
+      { file: 'src/faucet/deployment.ts', imports: ['src/devnet/deploy.ts'] },
+      { file: 'src/explorer/app.ts', imports: ['src/exchange/read/v2.ts'] },
+      { file: 'registry/scripts/logos.mjs', imports: ['src/eth/address.ts'] },
+      { file: 'src/chain/client.ts', imports: ['src/spool/read.ts'] },
+      { file: 'src/eth/address.ts', imports: ['src/errors.ts'] },
+    ]
+    const found = violations(graph)
+    expect(found).toHaveLength(graph.length)
+    expect(found[0]).toBe('src/spool/spool.ts imports src/streams.ts (the spool imports no service and no wiring)')
+    // Inside a layer, and into a layer below, is allowed.
+    expect(violations([{ file: 'src/explorer/app.ts', imports: ['src/explorer/stats.ts', 'src/spool/read.ts', 'src/eth/address.ts'] }])).toEqual([])
+  })
+
+})
