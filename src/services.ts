@@ -1,4 +1,6 @@
 import { createArcadeApp } from './arcade/app.ts'
+import { arcadeSettings } from './arcade/settings.ts'
+import type { Config } from './config/load.ts'
 import { serviceNames, type ServiceName } from './config/schema.ts'
 import type { ServiceContext } from './context.ts'
 import { createExchangeApp } from './exchange/app.ts'
@@ -13,6 +15,15 @@ const factories = {
   faucet: createFaucetApp,
   arcade: createArcadeApp,
 } satisfies Record<ServiceName, (context: ServiceContext, spool: Spool) => unknown>
+
+/**
+ * The settings a service checks itself beyond the config's schema (the arcade's ABI names and
+ * rooms), checked before anything starts: no dev chain is deployed, no spool is opened, for a
+ * config that cannot serve.
+ */
+export function checkServiceSettings(config: Config): void {
+  arcadeSettings(config)
+}
 
 /**
  * Builds and opens the four services. If one cannot open its port, the ones already open are

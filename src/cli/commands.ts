@@ -7,7 +7,7 @@ import { spoolWiring } from '../streams.ts'
 import { DEV_OPERATOR_KEY, devAccounts } from '../devnet/accounts.ts'
 import { startDevnet } from '../devnet/devnet.ts'
 import { createLogger } from '../log.ts'
-import { startServices } from '../services.ts'
+import { checkServiceSettings, startServices } from '../services.ts'
 import { VERSION } from '../version.ts'
 import { devBanner } from './banner.ts'
 import { guardProcess } from './guard.ts'
@@ -15,6 +15,7 @@ import { onShutdown } from './shutdown.ts'
 
 /** `stack start`: the four services against the node the config names. Never starts a node. */
 export async function start(config: Config): Promise<void> {
+  checkServiceSettings(config)
   const log = createLogger({ level: config.log.level })
   log.info({ version: VERSION, config: config.file ?? '(defaults)', dataDir: config.dataDir, rpc: config.chain.rpc }, 'starting')
   if (!config.secrets.faucetKey) {
@@ -51,6 +52,7 @@ async function serve(context: ServiceContext, spool: Spool, also: Array<() => Pr
 
 /** `stack dev`: a fresh local chain with the contract set, then the four services against it. */
 export async function dev(fileConfig: Config): Promise<void> {
+  checkServiceSettings(fileConfig)
   const log = createLogger({ level: fileConfig.log.level })
   log.info({ version: VERSION, config: fileConfig.file ?? '(defaults)', dataDir: fileConfig.dataDir }, 'starting dev')
   const devnet = await startDevnet(fileConfig, log)
