@@ -1,6 +1,5 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
-import { syncFolder } from '../../files/syncFolder.ts'
 import { writeFileAtomic } from '../../files/writeFileAtomic.ts'
 import type { Logger } from '../../log.ts'
 import { utcDay } from './day.ts'
@@ -106,20 +105,14 @@ export class Journal {
     closeSync(this.fd)
   }
 
-  /** The checkpoint goes to a temporary file first and is renamed into place once on disk. */
+  /**
+   * The checkpoint is written as a whole new file (temporary, fsynced, renamed, the folder
+   * fsynced: writeFileAtomic), then HEAD names it, and only then are lines appended to it.
+   */
   private startFile(sequence: number, checkpoint: Checkpoint): { fd: number; bytes: number } {
     const path = join(this.options.dir, fileName(sequence))
-    const temporary = `${path}.tmp`
     const head = Buffer.from(`${JSON.stringify(checkpoint)}\n`)
-    const fd = openSync(temporary, 'w')
-    try {
-      writeAll(fd, head)
-      fsyncSync(fd)
-    } finally {
-      closeSync(fd)
-    }
-    renameSync(temporary, path)
-    syncFolder(this.options.dir)
+    writeFileAtomic(path, head)
     writeFileAtomic(join(this.options.dir, HEAD), `${sequence}\n`)
     return { fd: openSync(path, 'a'), bytes: head.byteLength }
   }
