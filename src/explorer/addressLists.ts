@@ -1,7 +1,8 @@
 import type { Database } from 'bun:sqlite'
 import type { Page } from './paging.ts'
 import type { RegistryView } from './registryView.ts'
-import { TRANSFER_COLUMNS, TRANSFER_JOINS, transferRow, txSummariesByIds, type TransferRecord } from './rows.ts'
+import { TRANSFER_COLUMNS, TRANSFER_JOINS, transferRow, txSummary, type TransferRecord } from './rows.ts'
+import { createdContract, txIdsReceivedBy, txIdsSentBy, txsByIds } from '../spool/read.ts'
 
 // An address appears on either side of a transaction or transfer, and the spool indexes each side
 // separately. A page of the newest is the merge of the newest `offset + limit` of each side:
@@ -10,13 +11,11 @@ import { TRANSFER_COLUMNS, TRANSFER_JOINS, transferRow, txSummariesByIds, type T
 /** The newest transactions sent by, sent to, or creating `address`, paged. */
 export function addressTransactions(db: Database, address: Uint8Array, creationTx: number | null, { limit, offset }: Page, registry: RegistryView) {
   const wanted = offset + limit
-  const side = (column: 'from_addr' | 'to_addr') =>
-    db.query<{ id: number }, [Uint8Array, number]>(`SELECT id FROM txs WHERE ${column} = ? ORDER BY id DESC LIMIT ?`).all(address, wanted).map((row) => row.id)
-  const ids = new Set([...side('from_addr'), ...side('to_addr')])
+  const ids = new Set([...txIdsSentBy(db, address, wanted), ...txIdsReceivedBy(db, address, wanted)])
   // The creation of a contract is a transaction "to" it, though its `to` is empty.
-  if (creationTx !== null && db.query('SELECT 1 FROM txs WHERE id = ? AND created = ?').get(creationTx, address)) ids.add(creationTx)
-  const page = [...ids].sort((a, b) => b - a).slice(offset, wanted)
-  return txSummariesByIds(db, page, registry)
+  const created = creationTx === null ? null : createdContract(db, creationTx)
+  if (created !== null && Buffer.compare(created, address) === 0) ids.add(creationTx!)
+  return txsByIds(db, [...ids].sort((a, b) => b - a).slice(offset, wanted)).map((tx) => txSummary(tx, registry))
 }
 
 /** The newest ERC-20 (`fungible`) or NFT transfers from or to `address`, paged. */

@@ -9,6 +9,7 @@ import { valueOf, viewCall, viewResult } from '../node.ts'
 import { page } from '../paging.ts'
 import { accountRow } from '../ranking.ts'
 import { tokenIdFromKey } from '../transfers.ts'
+import { txHashes } from '../../spool/read.ts'
 
 /** Spec 03 "address": the bytecode is cut to 400 hex characters, with an ellipsis. */
 export const BYTECODE_SHOWN = 400
@@ -22,11 +23,10 @@ export function truncateBytecode(code: Hex): string {
 export function accountRoutes(explorer: Explorer) {
   const { db, registry, tally, node } = explorer
 
-  const hashOfTx = (id: number) => hex(db.query<{ hash: Uint8Array }, [number]>('SELECT hash FROM txs WHERE id = ?').get(id)?.hash)
-  /** A contract or creator from the tally (lower-case hex without 0x) with its transaction. */
-  const contractRef = (key: string, id: number) => {
+  /** A contract or creator from the tally (lower-case hex without 0x) with the hash of its transaction. */
+  const contractRef = (key: string, txHash: Uint8Array | undefined) => {
     const checksummed = checksum(`0x${key}`)
-    return { address: checksummed, label: registry.labelName(checksummed), txHash: hashOfTx(id) }
+    return { address: checksummed, label: registry.labelName(checksummed), txHash: hex(txHash) }
   }
 
   const detail = async (address: Address, query: Record<string, unknown>) => {
@@ -36,6 +36,9 @@ export function accountRoutes(explorer: Explorer) {
     const bytes = blob(address)
     const counts = tally.accounts.get(key) ?? { sent: 0, received: 0, self: 0 }
     const creation = tally.creations.get(key) ?? null
+    const created = (tally.createdBy.get(key) ?? []).slice(0, 100).map((contract) => ({ contract, txId: tally.creations.get(contract)!.txId }))
+    // The transactions that created it and what it created, looked up at once.
+    const hashes = txHashes(db, [...(creation ? [creation.txId] : []), ...created.map((entry) => entry.txId)])
 
     // Live: balance, nonce, code, the token balances and the probes of unlisted tokens, one batch.
     const tokens = tokensReceived(db, bytes).map((token) => checksum(token))
@@ -89,8 +92,8 @@ export function accountRoutes(explorer: Explorer) {
       contract: code !== null ? code !== '0x' : creation !== null ? true : null,
       bytecode: code === null || code === '0x' ? null : truncateBytecode(code),
       bytecodeSize: code === null ? null : (code.length - 2) / 2,
-      creator: creation ? contractRef(creation.creator, creation.txId) : null,
-      createdContracts: (tally.createdBy.get(key) ?? []).slice(0, 100).map((created) => contractRef(created, tally.creations.get(created)!.txId)),
+      creator: creation ? contractRef(creation.creator, hashes.get(creation.txId)) : null,
+      createdContracts: created.map(({ contract, txId }) => contractRef(contract, hashes.get(txId))),
       counts: { transactions: counts.sent + counts.received - counts.self, sent: counts.sent, received: counts.received, ...transferCounts(db, bytes) },
       tokens: holdings,
       nfts,

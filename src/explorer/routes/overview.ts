@@ -4,7 +4,8 @@ import { TtlCache } from '../cache.ts'
 import type { Explorer } from '../explorer.ts'
 import { PAGE, clampLimit } from '../paging.ts'
 import { accountRow } from '../ranking.ts'
-import { BLOCK_COLUMNS, blockRow, chartPoint, TX_COLUMNS, txSummary, type BlockRecord, type TxRecord } from '../rows.ts'
+import { blockRow, chartPoint, txSummary } from '../rows.ts'
+import { latestBlocks, latestTxs } from '../../spool/read.ts'
 
 /** Spec 03 "/overview": fixed sizes, nothing configurable. */
 const OVERVIEW = { charts: 48, blocks: 8, txs: 12, accounts: 8 }
@@ -17,12 +18,10 @@ const MIN_ACTIVE_POINTS = 4
  * take every block. So the points are not evenly spaced in time.
  */
 export function chartPoints(db: Database, limit: number) {
-  type Row = { number: number; timestamp: number; tx_count: number; gas_used: number }
-  const columns = 'number, timestamp, tx_count, gas_used'
-  // Enough rows to know whether four blocks with transactions exist, whatever the limit asks.
-  let rows = db.query<Row, [number]>(`SELECT ${columns} FROM blocks WHERE tx_count > 0 ORDER BY number DESC LIMIT ?`).all(Math.max(limit, MIN_ACTIVE_POINTS))
-  if (rows.length < MIN_ACTIVE_POINTS) rows = db.query<Row, [number]>(`SELECT ${columns} FROM blocks ORDER BY number DESC LIMIT ?`).all(limit)
-  return rows.slice(0, limit).reverse().map(chartPoint)
+  // Enough blocks to know whether four with transactions exist, whatever the limit asks.
+  let blocks = latestBlocks(db, { limit: Math.max(limit, MIN_ACTIVE_POINTS), active: true })
+  if (blocks.length < MIN_ACTIVE_POINTS) blocks = latestBlocks(db, { limit })
+  return blocks.slice(0, limit).reverse().map(chartPoint)
 }
 
 export function overviewRoutes(explorer: Explorer) {
@@ -32,14 +31,8 @@ export function overviewRoutes(explorer: Explorer) {
     return {
       stats: explorer.stats.stats(),
       charts: chartPoints(db, OVERVIEW.charts),
-      blocks: db
-        .query<BlockRecord, [number]>(`SELECT ${BLOCK_COLUMNS} FROM blocks b WHERE b.tx_count > 0 ORDER BY b.number DESC LIMIT ?`)
-        .all(OVERVIEW.blocks)
-        .map(blockRow),
-      txs: db
-        .query<TxRecord, [number]>(`SELECT ${TX_COLUMNS} FROM txs t JOIN blocks b ON b.number = t.block_number ORDER BY t.id DESC LIMIT ?`)
-        .all(OVERVIEW.txs)
-        .map((row) => txSummary(row, registry)),
+      blocks: latestBlocks(db, { limit: OVERVIEW.blocks, active: true }).map(blockRow),
+      txs: latestTxs(db, { limit: OVERVIEW.txs }).map((tx) => txSummary(tx, registry)),
       topAccounts: explorer.ranking
         .ranked()
         .slice(0, OVERVIEW.accounts)

@@ -9,19 +9,9 @@ import { blob, hex, parseHash } from '../../eth/bytes.ts'
 import { decimal } from '../../eth/quantity.ts'
 import { traceAddress } from '../format.ts'
 import { page } from '../paging.ts'
-import { TX_COLUMNS, txSummary, type TxRecord } from '../rows.ts'
-import { decodeTransfers, type RawLog } from '../transfers.ts'
-
-type FullTxRecord = TxRecord & {
-  block_hash: Uint8Array
-  nonce: number
-  type: number
-  gas: number
-  gas_price: string | null
-  max_fee: string | null
-  max_priority_fee: string | null
-  input: Uint8Array
-}
+import { txSummary } from '../rows.ts'
+import { decodeTransfers } from '../transfers.ts'
+import { latestTxs, txByHash, txLogs, txTrace } from '../../spool/read.ts'
 
 /** Token metadata lasts: a token's symbol and decimals are read again at most once a minute. */
 const TOKEN_META_AGE_MS = 60_000
@@ -48,26 +38,15 @@ export function txRoutes(explorer: Explorer) {
   })
 
   const detail = async (hash: Hex) => {
-    const row = db
-      .query<FullTxRecord, [Uint8Array]>(
-        `SELECT ${TX_COLUMNS}, b.hash AS block_hash, t.nonce, t.type, t.gas, t.gas_price, t.max_fee, t.max_priority_fee, t.input
-           FROM txs t JOIN blocks b ON b.number = t.block_number WHERE t.hash = ?`,
-      )
-      .get(blob(hash))
-    if (!row) throw new NotFoundError('unknown transaction')
+    const tx = txByHash(db, blob(hash))
+    if (!tx) throw new NotFoundError('unknown transaction')
 
-    const logRows = db
-      .query<RawLog & { log_index: number }, [number]>(
-        'SELECT log_index AS logIndex, address, topic0, topic1, topic2, topic3, data FROM logs WHERE tx_id = ? ORDER BY log_index',
-      )
-      .all(row.id)
-    const trace = db.query<{ trace: string }, [number]>('SELECT trace FROM traces WHERE tx_id = ?').get(row.id)
-    const to = checksumOrNull(row.to_addr)
-    const toKind = row.to_addr
-      ? db.query<{ kind: number }, [Uint8Array]>('SELECT kind FROM explorer_tokens WHERE address = ?').get(row.to_addr)?.kind
-      : undefined
+    const logs = txLogs(db, tx.id)
+    const trace = txTrace(db, tx.id)
+    const to = checksumOrNull(tx.to)
+    const toKind = tx.to ? db.query<{ kind: number }, [Uint8Array]>('SELECT kind FROM explorer_tokens WHERE address = ?').get(tx.to)?.kind : undefined
 
-    const transfers = logRows.flatMap(decodeTransfers)
+    const transfers = logs.flatMap(decodeTransfers)
     const fungible = transfers.filter((transfer) => transfer.kind === 20)
     // Unlisted tokens are named by asking them (one batch, remembered for a minute); with the
     // node away their symbol and decimals are null.
@@ -79,28 +58,28 @@ export function txRoutes(explorer: Explorer) {
       return { symbol: listed?.symbol ?? probe?.symbol ?? null, decimals: listed?.decimals ?? probe?.decimals ?? null, verified: listed !== null }
     }
 
-    const input = hex(row.input)!
+    const input = hex(tx.input)
     return {
-      ...txSummary(row, registry),
-      blockHash: hex(row.block_hash),
-      nonce: row.nonce,
-      type: row.type,
-      gas: row.gas,
-      gasPrice: row.gas_price,
-      maxFeePerGas: row.max_fee,
-      maxPriorityFeePerGas: row.max_priority_fee,
-      effectiveGasPrice: row.effective_gas_price,
-      status: row.status === 1 ? 'success' : 'reverted',
+      ...txSummary(tx, registry),
+      blockHash: hex(tx.blockHash),
+      nonce: tx.nonce,
+      type: tx.type,
+      gas: tx.gas,
+      gasPrice: tx.gasPrice,
+      maxFeePerGas: tx.maxFee,
+      maxPriorityFeePerGas: tx.maxPriorityFee,
+      effectiveGasPrice: tx.effectiveGasPrice,
+      status: tx.status === 1 ? 'success' : 'reverted',
       input,
       decoded: to ? decodeInput(input, { nft: toKind === 721 }) : null,
-      logs: logRows.map((log) => {
+      logs: logs.map((log) => {
         const address = checksum(log.address)
         const topics = [log.topic0, log.topic1, log.topic2, log.topic3].filter((topic): topic is Uint8Array => topic !== null).map((topic) => hex(topic)!)
         const data = hex(log.data)!
         return { logIndex: log.logIndex, address, label: label(address), topics, data, event: decodeLog(topics, data) }
       }),
       // Null when the node gave no traces for this transaction (the spool says so in its health).
-      traces: trace ? [frame(JSON.parse(trace.trace) as CallFrame)] : null,
+      traces: trace ? [frame(trace)] : null,
       tokenTransfers: fungible.map((transfer) => {
         const token = checksum(transfer.token)
         return { logIndex: transfer.logIndex, token, tokenLabel: registry.labelName(token), ...tokenMeta(token), from: checksum(transfer.from), to: checksum(transfer.to), value: transfer.amount }
@@ -125,13 +104,7 @@ export function txRoutes(explorer: Explorer) {
   }
 
   return new Elysia({ name: 'explorer-txs' })
-    .get('/txs', ({ query }) => {
-      const { limit, offset } = page(query)
-      return db
-        .query<TxRecord, [number, number]>(`SELECT ${TX_COLUMNS} FROM txs t JOIN blocks b ON b.number = t.block_number ORDER BY t.id DESC LIMIT ? OFFSET ?`)
-        .all(limit, offset)
-        .map((row) => txSummary(row, registry))
-    })
+    .get('/txs', ({ query }) => latestTxs(db, page(query)).map((tx) => txSummary(tx, registry)))
     // A stored transaction changes only if a reorganisation drops it, so its answer is kept as
     // briefly as the address pages' (a few seconds) and a burst of views costs one read.
     // Keyed by the hash as parsed: a malformed one is refused whether or not a twin is cached.
