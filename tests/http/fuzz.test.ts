@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { configDir, fromSource, ROOT, startStack, type RunningStack } from '../helpers/stack.ts'
 import { waitFor } from '../helpers/wait.ts'
-import { rawRequest } from './raw.ts'
+import { rawRequest } from '../helpers/rawHttp.ts'
 
 // Hostile input against `stack dev` as a developer runs it: every route of the four services
 // with malformed path and query values, every method, and requests written byte by byte on a
