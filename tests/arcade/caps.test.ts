@@ -1,27 +1,29 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
 import type { Member } from '../../src/arcade/room.ts'
-import { arcadeChain, startArcade, waitFor, type ArcadeChain, type RunningArcade } from './helpers/arcade.ts'
-import { rawUpgrade, stalledClient } from './helpers/rawHttp.ts'
+import { startDevChain, type DevChain } from '../helpers/devChain.ts'
+import { waitFor } from '../helpers/wait.ts'
+import { startArcade, type RunningArcade } from './helpers/arcade.ts'
+import { rawUpgrade, stalledClient } from '../helpers/rawHttp.ts'
 import { TestSocket } from './helpers/socketClient.ts'
 
 const SITE = 'https://site.example'
-let chain: ArcadeChain
+let chain: DevChain
 let running: RunningArcade
 const open: TestSocket[] = []
 
 beforeAll(async () => {
-  chain = await arcadeChain()
+  chain = await startDevChain({ seed: false })
   // One trusted proxy: the client address is the right-hand end of X-Forwarded-For, so the test
   // can speak for many addresses from one machine. Every cap is the default.
   running = await startArcade(chain.anvil, `trustedProxyHops = 1\ncorsOrigins = ["${SITE}"]\n`)
 })
 afterEach(async () => {
   await Promise.all(open.splice(0).map((socket) => socket.close()))
-  await waitFor(() => running.arcade.admission.total === 0, 5000, 'every socket to be released')
+  await waitFor(() => running.arcade.admission.total === 0, 'every socket to be released', 5000)
 })
 afterAll(async () => {
   await running?.stop()
-  await chain?.anvil.stop()
+  await chain?.stop()
 })
 
 async function join(room: string, address: string, headers: Record<string, string> = {}) {
@@ -67,7 +69,7 @@ describe('refused at the upgrade, before any handshake, with a JSON status the c
     expect(JSON.parse(ninth.body).error).toContain('too many sockets from 203.0.113.7')
     await join('slots', '203.0.113.8')
     await eight[0]!.close()
-    await waitFor(() => running.arcade.admission.total === 8)
+    await waitFor(() => running.arcade.admission.total === 8, 'the closed socket to be released', 5000)
     await join('slots', address)
     expect((await stats()).refusals.tooManyFromAddress).toBe(1)
   })
@@ -97,7 +99,7 @@ describe('ejected from an open socket, with a close code and reason', () => {
     socket.send(JSON.stringify({ type: 'ping', id: 'x'.repeat(5 * 1024) }))
     const closed = await socket.closed
     expect(closed.code).toBe(1009)
-    await waitFor(async () => (await stats()).ejections.frameTooLarge === 1, 3000, 'the ejection to be counted')
+    await waitFor(async () => (await stats()).ejections.frameTooLarge === 1, 'the ejection to be counted', 3000)
     bystander.send({ type: 'ping' })
     await bystander.next((frame) => frame.type === 'pong')
   })
@@ -116,7 +118,7 @@ describe('ejected from an open socket, with a close code and reason', () => {
     const reader = await join('lottery', '192.0.2.4')
     const stalled = await stalledClient(running.ws('lottery'))
     const room = running.arcade.rooms.get('lottery')!
-    await waitFor(() => room.size === 2)
+    await waitFor(() => room.size === 2, 'both sockets in the room', 5000)
     const stalledMember = [...room.members].find((member: Member) => member.address === '127.0.0.1')!
 
     // The chain cannot make frames fast enough to fill the kernel's buffers (megabytes on

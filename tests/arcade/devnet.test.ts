@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { devAccounts } from '../../src/devnet/accounts.ts'
-import { devClients, type Manifest } from '../../src/devnet/deploy.ts'
+import type { Manifest } from '../../src/devnet/deploy.ts'
+import { devNode } from '../helpers/devChain.ts'
 import { configDir, fromSource, startStack, type RunningStack } from '../helpers/stack.ts'
-import { placeFlip, waitFor, type ArcadeChain } from './helpers/arcade.ts'
+import { waitFor } from '../helpers/wait.ts'
+import { placeFlip } from './helpers/arcade.ts'
 import { TestSocket, type Frame } from './helpers/socketClient.ts'
 import { launchChromium } from '../helpers/browser.ts'
 
@@ -17,11 +19,11 @@ beforeAll(async () => {
   dir = config.dir
   stack = await startStack(fromSource, ['dev', '--config', config.file], { cwd: dir, timeoutMs: 60_000 })
   arcade = stack.urls.arcade!
-  await waitFor(async () => (await fetch(`${arcade}/api/ready`)).status === 200, 10_000, 'the arcade to be ready')
+  await waitFor(async () => (await fetch(`${arcade}/api/ready`)).status === 200, 'the arcade to be ready', 10_000)
   // The seed's last transaction is the chain's head when the arcade starts; once it is applied
   // the room has every seeded play (a socket joining earlier gets the rest as event frames).
   const coinflipLast = async () => ((await (await fetch(`${arcade}/api/rooms`)).json()) as { rooms: Array<{ lastEvent: { name: string } | null }> }).rooms[0]!.lastEvent?.name
-  await waitFor(async () => (await coinflipLast()) === 'Withdrawn', 5000, 'the seeded plays')
+  await waitFor(async () => (await coinflipLast()) === 'Withdrawn', 'the seeded plays', 5000)
 }, 60_000)
 afterAll(() => {
   stack?.child.kill('SIGKILL')
@@ -78,7 +80,7 @@ test('stack dev relays seeded plays, a head every block and a new play as it hap
 
     const started = stack.lines.find((line) => line.msg === 'dev chain started')!
     const manifest = JSON.parse(readFileSync(`${dir}/data/l2-addresses.json`, 'utf8')) as Manifest
-    const chain = { clients: devClients(started.rpc as string), manifest } as unknown as ArcadeChain
+    const chain = { ...devNode(started.rpc as string), manifest }
     const placed = await placeFlip(chain, devAccounts.carol, true, '1')
     const event = await socket.next((frame) => frame.type === 'event' && frame.name === 'FlipPlaced' && frame.txHash === placed.txHash, { timeoutMs: 5000 })
     expect(event.args).toMatchObject({ player: devAccounts.carol.address, heads: true, stake: '1000000000000000000' })

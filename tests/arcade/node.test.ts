@@ -1,20 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { spawnAnvil, type Anvil } from '../helpers/anvil.ts'
-import { startArcade, waitFor, type RunningArcade } from './helpers/arcade.ts'
+import { startNode, type RunningNode } from '../helpers/devChain.ts'
+import { waitFor } from '../helpers/wait.ts'
+import { startArcade, type RunningArcade } from './helpers/arcade.ts'
 import { TestSocket } from './helpers/socketClient.ts'
 import { tcpProxy } from './helpers/tcpProxy.ts'
 
 // The node socket: new heads over the node's WebSocket, reconnecting with backoff, catching up
 // on what was missed while it was down, and readiness that follows it (spec 03 "States").
-
-const rpc = (anvil: Anvil, method: string, params: unknown[] = []) =>
-  fetch(anvil.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
-    .then((response) => response.json() as Promise<{ result: unknown }>)
-    .then((body) => body.result)
-const mine = async (anvil: Anvil, count = 1) => {
-  for (let index = 0; index < count; index++) await rpc(anvil, 'evm_mine')
-  return Number(await rpc(anvil, 'eth_blockNumber'))
-}
 
 const ready = async (arcade: RunningArcade) => {
   const response = await fetch(`${arcade.service.url}/api/ready`)
@@ -22,13 +14,13 @@ const ready = async (arcade: RunningArcade) => {
 }
 
 describe('after the node socket drops', () => {
-  let anvil: Anvil
+  let anvil: RunningNode
   let proxy: Awaited<ReturnType<typeof tcpProxy>>
   let running: RunningArcade
   let socket: TestSocket
 
   beforeAll(async () => {
-    anvil = await spawnAnvil()
+    anvil = await startNode()
     proxy = await tcpProxy(anvil.port)
     running = await startArcade({ rpcUrl: anvil.rpcUrl, wsUrl: `ws://127.0.0.1:${proxy.port}` }, 'catchUpBlocks = 3\n')
     socket = await TestSocket.open(running.ws('dice'))
@@ -42,36 +34,36 @@ describe('after the node socket drops', () => {
 
   const drop = async () => {
     proxy.cut()
-    await waitFor(() => !running.arcade.nodeConnected(), 3000, 'the node socket to drop')
+    await waitFor(() => !running.arcade.nodeConnected(), 'the node socket to drop', 3000)
     expect((await ready(running)).body).toEqual({ error: 'not ready: the node socket is down' })
   }
   const reconnect = async () => {
     proxy.restore()
-    await waitFor(() => running.arcade.nodeConnected(), 5000, 'the node socket to reconnect')
+    await waitFor(() => running.arcade.nodeConnected(), 'the node socket to reconnect', 5000)
   }
   const headsFrom = (first: number) => socket.ofType('head').map((frame) => frame.number).filter((number) => number >= first)
 
   test('it reconnects and applies the mini-blocks it missed, in order, before the new head', async () => {
-    const before = await mine(anvil)
+    const before = await anvil.mine()
     await socket.next((frame) => frame.type === 'head' && frame.number === before)
     await drop()
-    const missed = await mine(anvil, 2)
+    const missed = await anvil.mine(2)
     await reconnect()
     // On reconnecting the node's head is read at once and the missed mini-blocks fetched.
     await socket.next((frame) => frame.type === 'head' && frame.number === missed)
-    const head = await mine(anvil)
+    const head = await anvil.mine()
     await socket.next((frame) => frame.type === 'head' && frame.number === head)
     expect(headsFrom(before)).toEqual([before, before + 1, before + 2, before + 3])
     expect((await ready(running)).status).toBe(200)
   })
 
   test('a gap longer than catchUpBlocks skips the oldest and says how many', async () => {
-    const before = Number(await rpc(anvil, 'eth_blockNumber'))
+    const before = await anvil.head()
     await drop()
-    const missed = await mine(anvil, 6)
+    const missed = await anvil.mine(6)
     await reconnect()
     await socket.next((frame) => frame.type === 'head' && frame.number === missed)
-    const head = await mine(anvil)
+    const head = await anvil.mine()
     await socket.next((frame) => frame.type === 'head' && frame.number === head)
     // catchUpBlocks = 3: of the five missed before the node's head, the two oldest are skipped.
     expect(headsFrom(before + 1)).toEqual([before + 3, before + 4, before + 5, before + 6, head])
@@ -83,18 +75,18 @@ describe('after the node socket drops', () => {
 
 describe('readiness', () => {
   test('503 when anvil is stopped, 200 again once it is back', async () => {
-    let anvil = await spawnAnvil({ blockTime: 1 })
+    let anvil = await startNode({ blockTime: 1 })
     const running = await startArcade(anvil)
     try {
-      await waitFor(async () => (await ready(running)).status === 200, 5000, 'ready')
+      await waitFor(async () => (await ready(running)).status === 200, 'ready', 5000)
       expect((await ready(running)).body).toMatchObject({ ready: true, head: expect.any(Number) })
       const port = anvil.port
       await anvil.stop()
-      await waitFor(async () => (await ready(running)).status === 503, 3000, 'not ready')
+      await waitFor(async () => (await ready(running)).status === 503, 'not ready', 3000)
       expect((await ready(running)).body).toEqual({ error: 'not ready: the node socket is down' })
       // The same port, a node started afresh: its chain starts again at block 0.
-      anvil = await spawnAnvil({ port, blockTime: 1 })
-      await waitFor(async () => (await ready(running)).status === 200, 10_000, 'ready again')
+      anvil = await startNode({ port, blockTime: 1 })
+      await waitFor(async () => (await ready(running)).status === 200, 'ready again', 10_000)
       expect(running.lines).toContainEqual(expect.objectContaining({ msg: 'node socket down; reconnecting' }))
     } finally {
       await running.stop()
@@ -103,20 +95,20 @@ describe('readiness', () => {
   }, 30_000)
 
   test('a node started afresh with no new block is followed at once: its head is read on reconnecting', async () => {
-    let anvil = await spawnAnvil()
+    let anvil = await startNode()
     const running = await startArcade(anvil)
     try {
-      const before = await mine(anvil, 3)
-      await waitFor(() => running.arcade.relay.head?.number === before, 3000, 'the third block')
+      const before = await anvil.mine(3)
+      await waitFor(() => running.arcade.relay.head?.number === before, 'the third block', 3000)
       const port = anvil.port
       await anvil.stop()
-      await waitFor(() => !running.arcade.nodeConnected(), 3000, 'the node socket to drop')
+      await waitFor(() => !running.arcade.nodeConnected(), 'the node socket to drop', 3000)
       // A genesis block made in the same second as the first node's is the same block.
       await Bun.sleep(1100)
-      anvil = await spawnAnvil({ port })
+      anvil = await startNode({ port })
       // No block is mined: the genesis block, below the last one applied, is the new head.
-      await waitFor(() => running.arcade.relay.head?.number === 0, 5000, 'the new chain’s genesis head')
-      await waitFor(async () => (await ready(running)).status === 200, 3000, 'ready')
+      await waitFor(() => running.arcade.relay.head?.number === 0, 'the new chain’s genesis head', 5000)
+      await waitFor(async () => (await ready(running)).status === 200, 'ready', 3000)
     } finally {
       await running.stop()
       await anvil.stop()
@@ -124,19 +116,19 @@ describe('readiness', () => {
   })
 
   test('503 when the last mini-block was applied longer ago than the limit', async () => {
-    const anvil = await spawnAnvil()
+    const anvil = await startNode()
     // The limit is five seconds by default; a shorter one keeps the test short (anvil's block
     // timestamps are whole seconds, so a block is up to a second old when it is made).
     const running = await startArcade(anvil, 'readyMaxAgeSeconds = 1.5\n')
     try {
-      await mine(anvil)
-      await waitFor(async () => (await ready(running)).status === 200, 3000, 'ready')
+      await anvil.mine()
+      await waitFor(async () => (await ready(running)).status === 200, 'ready', 3000)
       await Bun.sleep(2000)
       const stale = await ready(running)
       expect(stale.status).toBe(503)
       expect(String(stale.body.error)).toMatch(/^not ready: the last mini-block is \d+ ms old \(limit 1500 ms\)$/)
-      await mine(anvil)
-      await waitFor(async () => (await ready(running)).status === 200, 3000, 'ready again')
+      await anvil.mine()
+      await waitFor(async () => (await ready(running)).status === 200, 'ready again', 3000)
     } finally {
       await running.stop()
       await anvil.stop()

@@ -1,14 +1,16 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
 import { devAccounts } from '../../src/devnet/accounts.ts'
-import { arcadeChain, mine, placeFlip, settleFlip, startArcade, waitFor, type ArcadeChain, type RunningArcade } from './helpers/arcade.ts'
+import { startDevChain, type DevChain } from '../helpers/devChain.ts'
+import { waitFor } from '../helpers/wait.ts'
+import { placeFlip, settleFlip, startArcade, type RunningArcade } from './helpers/arcade.ts'
 import { TestSocket, type Frame } from './helpers/socketClient.ts'
 
-let chain: ArcadeChain
+let chain: DevChain
 let running: RunningArcade
 const open: TestSocket[] = []
 
 beforeAll(async () => {
-  chain = await arcadeChain()
+  chain = await startDevChain({ seed: false })
   running = await startArcade(chain.anvil)
 })
 // Every socket here comes from 127.0.0.1, which may hold 8: close them after each test.
@@ -17,7 +19,7 @@ afterEach(async () => {
 })
 afterAll(async () => {
   await running?.stop()
-  await chain?.anvil.stop()
+  await chain?.stop()
 })
 
 async function join(room = 'coinflip') {
@@ -32,9 +34,9 @@ const json = async (path: string) => (await fetch(`${running.service.url}${path}
 describe('the arcade socket protocol on a real chain', () => {
   test('hello on join: the room, the head mini-block, the socket count and the room events', async () => {
     // The arcade read the node's head when its socket opened; an empty block follows.
-    await mine(chain)
+    await chain.mine()
     const mined = Number((await chain.clients.publicClient.getBlock({ blockTag: 'latest' })).number)
-    await waitFor(() => running.arcade.relay.head?.number === mined, 5000, 'the mined head')
+    await waitFor(() => running.arcade.relay.head?.number === mined, 'the mined head', 5000)
     const socket = await join('dice')
     const [hello] = socket.frames
     expect(hello).toEqual({ type: 'hello', room: 'dice', head: running.arcade.relay.head, sockets: 1, events: [], recent: [] })
@@ -51,7 +53,7 @@ describe('the arcade socket protocol on a real chain', () => {
   test('a head frame per applied mini-block in every room, with timestamp_us in microseconds', async () => {
     const dice = await join('dice')
     const lottery = await join('lottery')
-    await mine(chain)
+    await chain.mine()
     const block = await chain.clients.publicClient.getBlock({ blockTag: 'latest' })
     const number = Number(block.number)
     const expected = { type: 'head', number, block: number, timestamp_us: Number(block.timestamp) * 1_000_000, txCount: 0 }
@@ -140,7 +142,7 @@ describe('the arcade socket protocol on a real chain', () => {
     const socket = await join('slots')
     const bad = ['not json', '42', '[]', '{"type":"bet","amount":"1"}', '{"type":"subscribe","events":["Nope"]}']
     for (const text of bad) socket.send(text)
-    await waitFor(() => socket.ofType('error').length === bad.length, 3000, 'the error frames')
+    await waitFor(() => socket.ofType('error').length === bad.length, 'the error frames', 3000)
     for (const frame of socket.ofType('error')) expect(typeof frame.error).toBe('string')
     expect(socket.ofType('error')[3]!.error).toContain('unknown frame type "bet"')
     expect(socket.ofType('error')[4]!.error).toContain('no event named Nope in room slots')
@@ -152,9 +154,9 @@ describe('the arcade socket protocol on a real chain', () => {
     await join('plinko')
     await join('plinko')
     await join('crash')
-    await mine(chain)
+    await chain.mine()
     const latest = Number((await chain.clients.publicClient.getBlock({ blockTag: 'latest' })).number)
-    await waitFor(async () => (await json('/api/stats')).head?.number === latest)
+    await waitFor(async () => (await json('/api/stats')).head?.number === latest, 'the stats at the mined head', 5000)
     const stats = await json('/api/stats')
     expect(stats.sockets.total).toBe(3)
     expect(stats.sockets.byRoom).toEqual({ coinflip: 0, dice: 0, crash: 1, roulette: 0, slots: 0, plinko: 2, mines: 0, lottery: 0 })

@@ -22,7 +22,7 @@ export class TestSocket {
   /** Opens a socket; rejects if the upgrade is refused. */
   static open(url: string, headers: Record<string, string> = {}): Promise<TestSocket> {
     // Bun's WebSocket takes extra request headers (Origin, X-Forwarded-For).
-    const ws = new WebSocket(url, { headers } as never)
+    const ws = new WebSocket(url, { headers })
     const socket = new TestSocket(ws)
     return new Promise((resolve, reject) => {
       ws.addEventListener('open', () => resolve(socket), { once: true })
