@@ -7,7 +7,8 @@ import { startSpool, type Spool } from '../../src/spool/spool.ts'
 import { spoolWiring } from '../../src/streams.ts'
 import { linesOf } from '../helpers/lines.ts'
 import { testContext } from '../helpers/service.ts'
-import { DEV_OPERATOR_KEY, eventually, freshAddress, freshClient, startFaucet, startFaucetChain, type FaucetChain } from './helpers.ts'
+import { waitFor } from '../helpers/wait.ts'
+import { DEV_OPERATOR_KEY, freshAddress, freshClient, startFaucet, startFaucetChain, type FaucetChain } from './helpers.ts'
 
 // The chain is the truth for what the faucet paid: a node that forgets the operator's
 // transactions, a journal file that is gone, and reservations a kill -9 left open all end with
@@ -26,11 +27,11 @@ describe('a node that forgets the operator’s transactions', () => {
   test('after an evm_revert behind the faucet’s back, the next drips pay', async () => {
     const service = startFaucet(chain)
     try {
-      const snapshot = await chain.rpc('evm_snapshot')
+      const snapshot = await chain.test.snapshot()
       const first = freshAddress()
       for (const to of [first, freshAddress()]) expect((await service.drip(to)).status).toBe(200)
       // The node goes back to before both drips: the operator's nonce on it goes back by two.
-      await chain.rpc('evm_revert', [snapshot])
+      await chain.test.revert({ id: snapshot })
       for (const to of [freshAddress(), freshAddress(), first]) {
         const { status, body } = await service.drip(to)
         expect({ status, body }).toMatchObject({ status: 200, body: { address: getAddress(to) } })
@@ -64,7 +65,7 @@ describe('a journal file that is gone', () => {
     try {
       expect(after.faucet.book!.recovery.missingFiles).toBe(1)
       expect(after.lines.some((line) => line.level === 50 && String(line.msg).startsWith('quota journal files are missing'))).toBe(true)
-      await eventually(() => after.lines.some((line) => line.msg === 'quota counts raised to what the chain paid'), 15_000)
+      await waitFor(() => after.lines.some((line) => line.msg === 'quota counts raised to what the chain paid'), 'the counts raised to what the chain paid', 15_000)
       const usage = after.faucet.book!.usage()
       const paid = await chain.dripCount()
       expect(usage.allTime).toBe(paid)
@@ -99,7 +100,7 @@ function slowNode(target: string) {
     /** Stops taking calls, and waits until those already taken have reached the node. */
     stop: async () => {
       server.stop(true)
-      await eventually(() => inFlight === 0)
+      await waitFor(() => inFlight === 0, 'the calls in flight to reach the node', 5000)
     },
   }
 }
@@ -140,10 +141,10 @@ describe('reservations a kill -9 left open', () => {
       )
       // Killed while most drips are reserved and at least one is signed. On a loaded machine the
       // first signature can take seconds behind the slow node.
-      await eventually(() => {
+      await waitFor(() => {
         const lines = journalLines(dataDir)
         return (lines.reserve ?? 0) >= 30 && (lines.commit ?? 0) >= 1
-      }, 30_000)
+      }, 'the reservations and a commit in the journal', 30_000)
       child.kill('SIGKILL')
       await Promise.all(storm)
       expect(await child.exited).not.toBe(0)
@@ -163,7 +164,7 @@ describe('reservations a kill -9 left open', () => {
         expect((await restarted.drip(freshAddress())).status).toBe(200)
         await Bun.sleep(200)
       }
-      await eventually(() => restarted.faucet.settler!.pending === 0, 30_000)
+      await waitFor(() => restarted.faucet.settler!.pending === 0, 'the settler to settle every drip', 30_000)
       const paid = (await chain.dripCount()) - paidBefore
       const usage = restarted.faucet.book!.usage()
       expect(usage.open).toBe(0)

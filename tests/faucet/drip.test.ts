@@ -4,8 +4,9 @@ import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { getAddress, parseEther, type Hash } from 'viem'
-import { DEV_KEYS } from '../helpers/anvil.ts'
-import { FUND_ETH, eventually, freshAddress, freshClient, startFaucet, startFaucetChain, type FaucetChain, type FaucetUnderTest } from './helpers.ts'
+import { ANVIL_DEV_KEYS } from '../../src/devnet/accounts.ts'
+import { waitFor } from '../helpers/wait.ts'
+import { FUND_ETH, freshAddress, freshClient, startFaucet, startFaucetChain, type FaucetChain, type FaucetUnderTest } from './helpers.ts'
 
 let chain: FaucetChain
 let service: FaucetUnderTest
@@ -118,7 +119,7 @@ describe('refusals from the chain', () => {
   })
 
   test('an empty treasury: 503 naming what is left', async () => {
-    await chain.rpc('anvil_setBalance', [chain.faucet, `0x${parseEther('0.5').toString(16)}`])
+    await chain.test.setBalance({ address: chain.faucet, value: parseEther('0.5') })
     try {
       const client = freshClient()
       const { status, body } = await service.drip(freshAddress(), client)
@@ -127,7 +128,7 @@ describe('refusals from the chain', () => {
       expect(body.treasuryEth).toBe(parseEther('0.5').toString())
       expect(service.faucet.book!.usage().clients[client]).toBeUndefined()
     } finally {
-      await chain.rpc('anvil_setBalance', [chain.faucet, `0x${FUND_ETH.toString(16)}`])
+      await chain.test.setBalance({ address: chain.faucet, value: FUND_ETH })
     }
   })
 
@@ -144,21 +145,21 @@ describe('refusals from the chain', () => {
   test('a drip that reverts in its block: 503 drip failed, the slot given back', async () => {
     const operator = chain.manifest.operator
     const nonce = await chain.clients.publicClient.getTransactionCount({ address: operator })
-    await chain.setAutomine(false)
+    await chain.test.setAutomine(false)
     try {
       const client = freshClient()
       const answer = service.drip(freshAddress(), client)
-      await eventually(async () => (await chain.clients.publicClient.getTransactionCount({ address: operator, blockTag: 'pending' })) > nonce)
+      await waitFor(async () => (await chain.clients.publicClient.getTransactionCount({ address: operator, blockTag: 'pending' })) > nonce, 'the drip to be sent', 5000)
       // The treasury empties between the simulation and the block: the contract reverts.
-      await chain.rpc('anvil_setBalance', [chain.faucet, '0x0'])
-      await chain.rpc('evm_mine')
+      await chain.test.setBalance({ address: chain.faucet, value: 0n })
+      await chain.mine()
       const { status, body } = await answer
       expect(status).toBe(503)
       expect(body).toEqual({ error: 'drip failed' })
       expect(service.faucet.book!.usage().clients[client]).toBeUndefined()
     } finally {
-      await chain.rpc('anvil_setBalance', [chain.faucet, `0x${FUND_ETH.toString(16)}`])
-      await chain.setAutomine(true)
+      await chain.test.setBalance({ address: chain.faucet, value: FUND_ETH })
+      await chain.test.setAutomine(true)
     }
   })
 })
@@ -177,7 +178,7 @@ describe('a faucet that does not drip', () => {
   })
 
   test('with a key that is not the contract operator: 503 drip failed, said in the log, nothing sent', async () => {
-    const stranger = startFaucet(chain, { env: { FAUCET_OPERATOR_KEY: DEV_KEYS[4] } })
+    const stranger = startFaucet(chain, { env: { FAUCET_OPERATOR_KEY: ANVIL_DEV_KEYS[4] } })
     try {
       const { status, body } = await stranger.drip(freshAddress())
       expect(status).toBe(503)

@@ -3,7 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Hash } from 'viem'
 import { JOURNAL_DIR } from '../../src/faucet/faucet.ts'
-import { eventually, freshAddress, freshClient, startFaucet, startFaucetChain, type FaucetChain, type FaucetUnderTest } from './helpers.ts'
+import { waitFor } from '../helpers/wait.ts'
+import { freshAddress, freshClient, startFaucet, startFaucetChain, type FaucetChain, type FaucetUnderTest } from './helpers.ts'
 
 let chain: FaucetChain
 let service: FaucetUnderTest
@@ -19,7 +20,7 @@ afterAll(async () => {
 
 describe('no receipt in the window', () => {
   test('503 no receipt yet; the slot stays taken while the transaction is pending, and after it lands', async () => {
-    await chain.setAutomine(false)
+    await chain.test.setAutomine(false)
     const client = freshClient()
     const address = freshAddress()
     let hash: Hash
@@ -33,17 +34,17 @@ describe('no receipt in the window', () => {
       expect(service.faucet.book!.usage()).toMatchObject({ clients: { [client]: 1 }, addresses: { [address.toLowerCase()]: 1 } })
       expect(service.faucet.settler!.pending).toBe(1)
     } finally {
-      await chain.setAutomine(true)
+      await chain.test.setAutomine(true)
     }
-    await chain.rpc('evm_mine')
+    await chain.mine()
     expect((await chain.clients.publicClient.getTransactionReceipt({ hash })).status).toBe('success')
-    await eventually(() => service.faucet.settler!.pending === 0)
+    await waitFor(() => service.faucet.settler!.pending === 0, 'the settler to settle the drip', 5000)
     expect(service.faucet.book!.usage().clients[client]).toBe(1)
   })
 
   test('a transaction the node drops gives the slot back, and the next drip reuses its nonce', async () => {
     const before = service.faucet.book!.usage().allTime
-    await chain.setAutomine(false)
+    await chain.test.setAutomine(false)
     const client = freshClient()
     let hash: Hash
     try {
@@ -51,12 +52,12 @@ describe('no receipt in the window', () => {
       expect(status).toBe(503)
       hash = body.hash as Hash
       expect(service.faucet.book!.usage().allTime).toBe(before + 1)
-      await chain.rpc('anvil_dropTransaction', [hash])
-      await eventually(() => service.faucet.settler!.pending === 0)
+      await chain.test.dropTransaction({ hash })
+      await waitFor(() => service.faucet.settler!.pending === 0, 'the settler to settle the drip', 5000)
       expect(service.faucet.book!.usage().clients[client]).toBeUndefined()
       expect(service.faucet.book!.usage().allTime).toBe(before)
     } finally {
-      await chain.setAutomine(true)
+      await chain.test.setAutomine(true)
     }
     // Without a nonce reset the next transaction would wait behind the dropped one forever.
     expect((await service.drip(freshAddress(), client)).status).toBe(200)

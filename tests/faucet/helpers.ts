@@ -2,14 +2,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { erc20Abi, parseEther, type Address } from 'viem'
+import { MANIFEST_FILE } from '../../src/chain/manifest.ts'
 import { devAccounts, DEV_OPERATOR_KEY } from '../../src/devnet/accounts.ts'
 import { ours } from '../../src/devnet/artifacts.ts'
-import { confirm, deployContracts, devClients, type Manifest } from '../../src/devnet/deploy.ts'
-import { MANIFEST_FILE } from '../../src/chain/manifest.ts'
 import { faucetApp } from '../../src/faucet/app.ts'
 import { createFaucet, type Faucet, type FaucetOptions } from '../../src/faucet/faucet.ts'
 import type { Listening } from '../../src/http/serve.ts'
-import { spawnAnvil, type Anvil } from '../helpers/anvil.ts'
+import { startDevChain, type DevChain } from '../helpers/devChain.ts'
 import { serveOnFreePort, testContext } from '../helpers/service.ts'
 
 export { DEV_OPERATOR_KEY }
@@ -18,62 +17,37 @@ export { DEV_OPERATOR_KEY }
 export const FUND_ETH = parseEther('100')
 export const FUND_BX = parseEther('100000')
 
-export type FaucetChain = {
-  anvil: Anvil
-  manifest: Manifest
-  clients: ReturnType<typeof devClients>
+export type FaucetChain = DevChain & {
   faucet: Address
   /** A data folder holding the manifest, and nothing else yet. */
   dataDir: () => string
-  rpc: (method: string, params?: unknown[]) => Promise<unknown>
-  /** Moves the chain's clock (the contract's cooldown) and mines a block. */
-  increaseTime: (seconds: number) => Promise<void>
-  setAutomine: (on: boolean) => Promise<void>
   ethBalance: (address: Address) => Promise<bigint>
   bxBalance: (address: Address) => Promise<bigint>
   dripCount: () => Promise<number>
-  stop: () => Promise<void>
 }
 
 /**
- * A real anvil (mining each transaction as it arrives) with the real contract set deployed by
- * the same code as `stack dev`, the faucet funded by the treasury account.
+ * The dev chain without the demo activity (anvil mining each transaction as it arrives), the
+ * faucet funded by the treasury account.
  */
 export async function startFaucetChain(): Promise<FaucetChain> {
-  const anvil = await spawnAnvil()
-  const clients = devClients(anvil.rpcUrl)
-  const manifest = await deployContracts(clients, { faucetDripEth: '1', faucetDripBx: '100' })
-  const faucet = manifest.contracts.Faucet
-  const treasury = clients.walletFor(devAccounts.treasury)
-  await confirm(clients.publicClient, await treasury.sendTransaction({ to: faucet, value: FUND_ETH }), 'funding the faucet')
-  await confirm(
-    clients.publicClient,
-    await treasury.writeContract({ address: manifest.contracts.BX, abi: erc20Abi, functionName: 'transfer', args: [faucet, FUND_BX] }),
-    'funding the faucet with BX',
-  )
-  const rpc = (method: string, params: unknown[] = []) => clients.publicClient.request({ method, params } as never) as Promise<unknown>
+  const chain = await startDevChain({ seed: false })
+  const faucet = chain.manifest.contracts.Faucet
+  const { BX } = chain.manifest.contracts
+  await chain.send([{ from: devAccounts.treasury.address, to: faucet, value: FUND_ETH }])
+  await chain.write(devAccounts.treasury, BX, erc20Abi, 'transfer', [faucet, FUND_BX])
+  const { publicClient } = chain.clients
   return {
-    anvil,
-    manifest,
-    clients,
+    ...chain,
     faucet,
     dataDir: () => {
       const dir = mkdtempSync(join(tmpdir(), 'faucet-data-'))
-      writeFileSync(join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`)
+      writeFileSync(join(dir, MANIFEST_FILE), `${JSON.stringify(chain.manifest, null, 2)}\n`)
       return dir
     },
-    rpc,
-    increaseTime: async (seconds) => {
-      await rpc('evm_increaseTime', [seconds])
-      await rpc('evm_mine')
-    },
-    setAutomine: async (on) => {
-      await rpc('evm_setAutomine', [on])
-    },
-    ethBalance: (address) => clients.publicClient.getBalance({ address }),
-    bxBalance: (address) => clients.publicClient.readContract({ address: manifest.contracts.BX, abi: erc20Abi, functionName: 'balanceOf', args: [address] }),
-    dripCount: async () => (await clients.publicClient.getContractEvents({ address: faucet, abi: ours.Faucet.abi, eventName: 'Drip', fromBlock: 0n })).length,
-    stop: anvil.stop,
+    ethBalance: (address) => publicClient.getBalance({ address }),
+    bxBalance: (address) => chain.read<bigint>(BX, erc20Abi, 'balanceOf', [address]),
+    dripCount: async () => (await publicClient.getContractEvents({ address: faucet, abi: ours.Faucet.abi, eventName: 'Drip', fromBlock: 0n })).length,
   }
 }
 
@@ -127,13 +101,3 @@ export function startFaucet(
     status: async (query = '') => json(await fetch(`${listening.url}/status${query}`)),
   }
 }
-
-/** Waits until `check` holds, polling; fails after `timeoutMs`. */
-export async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = performance.now() + timeoutMs
-  while (!(await check())) {
-    if (performance.now() > deadline) throw new Error('condition not met in time')
-    await Bun.sleep(20)
-  }
-}
-

@@ -61,7 +61,7 @@ describe('GET /status', () => {
     expect(before.body).toMatchObject({ canDrip: true, retryIn: 0, retryInFmt: '0s' })
     expect(Object.keys(before.body)).toEqual([...STATUS_KEYS, 'canDrip', 'retryIn', 'retryInFmt'])
     expect((await service.drip(address)).status).toBe(200)
-    await chain.increaseTime(60)
+    await chain.advanceTime(60)
     const after = await service.status(`?address=${address}`)
     expect(after.body.canDrip).toBe(false)
     expect(after.body.retryIn).toBe(86_400 - 60)
