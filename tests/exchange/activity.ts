@@ -1,8 +1,8 @@
-import { encodeFunctionData, erc20Abi, maxUint128, parseEther, parseEventLogs, type Account, type Address } from 'viem'
-import { createRpc } from '../../src/chain/rpc.ts'
+import { encodeFunctionData, erc20Abi, maxUint128, parseEther, type Abi, type Account, type Address } from 'viem'
 import { devAccounts } from '../../src/devnet/accounts.ts'
 import { ours, uniswap } from '../../src/devnet/artifacts.ts'
-import { confirm, devClients, type Manifest } from '../../src/devnet/deploy.ts'
+import type { Manifest } from '../../src/devnet/deploy.ts'
+import { decodeEvents, devNode, type DevNode } from '../helpers/devChain.ts'
 
 const MAX_DEADLINE = 2n ** 64n
 
@@ -13,23 +13,18 @@ export type PoolKey = { token0: Address; token1: Address; fee: number }
  * and pairs, concentrated swaps, mints, decreases and collects through the position manager and
  * the router (the seed approved both for the treasury, alice and bob).
  */
-export function exchangeActivity(rpcUrl: string, manifest: Manifest) {
-  const { publicClient, walletFor } = devClients(rpcUrl)
-  const c = manifest.contracts
+export function exchangeActivity(chain: Pick<DevNode, 'write' | 'read' | 'deploy'> & { manifest: Manifest }) {
+  const c = chain.manifest.contracts
   const { treasury } = devAccounts
+  const { read } = chain
   // A fixed gas limit: a swap's cost depends on the block it lands in (the pool's oracle
   // writes), so an estimate made against the pending block can fall short by the time it runs.
-  const write = async (from: Account, address: Address, abi: unknown, functionName: string, args: unknown[] = []) => {
-    const hash = await walletFor(from).writeContract({ address, abi, functionName, args, gas: 10_000_000n } as never)
-    return confirm(publicClient, hash, `${functionName} on ${address}`)
-  }
-  const read = <T>(address: Address, abi: unknown, functionName: string, args: unknown[] = []) =>
-    publicClient.readContract({ address, abi, functionName, args } as never) as Promise<T>
+  const write = (from: Account, address: Address, abi: Abi, functionName: string, args: readonly unknown[] = []) =>
+    chain.write(from, address, abi, functionName, args, { gas: 10_000_000n })
   const v2 = uniswap.UniswapV2Pair.abi
   const npm = uniswap.NonfungiblePositionManager.abi
 
   return {
-    read,
     /** Pays `amountIn` of `tokenIn` into a pair and takes the exact output back. */
     async v2Swap(pair: Address, tokenIn: Address, amountIn: bigint, from: Account = treasury) {
       const token0 = await read<Address>(pair, v2, 'token0')
@@ -42,12 +37,7 @@ export function exchangeActivity(rpcUrl: string, manifest: Manifest) {
     },
     /** A fresh ERC-20 (our Token contract) held by the treasury: a partner no pair has yet. */
     async deployToken(symbol: string, decimals: number): Promise<Address> {
-      const hash = await walletFor(treasury).deployContract({
-        abi: ours.Token.abi,
-        bytecode: ours.Token.bytecode,
-        args: [symbol, symbol, decimals, treasury.address, 10n ** BigInt(decimals + 9)],
-      } as never)
-      return (await confirm(publicClient, hash, `deploying ${symbol}`)).contractAddress!
+      return chain.deploy(treasury, ours.Token, [symbol, symbol, decimals, treasury.address, 10n ** BigInt(decimals + 9)])
     },
     /** The factory's owner (the deployer) enables a new fee tier. */
     async enableFeeTier(fee: number, tickSpacing: number) {
@@ -93,7 +83,7 @@ export function exchangeActivity(rpcUrl: string, manifest: Manifest) {
       const receipt = await write(from, c.NonfungiblePositionManager, npm, 'mint', [
         { ...key, tickLower, tickUpper, amount0Desired: amount0, amount1Desired: amount1, amount0Min: 0n, amount1Min: 0n, recipient: from.address, deadline: MAX_DEADLINE },
       ])
-      const [event] = parseEventLogs({ abi: npm, logs: receipt.logs, eventName: 'IncreaseLiquidity' }) as unknown as Array<{ args: { tokenId: bigint } }>
+      const [event] = decodeEvents<{ tokenId: bigint }>(npm, receipt.logs, 'IncreaseLiquidity')
       return event!.args.tokenId
     },
     /** Takes `share` (0..1 as numerator/denominator) of a position's liquidity out, then collects everything owed. */
@@ -116,7 +106,6 @@ export type ExchangeActivity = ReturnType<typeof exchangeActivity>
  * it comes. A JSON-RPC batch of sends is not used: anvil then packs them into blocks unevenly.
  */
 export async function manySmallSwaps(rpcUrl: string, pair: Address, tokenIn: Address, tokenInIsToken0: boolean, count: number) {
-  const rpc = createRpc(rpcUrl)
   const from = devAccounts.treasury.address
   const transfer = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [pair, parseEther('1')] })
   const swap = encodeFunctionData({
@@ -124,10 +113,6 @@ export async function manySmallSwaps(rpcUrl: string, pair: Address, tokenIn: Add
     functionName: 'swap',
     args: tokenInIsToken0 ? [0n, 1_000_000_000n, from, '0x'] : [1_000_000_000n, 0n, from, '0x'],
   })
-  let last = ''
-  for (let sent = 0; sent < count; sent++) {
-    await rpc.call<string>('eth_sendTransaction', [{ from, to: tokenIn, data: transfer, gas: '0x30d40' }])
-    last = await rpc.call<string>('eth_sendTransaction', [{ from, to: pair, data: swap, gas: '0x30d40' }])
-  }
-  while (count > 0 && !(await rpc.call('eth_getTransactionReceipt', [last]))) await Bun.sleep(5)
+  const gas = 200_000n
+  await devNode(rpcUrl).send(Array.from({ length: count }, () => [{ from, to: tokenIn, data: transfer, gas }, { from, to: pair, data: swap, gas }]).flat())
 }

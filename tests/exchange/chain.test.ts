@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { encodePacked, erc20Abi, getAddress, keccak256, parseEther, parseEventLogs, parseUnits, type Address, type Log } from 'viem'
+import { encodePacked, erc20Abi, getAddress, keccak256, parseEther, parseUnits, type Abi, type Address } from 'viem'
 import { devAccounts } from '../../src/devnet/accounts.ts'
 import { uniswap } from '../../src/devnet/artifacts.ts'
+import { decodeEvents } from '../helpers/devChain.ts'
 import { exchangeActivity } from './activity.ts'
 import { indexedChain, type IndexedChain } from './helpers.ts'
 
@@ -20,8 +21,7 @@ beforeAll(async () => {
 afterAll(() => indexed?.stop())
 
 const client = () => indexed.chain.publicClient
-const read = <T>(address: Address, abi: unknown, functionName: string, args: unknown[] = []) =>
-  client().readContract({ address, abi, functionName, args } as never) as Promise<T>
+const read = <T>(address: Address, abi: Abi, functionName: string, args: readonly unknown[] = []) => indexed.dev.read<T>(address, abi, functionName, args)
 const V2 = uniswap.UniswapV2Pair.abi
 const V3 = uniswap.UniswapV3Pool.abi
 
@@ -101,9 +101,9 @@ async function expectPositionsEqualChain() {
   return positions
 }
 
-async function nodeLogs(abi: unknown, address: Address[], eventName: string) {
+async function nodeLogs(abi: Abi, address: Address[], eventName: string) {
   const logs = await client().getLogs({ address, fromBlock: 0n, toBlock: 'latest' })
-  return parseEventLogs({ abi: abi as never, logs: logs as Log[], eventName: eventName as never }) as unknown as Array<{ transactionHash: string; logIndex: number; blockNumber: bigint; address: Address; args: Record<string, unknown> }>
+  return decodeEvents(abi, logs, eventName)
 }
 
 async function expectListsEqualNodeLogs(pairs: Pair[], pools: Pool[]) {
@@ -132,7 +132,7 @@ async function expectListsEqualNodeLogs(pairs: Pair[], pools: Pool[]) {
   const clEvents = (await indexed.get<{ events: Array<Record<string, unknown>> }>('/cl/events?limit=500')).body.events
   const sign = { Mint: 1n, Burn: -1n, Collect: -1n } as Record<string, bigint>
   const nodeEvents = (await client().getLogs({ address: pools.map((row) => row.pool), fromBlock: 0n, toBlock: 'latest' }))
-    .map((log) => parseEventLogs({ abi: V3 as never, logs: [log as Log] })[0] as unknown as { eventName: string; transactionHash: string; args: Record<string, bigint> })
+    .map((log) => decodeEvents<Record<string, bigint>>(V3, [log])[0]!)
     .filter((log) => log.eventName in sign)
     .reverse()
   expect(clEvents.map((event) => [event.txHash, event.kind, event.amount0, event.amount1])).toEqual(
@@ -158,7 +158,7 @@ describe('the index equals the chain', () => {
 
   test('after more swaps both ways, a new range across the price, a crossing swap and a partial exit', async () => {
     const { BX, WETH9, DUSD } = indexed.manifest.contracts
-    const activity = exchangeActivity(indexed.anvil.rpcUrl, indexed.manifest)
+    const activity = exchangeActivity(indexed.dev)
     const { pools: pairs } = (await indexed.get<{ pools: Pair[] }>('/pools')).body
     const bxWeth = pairs.find((row) => [row.token0.address, row.token1.address].sort().join() === [BX, WETH9].sort().join())!
     await activity.v2Swap(bxWeth.pair, WETH9, parseEther('3'))

@@ -3,13 +3,13 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openReader } from '../../src/spool/db.ts'
-import type { Anvil } from '../helpers/anvil.ts'
-import { chainWithActivity, expectMirror, spoolConfig } from '../spool/helpers.ts'
+import { startDevChain, type DevChain } from '../helpers/devChain.ts'
+import { expectMirror, spoolConfig } from '../spool/helpers.ts'
 import { runFollower } from './follower.ts'
-import { dumpExchange, nodeHead } from './helpers.ts'
+import { dumpExchange } from './helpers.ts'
 
-let anvil: Anvil
-afterAll(() => anvil?.stop())
+let chain: DevChain
+afterAll(() => chain?.stop())
 
 type Line = { inPass?: string; logs?: number; head?: number | null; v2?: number | null; cl?: number | null }
 
@@ -40,20 +40,20 @@ async function run(args: string[], until: (line: Line) => boolean, signal: 'SIGK
 }
 
 test('kill -9 inside a v2 pass, then inside a cl pass, then a restart: the same tables as an uninterrupted run', async () => {
-  ;({ anvil } = await chainWithActivity())
-  const head = await nodeHead(anvil.rpcUrl)
+  chain = await startDevChain()
+  const head = await chain.head()
   const dir = mkdtempSync(join(tmpdir(), 'stack-exchange-crash-'))
 
-  expect(await run([anvil.rpcUrl, dir, 'v2', '4'], (line) => line.inPass !== undefined, 'SIGKILL')).toMatchObject({ inPass: 'v2', logs: 2 })
-  expect(await run([anvil.rpcUrl, dir, 'cl', '3'], (line) => line.inPass !== undefined, 'SIGKILL')).toMatchObject({ inPass: 'cl', logs: 2 })
-  const done = await run([anvil.rpcUrl, dir], (line) => line.head === head && line.v2 === head && line.cl === head, 'SIGTERM')
+  expect(await run([chain.rpcUrl, dir, 'v2', '4'], (line) => line.inPass !== undefined, 'SIGKILL')).toMatchObject({ inPass: 'v2', logs: 2 })
+  expect(await run([chain.rpcUrl, dir, 'cl', '3'], (line) => line.inPass !== undefined, 'SIGKILL')).toMatchObject({ inPass: 'cl', logs: 2 })
+  const done = await run([chain.rpcUrl, dir], (line) => line.head === head && line.v2 === head && line.cl === head, 'SIGTERM')
   expect(done).toEqual({ head, v2: head, cl: head })
 
   const crashed = openReader(join(dir, 'spool.db'))
-  const uninterrupted = runFollower(spoolConfig(anvil.rpcUrl, null), join(mkdtempSync(join(tmpdir(), 'stack-exchange-whole-')), 'spool.db'))
+  const uninterrupted = runFollower(spoolConfig(chain.rpcUrl, null), join(mkdtempSync(join(tmpdir(), 'stack-exchange-whole-')), 'spool.db'))
   try {
     expect(await uninterrupted.caughtUp()).toBe(head)
-    expect(await expectMirror(crashed, anvil.rpcUrl, head)).toEqual([])
+    expect(await expectMirror(crashed, chain.rpcUrl, head)).toEqual([])
     const tables = dumpExchange(crashed)
     expect(tables.v2_swaps!.length).toBe(6)
     expect(tables.cl_events!.length).toBe(11)

@@ -1,12 +1,13 @@
 import type { Database } from 'bun:sqlite'
-import { createRpc } from '../../src/chain/rpc.ts'
 import type { Config } from '../../src/config/load.ts'
 import { openReader, openSpool } from '../../src/spool/db.ts'
 import { Follower } from '../../src/spool/follower.ts'
 import type { SpoolHealth } from '../../src/spool/health.ts'
 import type { StreamDefinition } from '../../src/spool/streams.ts'
 import { createStreams } from '../../src/streams.ts'
-import { nodeHead, waitFor } from './helpers.ts'
+import { devNode } from '../helpers/devChain.ts'
+import { waitFor } from '../helpers/wait.ts'
+import { followerOptions } from '../spool/helpers.ts'
 
 /**
  * The spool's follower with the registered streams, in this process (so a test controls the
@@ -18,24 +19,22 @@ export function runFollower(config: Config, path: string, options: { maxLogsPerP
   const reader = openReader(path)
   let health: SpoolHealth | null = null
   const abort = new AbortController()
-  const follower = new Follower(db, {
-    path,
-    rpc: createRpc(config.chain.rpc),
-    wsUrl: config.chain.ws,
-    chainId: config.chain.chainId,
-    startBlock: 0,
-    batchBlocks: 10,
-    concurrency: 2,
-    pollMs: 50,
-    maxReorgDepth: 200,
-    streams,
-    maxLogsPerPass,
-    log: () => {},
-    onHealth: (next) => {
-      health = next
-      options.onHealth?.(next)
-    },
-  })
+  const follower = new Follower(
+    db,
+    followerOptions(config.chain.rpc, {
+      path,
+      wsUrl: config.chain.ws,
+      chainId: config.chain.chainId,
+      maxReorgDepth: 200,
+      streams,
+      maxLogsPerPass,
+      onHealth: (next) => {
+        health = next
+        options.onHealth?.(next)
+      },
+    }),
+  )
+  const node = devNode(config.chain.rpc)
   const running = follower.run(abort.signal)
   return {
     reader,
@@ -43,7 +42,7 @@ export function runFollower(config: Config, path: string, options: { maxLogsPerP
     caughtUp: async () => {
       let head = -1
       await waitFor(async () => {
-        head = await nodeHead(config.chain.rpc)
+        head = await node.head()
         return health?.spoolHeadBlock === head && health.streams.v2?.cursorBlock === head && health.streams.cl?.cursorBlock === head
       }, 'the spool and both streams at the head')
       return head

@@ -1,6 +1,5 @@
 import type { Database } from 'bun:sqlite'
 import { createChain, type Chain } from '../../src/chain/client.ts'
-import { createRpc } from '../../src/chain/rpc.ts'
 import type { Config } from '../../src/config/load.ts'
 import type { Manifest } from '../../src/devnet/deploy.ts'
 import { createExchangeApp } from '../../src/exchange/app.ts'
@@ -9,15 +8,15 @@ import { silentLogger } from '../../src/log.ts'
 import { startSpool, type Spool } from '../../src/spool/spool.ts'
 import { spoolWiring } from '../../src/streams.ts'
 import type { Anvil } from '../helpers/anvil.ts'
+import { startDevChain, type DevChain } from '../helpers/devChain.ts'
 import { serveOnFreePort } from '../helpers/service.ts'
-import { chainWithActivity, spoolConfig, waitFor } from '../spool/helpers.ts'
-
-export { waitFor }
-
-export const nodeHead = async (rpcUrl: string) => Number.parseInt(await createRpc(rpcUrl).call<string>('eth_blockNumber'), 16)
+import { waitFor } from '../helpers/wait.ts'
+import { spoolConfig } from '../spool/helpers.ts'
 
 /** The exchange index over a seeded dev chain: anvil, the spool (its worker running both streams) and the app. */
 export type IndexedChain = {
+  /** The seeded dev chain, with its typed reads and writes. */
+  dev: DevChain
   anvil: Anvil
   manifest: Manifest
   config: Config
@@ -32,13 +31,14 @@ export type IndexedChain = {
 }
 
 export async function indexedChain(): Promise<IndexedChain> {
-  const { anvil, manifest } = await chainWithActivity()
+  const dev = await startDevChain()
+  const { anvil, manifest } = dev
   const config = spoolConfig(anvil.rpcUrl, anvil.wsUrl)
   const spool = await startSpool(config, spoolWiring(config), silentLogger, { fresh: true })
   const chain = createChain({ rpcUrl: anvil.rpcUrl, wsUrl: anvil.wsUrl, chainId: 78270 })
   const app = serveOnFreePort(createExchangeApp({ config, log: silentLogger, chain }, spool), 'exchange')
   const caughtUp = async () => {
-    const head = await nodeHead(anvil.rpcUrl)
+    const head = await dev.head()
     await waitFor(() => {
       const { streams } = spool.health()
       return streams.v2?.cursorBlock === head && streams.cl?.cursorBlock === head
@@ -47,6 +47,7 @@ export async function indexedChain(): Promise<IndexedChain> {
   }
   await caughtUp()
   return {
+    dev,
     anvil,
     manifest,
     config,

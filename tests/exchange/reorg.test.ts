@@ -3,14 +3,13 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseEther, type Address } from 'viem'
-import { createRpc } from '../../src/chain/rpc.ts'
 import type { Config } from '../../src/config/load.ts'
 import { devAccounts } from '../../src/devnet/accounts.ts'
 import { uniswap } from '../../src/devnet/artifacts.ts'
 import type { Manifest } from '../../src/devnet/deploy.ts'
 import { sqrtPriceX96 } from '../../src/devnet/seed.ts'
-import type { Anvil } from '../helpers/anvil.ts'
-import { chainWithActivity, spoolConfig } from '../spool/helpers.ts'
+import { startDevChain, type DevChain } from '../helpers/devChain.ts'
+import { spoolConfig } from '../spool/helpers.ts'
 import { exchangeActivity, type ExchangeActivity } from './activity.ts'
 import { runFollower } from './follower.ts'
 import { dumpExchange } from './helpers.ts'
@@ -19,24 +18,23 @@ import { dumpExchange } from './helpers.ts'
 // blocks: the index after each rollback is compared, table by table and row by row, with one
 // derived from scratch over the chain as it now is, and with the chain's own answers.
 
-let anvil: Anvil
+let chain: DevChain
 let manifest: Manifest
 let config: Config
 let activity: ExchangeActivity
 let index: ReturnType<typeof runFollower>
-const rpc = () => createRpc(anvil.rpcUrl)
 
 beforeAll(async () => {
-  ;({ anvil, manifest } = await chainWithActivity())
-  config = spoolConfig(anvil.rpcUrl, anvil.wsUrl)
-  activity = exchangeActivity(anvil.rpcUrl, manifest)
+  ;({ manifest } = chain = await startDevChain())
+  config = spoolConfig(chain.rpcUrl, chain.wsUrl)
+  activity = exchangeActivity(chain)
   // Passes of 7 logs: many passes, most ending inside a block.
   index = runFollower(config, join(mkdtempSync(join(tmpdir(), 'stack-exchange-reorg-')), 'spool.db'), { maxLogsPerPass: 7 })
   await index.caughtUp()
 })
 afterAll(async () => {
   await index?.stop()
-  await anvil?.stop()
+  await chain?.stop()
 })
 
 /** The index as it stands equals a fresh derivation over the same chain. */
@@ -53,7 +51,7 @@ async function expectSameAsFreshRun() {
 
 /** Reserves, slot0 and active liquidity of every derived pair and pool equal the chain's. */
 async function expectStateEqualsChain() {
-  const read = activity.read
+  const { read } = chain
   const pairs = index.reader.query<{ pair: Uint8Array; reserve0: string; reserve1: string }, []>('SELECT pair, reserve0, reserve1 FROM v2_pair_state').all()
   for (const row of pairs) {
     const [reserve0, reserve1] = await read<[bigint, bigint]>(`0x${Buffer.from(row.pair).toString('hex')}` as Address, uniswap.UniswapV2Pair.abi, 'getReserves')
@@ -97,17 +95,17 @@ describe('reorganisations', () => {
     expect(during.pairs).toBe(before.pairs + 1)
     expect(during.pools).toBe(before.pools + 1)
     // Replace every busy block with an empty one.
-    await rpc().call('anvil_reorg', [busyHead - startHead, []])
+    await chain.reorg(busyHead - startHead)
     await index.caughtUp()
     expect(await expectStateEqualsChain()).toEqual(before)
     await expectSameAsFreshRun()
   })
 
   test('evm_revert to a snapshot, then different blocks: the index follows the new chain exactly', async () => {
-    const snapshot = await rpc().call<string>('evm_snapshot')
+    const snapshot = await chain.test.snapshot()
     await busyBlocks(3)
     await index.caughtUp()
-    await rpc().call('evm_revert', [snapshot])
+    await chain.test.revert({ id: snapshot })
     await busyBlocks(1)
     await index.caughtUp()
     await expectStateEqualsChain()

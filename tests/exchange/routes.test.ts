@@ -153,7 +153,7 @@ describe('constant-product routes', () => {
     const { WETH9 } = indexed.manifest.contracts
     let valueEthWei = 0n
     for (const row of pairs) {
-      const [reserve0, reserve1] = await indexed.chain.publicClient.readContract({ address: row.pair, abi: uniswap.UniswapV2Pair.abi, functionName: 'getReserves' } as never) as [bigint, bigint]
+      const [reserve0, reserve1] = await indexed.dev.read<[bigint, bigint]>(row.pair, uniswap.UniswapV2Pair.abi, 'getReserves')
       if (row.token0.address === WETH9) valueEthWei += 2n * reserve0
       if (row.token1.address === WETH9) valueEthWei += 2n * reserve1
     }

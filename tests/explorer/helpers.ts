@@ -2,7 +2,6 @@ import { expect } from 'bun:test'
 import { copyFileSync, cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createRpc } from '../../src/chain/rpc.ts'
 import type { Manifest } from '../../src/devnet/deploy.ts'
 import { createExplorerApp } from '../../src/explorer/app.ts'
 import type { ExplorerTimings } from '../../src/explorer/explorer.ts'
@@ -10,8 +9,10 @@ import type { Listening } from '../../src/http/serve.ts'
 import { startSpool, type Spool } from '../../src/spool/spool.ts'
 import { spoolWiring } from '../../src/streams.ts'
 import type { Anvil } from '../helpers/anvil.ts'
+import { devNode, startDevChain, type UnlockedSend } from '../helpers/devChain.ts'
 import { serveOnFreePort, testContext } from '../helpers/service.ts'
-import { chainWithActivity, rpcProxy, waitFor } from '../spool/helpers.ts'
+import { waitFor } from '../helpers/wait.ts'
+import { rpcProxy } from '../spool/helpers.ts'
 
 export { waitFor }
 
@@ -39,7 +40,8 @@ export type SeededExplorer = {
  * not count against it (the limit has its own test).
  */
 export async function seededExplorer(toml = '', timings: Partial<ExplorerTimings> = {}): Promise<SeededExplorer> {
-  const { anvil, manifest } = await chainWithActivity()
+  const dev = await startDevChain()
+  const { anvil, manifest } = dev
   const spoolProxy = rpcProxy(anvil.rpcUrl)
   const context = testContext(
     `[chain]\nrpc = "${anvil.rpcUrl}"\nws = "${anvil.wsUrl}"\n[spool]\npollMs = 100\n[explorer]\nrateLimitPerMinute = 1000000000\n${toml}`,
@@ -47,8 +49,7 @@ export async function seededExplorer(toml = '', timings: Partial<ExplorerTimings
   const spoolContext = testContext(`[chain]\nrpc = "${spoolProxy.url}"\nws = "ws://127.0.0.1:9"\n[data]\ndir = "${context.config.dataDir}"\n[spool]\npollMs = 100\n`)
   const spool = await startSpool(spoolContext.config, spoolWiring(spoolContext.config), spoolContext.log)
   const explorer = serveOnFreePort(createExplorerApp(context, spool, timings), 'explorer')
-  const rpc = createRpc(anvil.rpcUrl)
-  const head = async () => Number.parseInt(await rpc.call<string>('eth_blockNumber'), 16)
+  const { head } = dev
   const top = await head()
   await waitFor(() => spool.health().streams.explorer?.cursorBlock === top, 'the spool and its explorer stream at the head', 30_000)
   const url = (path: string) => `${explorer.url}/api${path}`
@@ -79,7 +80,7 @@ export async function seededExplorer(toml = '', timings: Partial<ExplorerTimings
       await explorer.stop()
       await spool.stop()
       spoolProxy.stop()
-      await anvil.stop()
+      await dev.stop()
     },
   }
 }
@@ -95,35 +96,15 @@ export async function statsAt(seeded: SeededExplorer, block: number): Promise<vo
 /** Every JSON number in `value` that is an amount must not be: amounts travel as decimal strings. */
 export const DECIMAL = /^(0|[1-9]\d*)$/
 
-type Send = { from: string; to: string; data?: string; value?: bigint }
-
-const toCall = (tx: Send) => ({ from: tx.from, to: tx.to, data: tx.data ?? '0x', value: `0x${(tx.value ?? 0n).toString(16)}` })
-
 /** Sends transactions from anvil's unlocked dev accounts, one block each, and waits for the last. */
-export async function send(rpcUrl: string, txs: Send[]): Promise<string[]> {
-  const rpc = createRpc(rpcUrl)
-  const hashes: string[] = []
-  for (const tx of txs) hashes.push(await rpc.call<string>('eth_sendTransaction', [toCall(tx)]))
-  while (hashes.length > 0 && !(await rpc.call('eth_getTransactionReceipt', [hashes.at(-1)]))) await Bun.sleep(5)
-  return hashes
-}
+export const send = (rpcUrl: string, txs: UnlockedSend[]): Promise<string[]> => devNode(rpcUrl).send(txs)
 
 /** Puts all the transactions in one block: automine off, send, mine once, automine on. */
-export async function sendInOneBlock(rpcUrl: string, txs: Send[]): Promise<number> {
-  const rpc = createRpc(rpcUrl)
-  await rpc.call('evm_setAutomine', [false])
-  try {
-    for (const tx of txs) await rpc.call<string>('eth_sendTransaction', [toCall(tx)])
-    await rpc.call('evm_mine', [])
-  } finally {
-    await rpc.call('evm_setAutomine', [true])
-  }
-  return Number.parseInt(await rpc.call<string>('eth_blockNumber'), 16)
-}
+export const sendInOneBlock = (rpcUrl: string, txs: UnlockedSend[]): Promise<number> => devNode(rpcUrl).sendInOneBlock(txs)
 
 /** Mines `count` empty blocks. */
 export async function mineEmpty(rpcUrl: string, count: number): Promise<void> {
-  await createRpc(rpcUrl).call('anvil_mine', [`0x${count.toString(16)}`])
+  await devNode(rpcUrl).mine(count)
 }
 
 /**

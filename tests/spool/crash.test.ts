@@ -2,14 +2,13 @@ import { afterAll, expect, test } from 'bun:test'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createRpc } from '../../src/chain/rpc.ts'
 import { openReader } from '../../src/spool/db.ts'
-import type { Anvil } from '../helpers/anvil.ts'
+import { startDevChain, type DevChain } from '../helpers/devChain.ts'
 import { linesOf } from '../helpers/lines.ts'
-import { chainWithActivity, deposits, expectMirror } from './helpers.ts'
+import { deposits, expectMirror } from './helpers.ts'
 
-let anvil: Anvil
-afterAll(() => anvil?.stop())
+let chain: DevChain
+afterAll(() => chain?.stop())
 
 /** Starts the spool in a child process and resolves with it once its head reaches `until` (then kills it, -9). */
 async function runUntil(rpcUrl: string, dir: string, until: number, kill: boolean): Promise<number> {
@@ -26,10 +25,10 @@ async function runUntil(rpcUrl: string, dir: string, until: number, kill: boolea
 }
 
 test('kill -9 in the middle of the backfill, twice, then a restart: no gap and no duplicate', async () => {
-  const chain = await chainWithActivity()
-  anvil = chain.anvil
+  chain = await startDevChain()
+  const { anvil } = chain
   await deposits(anvil.rpcUrl, chain.manifest.contracts.WETH9, 400)
-  const head = Number.parseInt(await createRpc(anvil.rpcUrl).call<string>('eth_blockNumber'), 16)
+  const head = await chain.head()
   const dir = mkdtempSync(join(tmpdir(), 'stack-crash-'))
 
   const firstKill = await runUntil(anvil.rpcUrl, dir, 120, true)
@@ -39,7 +38,7 @@ test('kill -9 in the middle of the backfill, twice, then a restart: no gap and n
   expect(secondKill).toBeLessThan(head)
   // Wait for the last deposit to be mined, then let a last run catch up with the node.
   await Bun.sleep(200)
-  const final = Number.parseInt(await createRpc(anvil.rpcUrl).call<string>('eth_blockNumber'), 16)
+  const final = await chain.head()
   expect(await runUntil(anvil.rpcUrl, dir, final, false)).toBe(final)
 
   const reader = openReader(join(dir, 'spool.db'))

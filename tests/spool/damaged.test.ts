@@ -2,34 +2,34 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, statSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createRpc } from '../../src/chain/rpc.ts'
 import { silentLogger } from '../../src/log.ts'
 import { startSpool } from '../../src/spool/spool.ts'
 import { spoolWiring } from '../../src/streams.ts'
-import type { Anvil } from '../helpers/anvil.ts'
+import { startDevChain, type DevChain } from '../helpers/devChain.ts'
 import { configDir, fromSource, runOnce } from '../helpers/stack.ts'
-import { chainWithActivity, spoolConfig, waitFor } from './helpers.ts'
+import { waitFor } from '../helpers/wait.ts'
+import { spoolConfig } from './helpers.ts'
 
 // `stack start` on a spool file it cannot use says what is wrong and what to do in one line on
 // stderr, and exits 1 before any port opens: no stack trace, no Bun "error:" banner.
 
-let anvil: Anvil
+let chain: DevChain
 /** A spool the real follower wrote from a real chain, closed: the source of the damaged copies. */
 let realSpool: string
 beforeAll(async () => {
-  ;({ anvil } = await chainWithActivity())
-  const config = spoolConfig(anvil.rpcUrl, null)
+  chain = await startDevChain()
+  const config = spoolConfig(chain.rpcUrl, null)
   const spool = await startSpool(config, spoolWiring(config), silentLogger, { fresh: true })
-  const head = Number.parseInt(await createRpc(anvil.rpcUrl).call<string>('eth_blockNumber'), 16)
+  const head = await chain.head()
   await waitFor(() => spool.health().spoolHeadBlock === head, 'the spool at the head')
   await spool.stop()
   realSpool = join(config.dataDir, 'spool.db')
 }, 60_000)
-afterAll(() => anvil?.stop())
+afterAll(() => chain?.stop())
 
 /** A stack.toml against the test's node, and its data folder (where `stack start` keeps the spool). */
 function stackFolder() {
-  const { dir, file } = configDir(`[chain]\nrpc = "${anvil.rpcUrl}"\nws = "${anvil.wsUrl}"\n`)
+  const { dir, file } = configDir(`[chain]\nrpc = "${chain.rpcUrl}"\nws = "${chain.wsUrl}"\n`)
   const data = join(dir, 'data')
   mkdirSync(data)
   return { file, data, spool: join(data, 'spool.db') }

@@ -2,15 +2,15 @@ import { afterAll, expect, test } from 'bun:test'
 import { mkdtempSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createRpc } from '../../src/chain/rpc.ts'
 import { silentLogger } from '../../src/log.ts'
 import { openReader } from '../../src/spool/db.ts'
 import type { SpoolHealth } from '../../src/spool/health.ts'
 import { startSpool } from '../../src/spool/spool.ts'
 import { spoolWiring } from '../../src/streams.ts'
-import type { Anvil } from '../helpers/anvil.ts'
+import { startDevChain, type DevChain } from '../helpers/devChain.ts'
 import { linesOf } from '../helpers/lines.ts'
-import { chainWithActivity, deposits, expectMirror, spoolConfig, waitFor } from './helpers.ts'
+import { waitFor } from '../helpers/wait.ts'
+import { deposits, expectMirror, spoolConfig } from './helpers.ts'
 
 // A real full disk without root: the spool runs in a child under a file-size limit
 // (RLIMIT_FSIZE), so that its writes past the limit fail as they would on a full disk (EFBIG,
@@ -18,8 +18,8 @@ import { chainWithActivity, deposits, expectMirror, spoolConfig, waitFor } from 
 // exec), as a full disk sends no signal. Only the soft limit is set, so `prlimit --pid` can
 // raise it again on the running child: the disk "has room again".
 
-let anvil: Anvil
-afterAll(() => anvil?.stop())
+let chain: DevChain
+afterAll(() => chain?.stop())
 
 type Watched = Pick<SpoolHealth, 'spoolHeadBlock' | 'nodeReachable' | 'storageError' | 'lastError'> & { streamErrors: Array<string | null> }
 type LogLine = { level: number; msg: string; code?: string }
@@ -55,10 +55,9 @@ function spoolUnderLimit(rpcUrl: string, dir: string, limitBytes: number) {
 }
 
 test('a disk that fills while running: the health says so, the log says it again and again, and the spool resumes once there is room', async () => {
-  const chain = await chainWithActivity()
-  anvil = chain.anvil
-  const rpc = createRpc(anvil.rpcUrl)
-  const headOf = async () => Number.parseInt(await rpc.call<string>('eth_blockNumber'), 16)
+  chain = await startDevChain()
+  const { anvil } = chain
+  const headOf = chain.head
 
   // A spool that holds the chain so far, closed (its WAL folded into the file).
   const dir = mkdtempSync(join(tmpdir(), 'stack-disk-full-'))

@@ -4,31 +4,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createRpc } from '../../src/chain/rpc.ts'
 import { parseConfig, type Config } from '../../src/config/load.ts'
+import type { FollowerOptions } from '../../src/spool/follower.ts'
 import { devAccounts } from '../../src/devnet/accounts.ts'
-import { deployContracts, devClients, type Manifest } from '../../src/devnet/deploy.ts'
-import { seedActivity } from '../../src/devnet/seed.ts'
-import { spawnAnvil, type Anvil } from '../helpers/anvil.ts'
+import { devNode } from '../helpers/devChain.ts'
 
-export { waitFor } from '../helpers/wait.ts'
-
-/** A real anvil with the dev contract set deployed and the demo activity seeded. */
-export async function chainWithActivity(): Promise<{ anvil: Anvil; manifest: Manifest }> {
-  const anvil = await spawnAnvil()
-  const clients = devClients(anvil.rpcUrl)
-  const manifest = await deployContracts(clients, { faucetDripEth: '1', faucetDripBx: '100' })
-  await seedActivity(clients, manifest, { faucetFundEth: '1000', faucetFundBx: '1000000' })
-  return { anvil, manifest }
-}
-
-/** Sends `count` WETH deposits, one after the other (anvil mines them as they come). */
-export async function deposits(rpcUrl: string, weth: string, count: number, from = devAccounts.carol.address): Promise<void> {
-  const rpc = createRpc(rpcUrl)
-  let last = ''
-  for (let sent = 0; sent < count; sent++) {
-    last = await rpc.call<string>('eth_sendTransaction', [{ from, to: weth, value: '0x1', data: '0xd0e30db0' }])
-  }
-  // anvil answers a send before it has mined it: wait for the last one, so the head is final.
-  while (count > 0 && !(await rpc.call('eth_getTransactionReceipt', [last]))) await Bun.sleep(5)
+/** Sends `count` WETH deposits, one after the other (anvil mines them as they come), and waits for the last. */
+export async function deposits(rpcUrl: string, weth: string, count: number, from: string = devAccounts.carol.address): Promise<void> {
+  await devNode(rpcUrl).send(Array.from({ length: count }, () => ({ from, to: weth, value: 1n, data: '0xd0e30db0' })))
 }
 
 /** A config for the spool alone; `spool` holds extra keys of the [spool] table. */
@@ -149,4 +131,12 @@ export function rpcProxy(target: string, answer?: (call: RpcMessage, result: unk
     },
     start,
   }
+}
+
+/**
+ * The follower's options for a test that runs it in its own process: small batches, a quick
+ * poll, nothing logged, chain 78270 from block 0, unless `options` says otherwise.
+ */
+export function followerOptions(rpcUrl: string, options: Pick<FollowerOptions, 'path' | 'streams' | 'onHealth'> & Partial<FollowerOptions>): FollowerOptions {
+  return { rpc: createRpc(rpcUrl), wsUrl: null, chainId: 78270, startBlock: 0, batchBlocks: 10, concurrency: 2, pollMs: 50, maxReorgDepth: 100, log: () => {}, ...options }
 }

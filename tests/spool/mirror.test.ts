@@ -1,44 +1,43 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { createRpc } from '../../src/chain/rpc.ts'
 import { silentLogger } from '../../src/log.ts'
 import { startSpool, type Spool } from '../../src/spool/spool.ts'
 import { spoolWiring } from '../../src/streams.ts'
-import type { Anvil } from '../helpers/anvil.ts'
-import { chainWithActivity, deposits, expectMirror, spoolConfig, waitFor } from './helpers.ts'
+import { startDevChain, type DevChain } from '../helpers/devChain.ts'
+import { waitFor } from '../helpers/wait.ts'
+import { deposits, expectMirror, spoolConfig } from './helpers.ts'
 
-let anvil: Anvil
+let chain: DevChain
 let spool: Spool
 let weth: string
 
 beforeAll(async () => {
-  const chain = await chainWithActivity()
-  anvil = chain.anvil
+  chain = await startDevChain()
   weth = chain.manifest.contracts.WETH9
   // Small batches so the backfill spans many transactions and several rounds of fetches.
-  const config = spoolConfig(anvil.rpcUrl, anvil.wsUrl, 'batchBlocks = 7\nconcurrency = 3\n')
+  const config = spoolConfig(chain.rpcUrl, chain.wsUrl, 'batchBlocks = 7\nconcurrency = 3\n')
   spool = await startSpool(config, spoolWiring(config), silentLogger, { fresh: true })
 })
 afterAll(async () => {
   await spool?.stop()
-  await anvil?.stop()
+  await chain?.stop()
 })
 
-const nodeHead = async () => Number.parseInt(await createRpc(anvil.rpcUrl).call<string>('eth_blockNumber'), 16)
+const nodeHead = () => chain.head()
 
 test('after the backfill the spool equals the node', async () => {
   const head = await nodeHead()
   await waitFor(() => spool.health().spoolHeadBlock === head, 'the backfill')
-  expect(await expectMirror(spool.reader, anvil.rpcUrl, head)).toEqual([])
+  expect(await expectMirror(spool.reader, chain.rpcUrl, head)).toEqual([])
   const health = spool.health()
   expect(health).toMatchObject({ chainId: 78270, spoolHeadBlock: head, nodeHeadBlock: head, lagBlocks: 0, nodeReachable: true, tracesAvailable: true })
   expect(health.genesisHash).toMatch(/^0x[0-9a-f]{64}$/)
 })
 
 test('while following the head, new blocks arrive and still equal the node', async () => {
-  await deposits(anvil.rpcUrl, weth, 40)
+  await deposits(chain.rpcUrl, weth, 40)
   const head = await nodeHead()
   await waitFor(() => spool.health().spoolHeadBlock === head, 'the new blocks')
-  expect(await expectMirror(spool.reader, anvil.rpcUrl, head)).toEqual([])
+  expect(await expectMirror(spool.reader, chain.rpcUrl, head)).toEqual([])
 })
 
 test('mini-blocks: one per block, timestamp in microseconds', () => {

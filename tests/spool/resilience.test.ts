@@ -1,20 +1,18 @@
 import { afterAll, expect, test } from 'bun:test'
-import { createRpc } from '../../src/chain/rpc.ts'
 import { captureLog } from '../helpers/service.ts'
-import { spawnAnvil, type Anvil } from '../helpers/anvil.ts'
+import { startDevChain, startNode, type RunningNode } from '../helpers/devChain.ts'
+import { waitFor } from '../helpers/wait.ts'
 import { startSpool, SpoolIdentityError, type Spool } from '../../src/spool/spool.ts'
 import { spoolWiring } from '../../src/streams.ts'
-import { chainWithActivity, deposits, expectMirror, rpcProxy, spoolConfig, waitFor } from './helpers.ts'
+import { deposits, expectMirror, rpcProxy, spoolConfig } from './helpers.ts'
 
 const cleanup: Array<() => unknown> = []
 afterAll(async () => {
   for (const step of cleanup.reverse()) await step()
 })
 
-const headOf = async (url: string) => Number.parseInt(await createRpc(url).call<string>('eth_blockNumber'), 16)
-
 test('a node that goes away and comes back: the spool says so, waits, and resumes without a gap', async () => {
-  const { anvil, manifest } = await chainWithActivity()
+  const anvil = await startDevChain()
   cleanup.push(() => anvil.stop())
   const proxy = rpcProxy(anvil.rpcUrl)
   cleanup.push(() => proxy.stop())
@@ -22,25 +20,25 @@ test('a node that goes away and comes back: the spool says so, waits, and resume
   const config = spoolConfig(proxy.url, null)
   const spool = await startSpool(config, spoolWiring(config), log, { fresh: true })
   cleanup.push(() => spool.stop())
-  const first = await headOf(anvil.rpcUrl)
+  const first = await anvil.head()
   await waitFor(() => spool.health().spoolHeadBlock === first, 'the backfill')
 
   proxy.stop()
   await waitFor(() => spool.health().nodeReachable === false, 'the spool to notice the node is gone')
   expect(spool.health().lastError).toContain('cannot be reached')
   expect(lines.some((line) => line.msg === 'node unreachable; retrying')).toBe(true)
-  await deposits(anvil.rpcUrl, manifest.contracts.WETH9, 12)
+  await deposits(anvil.rpcUrl, anvil.manifest.contracts.WETH9, 12)
 
   proxy.start()
-  const head = await headOf(anvil.rpcUrl)
+  const head = await anvil.head()
   await waitFor(() => spool.health().spoolHeadBlock === head && spool.health().nodeReachable, 'the spool to resume', 30_000)
   expect(await expectMirror(spool.reader, anvil.rpcUrl, head)).toEqual([])
 })
 
 test('a block gone from the node history: the spool stops before it and says so, never leaving a hole', async () => {
-  const anvil: Anvil = await spawnAnvil()
+  const anvil = await startNode()
   cleanup.push(() => anvil.stop())
-  await createRpc(anvil.rpcUrl).call('anvil_mine', ['0x14'])
+  await anvil.mine(20)
   const pruned = 12
   // A node that forgot block 12, as a node with a short history window does.
   const proxy = rpcProxy(anvil.rpcUrl, (call, result) =>
@@ -60,7 +58,7 @@ test('a block gone from the node history: the spool stops before it and says so,
 })
 
 test('a spool of one chain refuses a node of another, naming both', async () => {
-  const first: Anvil = await spawnAnvil()
+  const first: RunningNode = await startNode()
   cleanup.push(() => first.stop())
   const config = spoolConfig(first.rpcUrl, null)
   const spool: Spool = await startSpool(config, spoolWiring(config), captureLog().log, { fresh: true })
@@ -69,13 +67,13 @@ test('a spool of one chain refuses a node of another, naming both', async () => 
   await spool.stop()
 
   // Another chain with the same id: only its genesis (a different genesis time) tells it apart.
-  const second: Anvil = await spawnAnvil({ args: ['--timestamp', '1700000000'] })
+  const second: RunningNode = await startNode({ args: ['--timestamp', '1700000000'] })
   cleanup.push(() => second.stop())
   const elsewhere = { ...config, chain: { ...config.chain, rpc: second.rpcUrl } }
   const refused = await startSpool(elsewhere, spoolWiring(elsewhere), captureLog().log).catch((error) => error)
   expect(refused).toBeInstanceOf(SpoolIdentityError)
   expect(refused.message).toContain(genesis)
-  const other = await createRpc(second.rpcUrl).call<{ hash: string }>('eth_getBlockByNumber', ['0x0', false])
+  const other = await second.clients.publicClient.getBlock({ blockNumber: 0n })
   expect(refused.message).toContain(other.hash)
 
   // A fresh spool (what stack dev does with its new chain) takes the new chain.
@@ -85,7 +83,7 @@ test('a spool of one chain refuses a node of another, naming both', async () => 
 })
 
 test('a node that comes back as another chain stops the spool with the identity error', async () => {
-  const first: Anvil = await spawnAnvil()
+  const first: RunningNode = await startNode()
   cleanup.push(() => first.stop())
   const proxy = rpcProxy(first.rpcUrl)
   cleanup.push(() => proxy.stop())
@@ -98,7 +96,7 @@ test('a node that comes back as another chain stops the spool with the identity 
   await waitFor(() => spool.health().nodeReachable === false, 'the node to be gone')
 
   // The same address now leads to another chain.
-  const second: Anvil = await spawnAnvil({ args: ['--timestamp', '1600000000'] })
+  const second: RunningNode = await startNode({ args: ['--timestamp', '1600000000'] })
   cleanup.push(() => second.stop())
   const impostor = rpcProxy(second.rpcUrl, undefined, [], port)
   cleanup.push(() => impostor.stop())

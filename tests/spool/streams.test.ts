@@ -1,27 +1,27 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { erc20Abi, toEventSelector } from 'viem'
-import { createRpc } from '../../src/chain/rpc.ts'
 import { openSpool } from '../../src/spool/db.ts'
-import { Follower, type FollowerOptions } from '../../src/spool/follower.ts'
+import { Follower } from '../../src/spool/follower.ts'
 import type { SpoolHealth } from '../../src/spool/health.ts'
 import type { StreamDefinition } from '../../src/spool/streams.ts'
-import type { Anvil } from '../helpers/anvil.ts'
+import { startDevChain, type DevChain } from '../helpers/devChain.ts'
 import { runFollower } from '../exchange/follower.ts'
-import { chainWithActivity, rpcProxy, spoolConfig, waitFor } from './helpers.ts'
+import { waitFor } from '../helpers/wait.ts'
+import { followerOptions, rpcProxy, spoolConfig } from './helpers.ts'
 
 // The derived streams read the spool, never the node: they keep deriving what the spool holds
 // while the node is away, and each stream that has caught up sleeps its own two seconds.
 
-let anvil: Anvil
+let chain: DevChain
 let head: number
 beforeAll(async () => {
-  ;({ anvil } = await chainWithActivity())
-  head = Number.parseInt(await createRpc(anvil.rpcUrl).call<string>('eth_blockNumber'), 16)
+  chain = await startDevChain()
+  head = await chain.head()
 }, 60_000)
-afterAll(() => anvil?.stop())
+afterAll(() => chain?.stop())
 
-/** A spool that holds the whole seeded chain and has never run a stream. */
+/** A spool that holds the whole seeded chain and on which no stream has run yet. */
 async function spoolWithoutStreams(rpcUrl: string) {
   const config = spoolConfig(rpcUrl, null)
   const path = join(config.dataDir, 'spool.db')
@@ -33,7 +33,7 @@ async function spoolWithoutStreams(rpcUrl: string) {
 }
 
 test('with the node gone, every stream still derives the whole spool', async () => {
-  const proxy = rpcProxy(anvil.rpcUrl)
+  const proxy = rpcProxy(chain.rpcUrl)
   const { config, path } = await spoolWithoutStreams(proxy.url)
   proxy.stop()
   let health: SpoolHealth | null = null
@@ -55,7 +55,7 @@ test('with the node gone, every stream still derives the whole spool', async () 
 }, 60_000)
 
 test('a stream that has caught up sleeps its own two seconds while another is still behind', async () => {
-  const { config, path } = await spoolWithoutStreams(anvil.rpcUrl)
+  const { config, path } = await spoolWithoutStreams(chain.rpcUrl)
   const transfer = toEventSelector(erc20Abi.find((item) => item.type === 'event' && item.name === 'Transfer')!)
   // A stream of every Transfer that takes 100 ms a log, so it is behind for seconds, and one
   // that reads nothing: it is caught up at once, and after that each of its passes only moves
@@ -75,10 +75,9 @@ test('a stream that has caught up sleeps its own two seconds while another is st
   })
   try {
     // The spool's head moves every 100 ms for three seconds while the slow stream is behind.
-    const rpc = createRpc(anvil.rpcUrl)
     const started = Date.now()
     for (let mined = 0; mined < 30; mined++) {
-      await rpc.call('evm_mine', [])
+      await chain.mine()
       await Bun.sleep(100)
     }
     const seconds = (Date.now() - started) / 1000
@@ -93,8 +92,8 @@ test('a stream that has caught up sleeps its own two seconds while another is st
 }, 90_000)
 
 test('a stream whose pass keeps failing: said again at every interval, shown in the health, cleared once it passes', async () => {
-  const path = join(spoolConfig(anvil.rpcUrl, null).dataDir, 'spool.db')
-  const now = Number.parseInt(await createRpc(anvil.rpcUrl).call<string>('eth_blockNumber'), 16)
+  const path = join(spoolConfig(chain.rpcUrl, null).dataDir, 'spool.db')
+  const now = await chain.head()
   const transfer = toEventSelector(erc20Abi.find((item) => item.type === 'event' && item.name === 'Transfer')!)
   let broken = true
   const flaky: StreamDefinition = {
@@ -109,21 +108,13 @@ test('a stream whose pass keeps failing: said again at every interval, shown in 
   const said: Array<{ level: string; fields: Record<string, unknown>; message: string }> = []
   let health: SpoolHealth | null = null
   const db = openSpool(path)
-  const options: FollowerOptions = {
+  const options = followerOptions(chain.rpcUrl, {
     path,
-    rpc: createRpc(anvil.rpcUrl),
-    wsUrl: null,
-    chainId: 78270,
-    startBlock: 0,
-    batchBlocks: 10,
-    concurrency: 2,
-    pollMs: 50,
-    maxReorgDepth: 100,
     streams: [flaky],
     failureRepeatMs: 1000,
     log: (level, fields, message) => said.push({ level, fields, message }),
     onHealth: (next) => (health = next),
-  }
+  })
   const abort = new AbortController()
   const running = new Follower(db, options).run(abort.signal)
   try {

@@ -3,22 +3,21 @@ import { createRpc } from '../../src/chain/rpc.ts'
 import type { Manifest } from '../../src/devnet/deploy.ts'
 import { fetchBlocks, type Capabilities } from '../../src/spool/fetchBlocks.ts'
 import type { CallFrame } from '../../src/spool/traces.ts'
-import type { Anvil } from '../helpers/anvil.ts'
-import { chainWithActivity, rpcProxy } from './helpers.ts'
+import { startDevChain, type DevChain } from '../helpers/devChain.ts'
+import { rpcProxy } from './helpers.ts'
 
-let anvil: Anvil
+let chain: DevChain
 let manifest: Manifest
 let swapBlock: number
 const proxies: Array<{ stop: () => void }> = []
 
 beforeAll(async () => {
-  ;({ anvil, manifest } = await chainWithActivity())
+  ;({ manifest } = chain = await startDevChain())
   // The first swap through the V3 router: router → pool → token transfer, and the pool's
   // callback into the router, which pulls the input token.
-  const rpc = createRpc(anvil.rpcUrl)
-  const head = Number.parseInt(await rpc.call<string>('eth_blockNumber'), 16)
+  const head = await chain.head()
   for (let number = 1; number <= head; number++) {
-    const block = await rpc.call<{ transactions: Array<{ to: string | null }> }>('eth_getBlockByNumber', [`0x${number.toString(16)}`, true])
+    const block = await chain.rpc.call<{ transactions: Array<{ to: string | null }> }>('eth_getBlockByNumber', [`0x${number.toString(16)}`, true])
     if (block.transactions[0]?.to?.toLowerCase() === manifest.contracts.SwapRouter.toLowerCase()) {
       swapBlock = number
       break
@@ -27,7 +26,7 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   for (const proxy of proxies) proxy.stop()
-  await anvil?.stop()
+  await chain?.stop()
 })
 
 /** The part of a frame both trace sources agree on (gas accounting differs between them). */
@@ -48,7 +47,7 @@ async function traceOf(url: string, caps: Capabilities) {
 
 test('trace_block is folded into nested calls, the same tree the call tracer gives', async () => {
   const caps: Capabilities = { blockReceipts: null, traces: null }
-  const parity = await traceOf(anvil.rpcUrl, caps)
+  const parity = await traceOf(chain.rpcUrl, caps)
   expect(caps.traces).toBe('parity')
   const tree = parity![0]!
   expect(tree.to?.toLowerCase()).toBe(manifest.contracts.SwapRouter.toLowerCase())
@@ -57,12 +56,12 @@ test('trace_block is folded into nested calls, the same tree the call tracer giv
   expect(pool.calls.length).toBeGreaterThanOrEqual(2) // the token paid out, the callback into the router
   expect(pool.calls.some((call) => call.calls.length > 0)).toBe(true) // the callback pulls the input token
 
-  const geth = await traceOf(anvil.rpcUrl, { blockReceipts: null, traces: 'calltracer' })
+  const geth = await traceOf(chain.rpcUrl, { blockReceipts: null, traces: 'calltracer' })
   expect(parity!.map(shape)).toEqual(geth!.map(shape))
 })
 
 test('a node without trace_block falls back to the call tracer', async () => {
-  const proxy = rpcProxy(anvil.rpcUrl, undefined, ['trace_block'])
+  const proxy = rpcProxy(chain.rpcUrl, undefined, ['trace_block'])
   proxies.push(proxy)
   const caps: Capabilities = { blockReceipts: null, traces: null }
   const traces = await traceOf(proxy.url, caps)
@@ -71,7 +70,7 @@ test('a node without trace_block falls back to the call tracer', async () => {
 })
 
 test('a node with neither gives blocks without traces, and says so', async () => {
-  const proxy = rpcProxy(anvil.rpcUrl, undefined, ['trace_block', 'debug_traceBlockByNumber'])
+  const proxy = rpcProxy(chain.rpcUrl, undefined, ['trace_block', 'debug_traceBlockByNumber'])
   proxies.push(proxy)
   const caps: Capabilities = { blockReceipts: null, traces: null }
   expect(await traceOf(proxy.url, caps)).toBeNull()
@@ -79,7 +78,7 @@ test('a node with neither gives blocks without traces, and says so', async () =>
 })
 
 test('a node without eth_getBlockReceipts: receipts one by one', async () => {
-  const proxy = rpcProxy(anvil.rpcUrl, undefined, ['eth_getBlockReceipts'])
+  const proxy = rpcProxy(chain.rpcUrl, undefined, ['eth_getBlockReceipts'])
   proxies.push(proxy)
   const caps: Capabilities = { blockReceipts: null, traces: null }
   const [bundle] = await fetchBlocks(createRpc(proxy.url), [swapBlock], caps)
