@@ -1,8 +1,7 @@
 import { beforeAll, expect, test } from 'bun:test'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { createRpc } from '../src/chain/rpc.ts'
-import { spawnAnvil } from './helpers/anvil.ts'
+import { startNode } from './helpers/devChain.ts'
 import { configDir, ROOT, runOnce, startStack } from './helpers/stack.ts'
 import { waitFor } from './helpers/wait.ts'
 
@@ -65,9 +64,9 @@ test('the binary refuses a bad config before opening a port', async () => {
 })
 
 test("the binary's spool worker follows a real node", async () => {
-  const anvil = await spawnAnvil()
+  const anvil = await startNode()
   try {
-    await createRpc(anvil.rpcUrl).call('anvil_mine', ['0x3'])
+    await anvil.mine(3)
     const { dir, file } = configDir(`[chain]\nrpc = "${anvil.rpcUrl}"\nws = "${anvil.wsUrl}"\n`)
     const stack = await startStack([BINARY], ['start', '--config', file], { cwd: dir, env: bare })
     const health = async () => (await (await fetch(`${stack.urls.exchange}/health`)).json()) as { spoolHeadBlock: number | null }

@@ -3,8 +3,7 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pkg from '../package.json' with { type: 'json' }
-import { createRpc } from '../src/chain/rpc.ts'
-import { spawnAnvil, type Anvil } from './helpers/anvil.ts'
+import { startNode, type RunningNode } from './helpers/devChain.ts'
 import { waitFor } from './helpers/wait.ts'
 import { configDir, fromSource, ROOT, runOnce, startStack } from './helpers/stack.ts'
 
@@ -95,11 +94,11 @@ describe('running', () => {
 
 describe('the spool under stack start', () => {
   test('follows the node, and a restart against another chain is refused before any port opens', async () => {
-    const first = await spawnAnvil()
-    const second = await spawnAnvil({ args: ['--timestamp', '1700000000'] })
+    const first = await startNode()
+    const second = await startNode({ args: ['--timestamp', '1700000000'] })
     try {
-      await createRpc(first.rpcUrl).call('anvil_mine', ['0x5'])
-      const chainToml = (anvil: Anvil) => `[chain]\nrpc = "${anvil.rpcUrl}"\nws = "${anvil.wsUrl}"\n`
+      await first.mine(5)
+      const chainToml = (anvil: RunningNode) => `[chain]\nrpc = "${anvil.rpcUrl}"\nws = "${anvil.wsUrl}"\n`
       const { dir, file } = configDir(chainToml(first))
       const stack = await startStack(fromSource, ['start', '--config', file], { cwd: dir })
       const health = async () => (await (await fetch(`${stack.urls.exchange}/health`)).json()) as { spoolHeadBlock: number | null }

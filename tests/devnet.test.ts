@@ -1,32 +1,33 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { existsSync, readFileSync } from 'node:fs'
-import { erc20Abi, parseEther, parseEventLogs, type Address, type Log } from 'viem'
+import { erc20Abi, parseEther, type Address } from 'viem'
 import { parseConfig } from '../src/config/load.ts'
 import { devAccounts } from '../src/devnet/accounts.ts'
 import { ours, uniswap } from '../src/devnet/artifacts.ts'
-import { deployContracts, DEPLOY_ORDER, devClients, DevnetError, predictedAddresses } from '../src/devnet/deploy.ts'
+import { deployContracts, DEPLOY_ORDER, DevnetError, predictedAddresses, type DevClients } from '../src/devnet/deploy.ts'
 import { startDevnet, type Devnet } from '../src/devnet/devnet.ts'
+import { decodeEvents, devNode, type DevNode } from './helpers/devChain.ts'
 import { captureLog } from './helpers/service.ts'
 import { configDir, fromSource, runOnce, startStack } from './helpers/stack.ts'
 import { waitFor } from './helpers/wait.ts'
 
 let devnet: Devnet
-let clients: ReturnType<typeof devClients>
+let node: DevNode
+let clients: DevClients
 const { log } = captureLog()
 
 beforeAll(async () => {
   const { dir } = configDir()
   devnet = await startDevnet(parseConfig('[dev]\nport = 0\nblockTime = 1\n', `${dir}/stack.toml`), log)
-  clients = devClients(devnet.anvil.rpcUrl)
+  node = devNode(devnet.anvil.rpcUrl)
+  clients = node.clients
 })
 afterAll(() => devnet?.stop())
 
 const c = () => devnet.manifest.contracts
-const read = <T>(address: Address, abi: unknown, functionName: string, args: unknown[] = []) =>
-  clients.publicClient.readContract({ address, abi, functionName, args } as never) as Promise<T>
+const read: DevNode['read'] = (address, abi, functionName, args) => node.read(address, abi, functionName, args)
 const logsOf = (address: Address) => clients.publicClient.getLogs({ address, fromBlock: 0n, toBlock: 'latest' })
-const events = <T>(abi: unknown, logs: Log[], eventName: string) =>
-  parseEventLogs({ abi: abi as never, logs, eventName } as never) as unknown as Array<{ args: T }>
+const events = decodeEvents
 
 describe('deployment', () => {
   test('every contract lands at its fixed address and the manifest says so', async () => {
@@ -65,7 +66,7 @@ describe('the faucet contract', () => {
   const recipient = '0x000000000000000000000000000000000000dEaD' as Address
   const faucet = () => c().Faucet
   const drip = (from = devAccounts.operator, to: Address = recipient) =>
-    clients.walletFor(from).writeContract({ address: faucet(), abi: ours.Faucet.abi, functionName: 'dripTo', args: [to] } as never)
+    clients.walletFor(from).writeContract({ address: faucet(), abi: ours.Faucet.abi, functionName: 'dripTo', args: [to] })
 
   test('is funded', async () => {
     expect(await clients.publicClient.getBalance({ address: faucet() })).toBe(parseEther('1000'))
@@ -86,8 +87,7 @@ describe('the faucet contract', () => {
   })
 
   test('an address may drip again a day later', async () => {
-    await clients.publicClient.request({ method: 'evm_increaseTime', params: [86_401] } as never)
-    await clients.publicClient.request({ method: 'evm_mine', params: [] } as never)
+    await node.advanceTime(86_401)
     expect(await read<bigint>(faucet(), ours.Faucet.abi, 'retryIn', [recipient])).toBe(0n)
     const hash = await drip()
     expect((await clients.publicClient.waitForTransactionReceipt({ hash })).status).toBe('success')
@@ -96,7 +96,7 @@ describe('the faucet contract', () => {
   test('reverts when empty', async () => {
     const operator = clients.walletFor(devAccounts.operator)
     const set = (eth: bigint) =>
-      operator.writeContract({ address: faucet(), abi: ours.Faucet.abi, functionName: 'setAmounts', args: [eth, parseEther('100')] } as never)
+      operator.writeContract({ address: faucet(), abi: ours.Faucet.abi, functionName: 'setAmounts', args: [eth, parseEther('100')] })
     await clients.publicClient.waitForTransactionReceipt({ hash: await set(parseEther('5000')) })
     await expect(drip(devAccounts.operator, devAccounts.carol.address)).rejects.toThrow('FaucetEmpty')
     await clients.publicClient.waitForTransactionReceipt({ hash: await set(parseEther('1')) })

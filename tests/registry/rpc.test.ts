@@ -5,14 +5,14 @@ import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import solc from 'solc'
-import { createPublicClient, createWalletClient, defineChain, getAddress, http, type Abi, type Address, type Hex } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import { getAddress, type Address } from 'viem'
 import { DEFAULT_RAW_BASE } from '../../registry/scripts/validate.mjs'
-import { spawnAnvil, type Anvil } from '../helpers/anvil.ts'
+import type { Artifact } from '../../src/devnet/artifacts.ts'
+import { devAccounts } from '../../src/devnet/accounts.ts'
+import { startNode, type RunningNode } from '../helpers/devChain.ts'
 
 const REGISTRY = join(import.meta.dir, '../../registry')
 const VALIDATE = join(REGISTRY, 'scripts/validate.mjs')
-const DEV_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
 /** anvil's second dev account: an address with no code. */
 const WALLET: Address = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 
@@ -48,7 +48,7 @@ contract TinyToken {
 }
 `
 
-function compileTinyToken(): { abi: Abi; bytecode: Hex } {
+function compileTinyToken(): Artifact {
   const input = {
     language: 'Solidity',
     sources: { 'TinyToken.sol': { content: TINY_TOKEN } },
@@ -61,20 +61,14 @@ function compileTinyToken(): { abi: Abi; bytecode: Hex } {
   return { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` }
 }
 
-let anvil: Anvil
+let anvil: RunningNode
 let token: Address
 const folders: string[] = []
 
 beforeAll(async () => {
-  anvil = await spawnAnvil()
-  const chain = defineChain({ id: 78270, name: 'dev', nativeCurrency: { name: 'BX', symbol: 'BX', decimals: 18 }, rpcUrls: { default: { http: [anvil.rpcUrl] } } })
-  const wallet = createWalletClient({ account: privateKeyToAccount(DEV_KEY), chain, transport: http(anvil.rpcUrl) })
-  const client = createPublicClient({ chain, transport: http(anvil.rpcUrl) })
-  const { abi, bytecode } = compileTinyToken()
-  const hash = await wallet.deployContract({ abi, bytecode, args: ['Tiny Token', 'TINY', 6, 10n ** 12n] })
-  const receipt = await client.waitForTransactionReceipt({ hash })
+  anvil = await startNode()
   // The receipt gives the address in lower case; the list wants it checksummed.
-  token = getAddress(receipt.contractAddress as Address)
+  token = getAddress(await anvil.deploy(devAccounts.deployer, compileTinyToken(), ['Tiny Token', 'TINY', 6, 10n ** 12n]))
 }, 60_000)
 
 afterAll(async () => {
@@ -145,7 +139,7 @@ describe('--rpc checks the entries against a real chain', () => {
   })
 
   test('a node of another chain is one clear problem', async () => {
-    const other = await spawnAnvil({ chainId: 1 })
+    const other = await startNode({ chainId: 1 })
     try {
       const child = Bun.spawn(['node', VALIDATE, registryWith(RIGHT), '--rpc', other.rpcUrl], { stdout: 'pipe', stderr: 'pipe' })
       const [stdout, code] = await Promise.all([new Response(child.stdout).text(), child.exited])
