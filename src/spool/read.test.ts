@@ -152,6 +152,13 @@ describe('over a small chain', () => {
     expect(read.blockCount(db)).toBe(4)
   })
 
+  test('block headers, newest first (active ones too), without the mini-block count', () => {
+    const [newest] = read.latestBlockHeaders(db, { limit: 1 })
+    expect({ ...newest!, hash: hex(newest!.hash) }).toEqual({ number: 3, hash: hash(0xb0, 3), timestamp: 1006, gasUsed: 63_000, txCount: 3 })
+    expect(read.latestBlockHeaders(db, { limit: 2, offset: 1 }).map((row) => row.number)).toEqual([2, 1])
+    expect(read.latestBlockHeaders(db, { limit: 10, active: true }).map((row) => [row.number, row.txCount])).toEqual([[3, 3], [1, 2]])
+  })
+
   test('mini-blocks: each block its own here, by number, hash and block, newest first, times, count', () => {
     const mini = read.miniByNumber(db, 3)!
     expect({ ...mini, hash: hex(mini.hash) }).toEqual({ number: 3, blockNumber: 3, hash: hash(0xb0, 3), timestampUs: 1_006_000_000, txCount: 3 })

@@ -36,6 +36,13 @@ export function latestBlocks(db: Database, { limit, offset = 0, active = false }
     .all(limit, offset)
 }
 
+/** As latestBlocks, the headers alone, without counting each block's mini-blocks: for figures over many blocks. */
+export function latestBlockHeaders(db: Database, { limit, offset = 0, active = false }: Page & { active?: boolean }): BlockHeader[] {
+  return db
+    .query<BlockHeader, [number, number]>(`SELECT ${HEADER} FROM blocks b ${active ? 'WHERE b.tx_count > 0' : ''} ORDER BY b.number DESC LIMIT ? OFFSET ?`)
+    .all(limit, offset)
+}
+
 /** Up to `limit` blocks after block `number`, oldest first: for reading the spool forward in steps. */
 export function blocksAfter(db: Database, number: number, limit: number): BlockHeader[] {
   return db.query<BlockHeader, [number, number]>(`SELECT ${HEADER} FROM blocks b WHERE b.number > ? ORDER BY b.number LIMIT ?`).all(number, limit)
