@@ -1,10 +1,11 @@
-import type { Hex } from 'viem'
+import type { Address, Hex } from 'viem'
 import { methodName } from './decode/decode.ts'
 import { checksum, checksumOrNull } from '../eth/address.ts'
 import { hex } from '../eth/bytes.ts'
 import { fee } from './format.ts'
+import type { ListedTransfer } from './read/transfers.ts'
 import type { RegistryView } from './registryView.ts'
-import { tokenIdFromKey } from './transfers.ts'
+import type { Transfer } from './transfers.ts'
 import type { BlockHeader, BlockSummary, Mini, TxSummary } from '../spool/read.ts'
 
 // The row shapes every list shares, each made in one place from what the reads return. Spec 03
@@ -45,41 +46,39 @@ export function txSummary(tx: TxSummary, registry: RegistryView) {
   }
 }
 
-export const TRANSFER_COLUMNS = `x.tx_id, x.log_index, x.seq, x.block_number, x.token, x.kind, x.from_addr, x.to_addr, x.token_id, x.amount,
-  t.hash AS tx_hash, b.timestamp`
-
-export type TransferRecord = {
-  tx_id: number
-  log_index: number
-  seq: number
-  block_number: number
-  token: Uint8Array
-  kind: number
-  from_addr: Uint8Array
-  to_addr: Uint8Array
-  token_id: string | null
-  amount: string
-  tx_hash: Uint8Array
-  timestamp: number
-}
-
-export const TRANSFER_JOINS = 'JOIN txs t ON t.id = x.tx_id JOIN blocks b ON b.number = x.block_number'
-
-/** A token or NFT movement as lists show it; ERC-20 rows carry the listed symbol and decimals. */
-export function transferRow(row: TransferRecord, registry: RegistryView) {
-  const token = checksum(row.token)
-  const listed = registry.token(token)
+/** What every movement shows: where in its transaction, which contract, between whom. */
+function movement(transfer: Transfer, registry: RegistryView) {
+  const token = checksum(transfer.token)
   return {
-    txHash: hex(row.tx_hash),
-    blockNumber: row.block_number,
-    timestamp: row.timestamp,
-    logIndex: row.log_index,
-    ...(row.kind === 1155 ? { batchIndex: row.seq } : {}),
+    logIndex: transfer.logIndex,
+    ...(transfer.kind === 1155 ? { batchIndex: transfer.seq } : {}),
     token,
     tokenLabel: registry.labelName(token),
-    standard: `erc${row.kind}`,
-    from: checksum(row.from_addr),
-    to: checksum(row.to_addr),
-    ...(row.token_id === null ? { value: row.amount, symbol: listed?.symbol ?? null, decimals: listed?.decimals ?? null } : { tokenId: tokenIdFromKey(row.token_id), amount: row.amount }),
+    standard: `erc${transfer.kind}`,
+    from: checksum(transfer.from),
+    to: checksum(transfer.to),
   }
+}
+
+/** An NFT movement (ERC-721 or ERC-1155) as a transaction shows it. */
+export function nftTransfer(transfer: Transfer, registry: RegistryView) {
+  return { ...movement(transfer, registry), tokenId: transfer.tokenId, amount: transfer.amount }
+}
+
+/** The symbol and decimals of an ERC-20 as shown, and whether the registry lists it. */
+export type TokenMeta = { symbol: string | null; decimals: number | null; verified: boolean }
+
+/** An ERC-20 movement as a transaction shows it, with its token's symbol and decimals as `metaOf` gives them. */
+export function tokenTransfer(transfer: Transfer, metaOf: (token: Address) => TokenMeta, registry: RegistryView) {
+  const token = checksum(transfer.token)
+  return { logIndex: transfer.logIndex, token, tokenLabel: registry.labelName(token), ...metaOf(token), from: checksum(transfer.from), to: checksum(transfer.to), value: transfer.amount }
+}
+
+/** A token or NFT movement as lists show it; ERC-20 rows carry the listed symbol and decimals. */
+export function transferRow(transfer: ListedTransfer, registry: RegistryView) {
+  const where = { txHash: hex(transfer.txHash), blockNumber: transfer.blockNumber, timestamp: transfer.timestamp }
+  if (transfer.tokenId !== null) return { ...where, ...nftTransfer(transfer, registry) }
+  const moved = movement(transfer, registry)
+  const listed = registry.token(moved.token)
+  return { ...where, ...moved, value: transfer.amount, symbol: listed?.symbol ?? null, decimals: listed?.decimals ?? null }
 }

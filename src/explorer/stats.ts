@@ -3,6 +3,7 @@ import type { SpoolHealth } from '../spool/health.ts'
 import { latestMini, recentBlockTimes, recentMiniTimes } from '../spool/read.ts'
 import type { LiveNode } from './node.ts'
 import { valueOf } from './node.ts'
+import { totalsByKind } from './read/tokens.ts'
 import type { ChainTally } from './tally.ts'
 
 /** Blocks the cadence figures average over. */
@@ -105,9 +106,7 @@ export class StatsService {
     const latestBlock = nodeHead === null || indexedBlock === null ? nodeHead : Math.max(nodeHead, indexedBlock)
     const derived = health.streams.explorer
     const mini = latestMini(this.db)
-    const tokens = this.db
-      .query<{ kind: number; contracts: number; transfers: number }, []>('SELECT kind, count(*) AS contracts, sum(transfers) AS transfers FROM explorer_tokens GROUP BY kind')
-      .all()
+    const tokens = totalsByKind(this.db)
     const byKind = (kind: number) => tokens.find((row) => row.kind === kind)
     return {
       latestBlock,

@@ -1,14 +1,16 @@
 import { Elysia } from 'elysia'
 import { erc20Abi, type Address, type Hex } from 'viem'
 import { NotFoundError } from '../../errors.ts'
-import { addressTransactions, addressTransfers, nftsHeld, tokensReceived, transferCounts } from '../addressLists.ts'
 import type { Explorer } from '../explorer.ts'
 import { checksum, parseAddress } from '../../eth/address.ts'
 import { blob, hex } from '../../eth/bytes.ts'
 import { valueOf, viewCall, viewResult } from '../node.ts'
 import { page } from '../paging.ts'
 import { accountRow } from '../ranking.ts'
-import { tokenIdFromKey } from '../transfers.ts'
+import { addressTransactions } from '../read/accounts.ts'
+import { nftsHeld } from '../read/holdings.ts'
+import { addressTransfers, tokensReceived, transferCounts } from '../read/transfers.ts'
+import { transferRow, txSummary } from '../rows.ts'
 import { txHashes } from '../../spool/read.ts'
 
 /** Spec 03 "address": the bytecode is cut to 400 hex characters, with an ellipsis. */
@@ -75,12 +77,11 @@ export function accountRoutes(explorer: Explorer) {
       // candidate stays, its balance unknown.
       .filter((holding) => !live || holding.balance !== '0')
 
-    const nfts = nftsHeld(db, bytes).map((row) => {
-      const token = checksum(row.token)
-      const tokenId = tokenIdFromKey(row.token_id)
-      const standard = row.kind === 1155 ? ('erc1155' as const) : ('erc721' as const)
-      const item = explorer.metadata.get({ token, tokenId, standard })
-      return { token, tokenLabel: registry.labelName(token), standard, tokenId, amount: row.amount, tokenURI: item?.tokenURI ?? null, metadata: item?.metadata ?? null }
+    const nfts = nftsHeld(db, bytes).map((held) => {
+      const token = checksum(held.token)
+      const standard = held.kind === 1155 ? ('erc1155' as const) : ('erc721' as const)
+      const item = explorer.metadata.get({ token, tokenId: held.tokenId, standard })
+      return { token, tokenLabel: registry.labelName(token), standard, tokenId: held.tokenId, amount: held.amount, tokenURI: item?.tokenURI ?? null, metadata: item?.metadata ?? null }
     })
 
     return {
@@ -99,9 +100,9 @@ export function accountRoutes(explorer: Explorer) {
       nfts,
       // No name service is configured on this stack, so there is no record to read.
       name: null,
-      transactions: addressTransactions(db, bytes, creation?.txId ?? null, paging, registry),
-      tokenTransfers: addressTransfers(db, bytes, true, paging, registry),
-      nftTransfers: addressTransfers(db, bytes, false, paging, registry),
+      transactions: addressTransactions(db, bytes, creation?.txId ?? null, paging).map((tx) => txSummary(tx, registry)),
+      tokenTransfers: addressTransfers(db, bytes, true, paging).map((transfer) => transferRow(transfer, registry)),
+      nftTransfers: addressTransfers(db, bytes, false, paging).map((transfer) => transferRow(transfer, registry)),
     }
   }
 

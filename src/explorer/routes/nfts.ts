@@ -5,14 +5,13 @@ import type { Explorer } from '../explorer.ts'
 import { checksum, checksumOrNull, parseAddress } from '../../eth/address.ts'
 import { blob } from '../../eth/bytes.ts'
 import { clampOffset, clampLimit, PAGE } from '../paging.ts'
-import { TRANSFER_COLUMNS, TRANSFER_JOINS, transferRow, type TransferRecord } from '../rows.ts'
-import { tokenIdFromKey, tokenIdKey } from '../transfers.ts'
+import { collectionItemCount, collectionItems, itemHolders, type CollectionItem } from '../read/holdings.ts'
+import { collectionStat, type TokenStat } from '../read/tokens.ts'
+import { itemTransfers, tokenTransfers } from '../read/transfers.ts'
+import { transferRow } from '../rows.ts'
 
 /** Spec 03 "NFT collection": its 30 most recent transfers. */
 const RECENT_TRANSFERS = 30
-
-type Collection = { address: Uint8Array; kind: number; transfers: number; minted: number }
-type ItemRow = { token_id: string; holders: number; holder: Uint8Array; amounts: string }
 
 /**
  * Spec 03: the NFT collection (`/nft/{address}`: items clamped to 48, the 30 most recent
@@ -24,7 +23,7 @@ export function nftRoutes(explorer: Explorer) {
   const { db, registry, probes, metadata } = explorer
 
   const collectionOf = (address: Address) => {
-    const row = db.query<Collection, [Uint8Array]>('SELECT address, kind, transfers, minted FROM explorer_tokens WHERE address = ? AND kind != 20').get(blob(address))
+    const row = collectionStat(db, blob(address))
     if (!row) throw new NotFoundError('unknown NFT collection')
     return { address, row, standard: row.kind === 1155 ? ('erc1155' as const) : ('erc721' as const) }
   }
@@ -37,9 +36,9 @@ export function nftRoutes(explorer: Explorer) {
   }
 
   /** What the collection says of itself (live, cached) beside what the index counted. */
-  const collectionMeta = async (address: Address, row: Collection) => {
+  const collectionMeta = async (address: Address, row: TokenStat) => {
     const probe = (await probes.probe([address])).get(address.toLowerCase()) ?? null
-    const items = db.query<{ n: number }, [Uint8Array]>('SELECT count(DISTINCT token_id) AS n FROM explorer_nft_holdings WHERE token = ?').get(row.address)!.n
+    const items = collectionItemCount(db, row.address)
     return {
       address,
       name: probe?.name ?? registry.labelName(address),
@@ -54,15 +53,15 @@ export function nftRoutes(explorer: Explorer) {
     }
   }
 
-  const item = (row: ItemRow, token: Address, standard: 'erc721' | 'erc1155') => {
-    const tokenId = tokenIdFromKey(row.token_id)
+  const item = (found: CollectionItem, token: Address, standard: 'erc721' | 'erc1155') => {
+    const { tokenId } = found
     const resolved = metadata.get({ token, tokenId, standard })
     return {
       tokenId,
-      owner: row.holders === 1 ? checksum(row.holder) : null,
-      holders: row.holders,
+      owner: found.holders === 1 ? checksum(found.holder) : null,
+      holders: found.holders,
       // Amounts are decimal text: summed as big integers, never as SQLite numbers.
-      ...(standard === 'erc1155' ? { supply: row.amounts.split(',').reduce((total, amount) => total + BigInt(amount), 0n).toString() } : {}),
+      ...(standard === 'erc1155' ? { supply: found.amounts.reduce((total, amount) => total + BigInt(amount), 0n).toString() } : {}),
       tokenURI: resolved?.tokenURI ?? null,
       metadata: resolved?.metadata ?? null,
     }
@@ -70,18 +69,8 @@ export function nftRoutes(explorer: Explorer) {
 
   const collection = async (collectionAt: Address, limit: number, offset: number) => {
     const { address, row, standard } = collectionOf(collectionAt)
-    const items = db
-      .query<ItemRow, [Uint8Array, number, number]>(
-        `SELECT token_id, count(*) AS holders, min(holder) AS holder, group_concat(amount) AS amounts FROM explorer_nft_holdings
-          WHERE token = ? GROUP BY token_id ORDER BY token_id LIMIT ? OFFSET ?`,
-      )
-      .all(row.address, limit, offset)
-    const transfers = db
-      .query<TransferRecord, [Uint8Array, number]>(
-        `SELECT ${TRANSFER_COLUMNS} FROM explorer_transfers x ${TRANSFER_JOINS} WHERE x.token = ?
-          ORDER BY x.tx_id DESC, x.log_index DESC, x.seq DESC LIMIT ?`,
-      )
-      .all(row.address, RECENT_TRANSFERS)
+    const items = collectionItems(db, row.address, limit, offset)
+    const transfers = tokenTransfers(db, row.address, RECENT_TRANSFERS)
     return {
       ...(await collectionMeta(address, row)),
       items: items.map((found) => item(found, address, standard)),
@@ -91,22 +80,13 @@ export function nftRoutes(explorer: Explorer) {
 
   const single = async (collectionAt: Address, tokenId: string) => {
     const { address, row, standard } = collectionOf(collectionAt)
-    const key = tokenIdKey(tokenId)
-    const transfers = db
-      .query<TransferRecord, [Uint8Array, string]>(
-        `SELECT ${TRANSFER_COLUMNS} FROM explorer_transfers x ${TRANSFER_JOINS} WHERE x.token = ? AND x.token_id = ?
-          ORDER BY x.tx_id DESC, x.log_index DESC, x.seq DESC LIMIT ${RECENT_TRANSFERS}`,
-      )
-      .all(row.address, key)
+    const transfers = itemTransfers(db, row.address, tokenId, RECENT_TRANSFERS)
     if (transfers.length === 0) throw new NotFoundError('unknown NFT')
-    const holders = db
-      .query<{ holder: Uint8Array; amount: string }, [Uint8Array, string]>('SELECT holder, amount FROM explorer_nft_holdings WHERE token = ? AND token_id = ? ORDER BY holder')
-      .all(row.address, key)
-    const id = tokenIdFromKey(key)
-    const resolved = await metadata.resolve({ token: address, tokenId: id, standard })
+    const holders = itemHolders(db, row.address, tokenId)
+    const resolved = await metadata.resolve({ token: address, tokenId, standard })
     return {
       collection: address,
-      tokenId: id,
+      tokenId,
       standard,
       owner: holders.length === 1 ? checksum(holders[0]!.holder) : null,
       holders: holders.map((holder) => ({ address: checksumOrNull(holder.holder), amount: holder.amount })),

@@ -5,7 +5,7 @@ import type { Explorer } from '../explorer.ts'
 import { PAGE, clampLimit } from '../paging.ts'
 import { accountRow } from '../ranking.ts'
 import { blockRow, chartPoint, txSummary } from '../rows.ts'
-import { latestBlocks, latestTxs } from '../../spool/read.ts'
+import { latestBlockHeaders, latestBlocks, latestTxs } from '../../spool/read.ts'
 
 /** Spec 03 "/overview": fixed sizes, nothing configurable. */
 const OVERVIEW = { charts: 48, blocks: 8, txs: 12, accounts: 8 }
@@ -19,8 +19,8 @@ const MIN_ACTIVE_POINTS = 4
  */
 export function chartPoints(db: Database, limit: number) {
   // Enough blocks to know whether four with transactions exist, whatever the limit asks.
-  let blocks = latestBlocks(db, { limit: Math.max(limit, MIN_ACTIVE_POINTS), active: true })
-  if (blocks.length < MIN_ACTIVE_POINTS) blocks = latestBlocks(db, { limit })
+  let blocks = latestBlockHeaders(db, { limit: Math.max(limit, MIN_ACTIVE_POINTS), active: true })
+  if (blocks.length < MIN_ACTIVE_POINTS) blocks = latestBlockHeaders(db, { limit })
   return blocks.slice(0, limit).reverse().map(chartPoint)
 }
 

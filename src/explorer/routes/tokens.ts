@@ -3,20 +3,18 @@ import type { Address } from 'viem'
 import type { Explorer } from '../explorer.ts'
 import { checksum } from '../../eth/address.ts'
 import { blob } from '../../eth/bytes.ts'
+import { busiestCollections, busiestTokens, tokenStat, type TokenStat } from '../read/tokens.ts'
 
 /** Spec 03 "Limits": the token and NFT lists hold at most 40 entries, with no paging past them. */
 export const LIST_MAX = 40
 /** Candidates probed for the token list: enough to fill 40 after skipping NFTs. */
 const TOKEN_CANDIDATES = 80
 
-type TokenStat = { address: Uint8Array; kind: number; transfers: number; minted: number }
-
 /** Spec 03: `/tokens` and `/nfts`, each cached about three seconds. */
 export function tokenRoutes(explorer: Explorer) {
   const { db, registry, probes } = explorer
 
-  const stat = (address: string) =>
-    db.query<TokenStat, [Uint8Array]>('SELECT address, kind, transfers, minted FROM explorer_tokens WHERE address = ?').get(blob(address))
+  const stat = (address: string) => tokenStat(db, blob(address))
 
   /**
    * The native token first, then by transfer count, then listed tokens nobody has moved yet.
@@ -26,10 +24,7 @@ export function tokenRoutes(explorer: Explorer) {
    */
   const tokens = async () => {
     const native = registry.native()
-    const busiest = db
-      .query<TokenStat, [number]>('SELECT address, kind, transfers, minted FROM explorer_tokens WHERE kind = 20 ORDER BY transfers DESC, address LIMIT ?')
-      .all(TOKEN_CANDIDATES)
-      .map((row) => checksum(row.address))
+    const busiest = busiestTokens(db, TOKEN_CANDIDATES).map((row) => checksum(row.address))
     const candidates = [...new Set([...(native ? [checksum(native.address)] : []), ...busiest, ...registry.listed().map((token) => checksum(token.address))])]
     const probed = await probes.probe(candidates as Address[])
     const entries = []
@@ -58,9 +53,7 @@ export function tokenRoutes(explorer: Explorer) {
 
   /** Collections seen in transfer logs: verified (listed in the token list) first, then by items minted. */
   const nfts = async () => {
-    const busiest = db
-      .query<TokenStat, [number]>('SELECT address, kind, transfers, minted FROM explorer_tokens WHERE kind != 20 ORDER BY minted DESC, address LIMIT ?')
-      .all(LIST_MAX)
+    const busiest = busiestCollections(db, LIST_MAX)
     const verified = registry
       .listed()
       .map((token) => stat(token.address))

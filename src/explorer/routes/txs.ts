@@ -9,7 +9,8 @@ import { blob, hex, parseHash } from '../../eth/bytes.ts'
 import { decimal } from '../../eth/quantity.ts'
 import { traceAddress } from '../format.ts'
 import { page } from '../paging.ts'
-import { txSummary } from '../rows.ts'
+import { tokenKind } from '../read/tokens.ts'
+import { nftTransfer, tokenTransfer, txSummary } from '../rows.ts'
 import { decodeTransfers } from '../transfers.ts'
 import { latestTxs, txByHash, txLogs, txTrace } from '../../spool/read.ts'
 
@@ -44,7 +45,7 @@ export function txRoutes(explorer: Explorer) {
     const logs = txLogs(db, tx.id)
     const trace = txTrace(db, tx.id)
     const to = checksumOrNull(tx.to)
-    const toKind = tx.to ? db.query<{ kind: number }, [Uint8Array]>('SELECT kind FROM explorer_tokens WHERE address = ?').get(tx.to)?.kind : undefined
+    const toKind = tx.to ? tokenKind(db, tx.to) : null
 
     const transfers = logs.flatMap(decodeTransfers)
     const fungible = transfers.filter((transfer) => transfer.kind === 20)
@@ -80,26 +81,8 @@ export function txRoutes(explorer: Explorer) {
       }),
       // Null when the node gave no traces for this transaction (the spool says so in its health).
       traces: trace ? [frame(trace)] : null,
-      tokenTransfers: fungible.map((transfer) => {
-        const token = checksum(transfer.token)
-        return { logIndex: transfer.logIndex, token, tokenLabel: registry.labelName(token), ...tokenMeta(token), from: checksum(transfer.from), to: checksum(transfer.to), value: transfer.amount }
-      }),
-      nftTransfers: transfers
-        .filter((transfer) => transfer.kind !== 20)
-        .map((transfer) => {
-          const token = checksum(transfer.token)
-          return {
-            logIndex: transfer.logIndex,
-            ...(transfer.kind === 1155 ? { batchIndex: transfer.seq } : {}),
-            token,
-            tokenLabel: registry.labelName(token),
-            standard: `erc${transfer.kind}`,
-            from: checksum(transfer.from),
-            to: checksum(transfer.to),
-            tokenId: transfer.tokenId,
-            amount: transfer.amount,
-          }
-        }),
+      tokenTransfers: fungible.map((transfer) => tokenTransfer(transfer, tokenMeta, registry)),
+      nftTransfers: transfers.filter((transfer) => transfer.kind !== 20).map((transfer) => nftTransfer(transfer, registry)),
     }
   }
 
