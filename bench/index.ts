@@ -3,20 +3,16 @@
 // The exchange index under load. 1. Derivation: a spool of synthetic blocks (real event
 // encodings from the dev chain's factories and tokens, plus unrelated Transfer logs) is derived
 // by each stream on its own, in passes of 5000 logs, and timed (logs/s). 2. Serving: the
-// exchange app over that spool, with token metadata read from a real anvil, is loaded by a
-// second process on /pools, /cl/pool/{address} and /swaps?limit=500, next to a raw Bun.serve
-// returning the same bytes as a fixed body (the ceiling of this machine for that answer).
-//
-// `bun bench/index.ts load URL CONNECTIONS SECONDS` is the load tool itself (the second process).
+// exchange app over that spool, with token metadata read from a real anvil, is loaded by wrk from
+// a second process on /pools, /cl/pool/{address} and /swaps?limit=500, next to a bare Bun.serve
+// in a process of its own returning the same bytes and headers (the ceiling of this machine for
+// that answer), measured in the same run.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Database } from 'bun:sqlite'
-import { startAnvil } from '../src/chain/anvil.ts'
 import { createChain } from '../src/chain/client.ts'
 import { parseConfig } from '../src/config/load.ts'
-import { deployContracts, devClients } from '../src/devnet/deploy.ts'
-import { seedActivity } from '../src/devnet/seed.ts'
 import { createExchangeApp } from '../src/exchange/app.ts'
 import { clEvents, v2Events } from '../src/exchange/events.ts'
 import { listen } from '../src/http/serve.ts'
@@ -27,37 +23,13 @@ import { emptyHealth } from '../src/spool/health.ts'
 import type { Spool } from '../src/spool/spool.ts'
 import { runPass, type StreamDefinition } from '../src/spool/streams.ts'
 import { createStreams } from '../src/streams.ts'
-
-if (process.argv[2] === 'load') {
-  await loadTool(process.argv[3]!, Number(process.argv[4]), Number(process.argv[5]))
-  process.exit(0)
-}
+import { startDevChain } from '../tests/helpers/devChain.ts'
+import { againstCeiling, findWrk, fmt, HTTP_COLUMNS, httpCells, printTable } from './harness.ts'
 
 const BLOCKS = Number(process.argv[2] ?? 4000)
 const CONNECTIONS = 32
 const SECONDS = 4
-
-/** The second process: CONNECTIONS loops of keep-alive GETs for SECONDS, after a short warm-up. */
-async function loadTool(url: string, connections: number, seconds: number) {
-  const latencies: number[] = []
-  const warmUntil = performance.now() + 500
-  const end = warmUntil + seconds * 1000
-  let failures = 0
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (performance.now() < end) {
-        const started = performance.now()
-        const response = await fetch(url)
-        await response.arrayBuffer()
-        if (response.status !== 200) failures++
-        if (started >= warmUntil) latencies.push(performance.now() - started)
-      }
-    }),
-  )
-  latencies.sort((a, b) => a - b)
-  const at = (share: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * share))]!
-  console.log(JSON.stringify({ rps: latencies.length / seconds, p50: at(0.5), p99: at(0.99), failures }))
-}
+findWrk()
 
 // Event data, word by word, as a contract would have encoded it.
 const word = (value: bigint | number) => {
@@ -168,22 +140,12 @@ function fillSpool(db: Database, contracts: { v2Factory: string; v3Factory: stri
   return logs
 }
 
-/** Runs the HTTP load tool in a second process against `url`. */
-async function load(url: string): Promise<{ rps: number; p50: number; p99: number; failures: number }> {
-  const child = Bun.spawn([process.execPath, import.meta.path, 'load', url, String(CONNECTIONS), String(SECONDS)], { stdout: 'pipe', stderr: 'inherit' })
-  const text = await new Response(child.stdout).text()
-  await child.exited
-  return JSON.parse(text)
-}
-
-const anvil = await startAnvil({ port: 0 })
+// The dev chain's contracts: real tokens for the metadata reads.
+const dev = await startDevChain()
 const dir = mkdtempSync(join(tmpdir(), 'stack-bench-index-'))
 try {
-  // The dev chain's contracts: real tokens for the metadata reads.
-  const clients = devClients(anvil.rpcUrl)
-  const manifest = await deployContracts(clients, { faucetDripEth: '1', faucetDripBx: '100' })
-  await seedActivity(clients, manifest, { faucetFundEth: '1000', faucetFundBx: '1000000' })
-  const config = parseConfig(`[chain]\nrpc = "${anvil.rpcUrl}"\nws = "${anvil.wsUrl}"\n[data]\ndir = "${dir}"\n`, null)
+  const { manifest } = dev
+  const config = parseConfig(`[chain]\nrpc = "${dev.rpcUrl}"\nws = "${dev.wsUrl}"\n[data]\ndir = "${dir}"\n`, null)
   // Every stream, the explorer's too: they all derive the same spool.
   const streams = createStreams(config)
   const path = join(dir, 'spool.db')
@@ -209,13 +171,13 @@ try {
     // The same passes with nothing applied: the framework's share (selecting the logs, the cursor).
     const reading = derive({ ...stream, name: `${stream.name}-read-only`, apply: () => {} })
     const { logs, passes, seconds } = derive(stream)
-    derivation.push([stream.name, String(logs), String(passes), seconds.toFixed(2), reading.seconds.toFixed(2), Math.round(logs / seconds).toLocaleString('en')])
+    derivation.push([stream.name, String(logs), String(passes), seconds.toFixed(2), reading.seconds.toFixed(2), fmt.count(logs / seconds)])
   }
 
   // The app over the derived spool, the node giving token metadata.
   const reader = openReader(path)
   const spool: Spool = { path, reader, health: () => emptyHealth(78270), onHealth: () => () => true, fatal: new Promise(() => {}), stop: async () => reader.close() }
-  const chain = createChain({ rpcUrl: anvil.rpcUrl, wsUrl: anvil.wsUrl, chainId: 78270 })
+  const chain = createChain({ rpcUrl: dev.rpcUrl, wsUrl: dev.wsUrl, chainId: 78270 })
   const exchange = createExchangeApp({ config, log: silentLogger, chain }, spool)
   const app = listen(exchange, 'exchange', '127.0.0.1', 0)
   const pool = reader.query<{ pool: Uint8Array }, []>('SELECT pool FROM cl_pools LIMIT 1').get()!.pool
@@ -231,38 +193,25 @@ try {
     const handlerStarted = performance.now()
     await inProcess(2000)
     const handlerMicros = ((performance.now() - handlerStarted) / 2000) * 1000
-    const measured = await load(`${app.url}${route}`)
-    const ceilingServer = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response(body, { headers: { 'content-type': 'application/json' } }) })
-    const ceiling = await load(`http://127.0.0.1:${ceilingServer.port}/`)
-    ceilingServer.stop(true)
-    const fixed = (value: number) => value.toFixed(2)
-    serving.push([
-      route.replace(/0x[0-9a-f]{40}/, '{address}'),
-      String(body.byteLength),
-      handlerMicros.toFixed(0),
-      Math.round(measured.rps).toLocaleString('en'),
-      fixed(measured.p50),
-      fixed(measured.p99),
-      Math.round(ceiling.rps).toLocaleString('en'),
-      fixed(ceiling.p99),
-      `${((measured.rps / ceiling.rps) * 100).toFixed(0)} %`,
-      String(measured.failures),
-    ])
+    const measured = await againstCeiling(app.url, [route], { connections: CONNECTIONS, seconds: SECONDS })
+    serving.push([route.replace(/0x[0-9a-f]{40}/, '{address}'), String(body.byteLength), handlerMicros.toFixed(0), ...httpCells(measured)])
   }
   await app.stop()
   await spool.stop()
   db.close()
 
-  const table = (header: string[], rows: string[][]) => {
-    const widths = header.map((name, column) => Math.max(name.length, ...rows.map((row) => row[column]!.length)))
-    const line = (cells: string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`
-    console.log([line(header), `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`, ...rows.map(line)].join('\n'))
-  }
-  console.log(`\nspool: ${BLOCKS} blocks, ${totalLogs.toLocaleString('en')} logs (exchange events and unrelated transfers); passes of 5000 logs\n`)
-  table(['stream', 'logs derived', 'passes', 'seconds', 'reading alone, s', 'logs/s'], derivation)
-  console.log(`\nserving: ${CONNECTIONS} connections for ${SECONDS} s from a second process; ceiling = raw Bun.serve returning the same bytes\n`)
-  table(['route', 'bytes', 'handler µs', 'req/s', 'p50 ms', 'p99 ms', 'ceiling req/s', 'ceiling p99 ms', 'of ceiling', 'errors'], serving)
+  printTable(
+    `derivation: ${BLOCKS} blocks, ${fmt.count(totalLogs)} logs (exchange events and unrelated transfers); passes of 5000 logs`,
+    ['stream', 'logs derived', 'passes', 'seconds', 'reading alone, s', 'logs/s'],
+    derivation,
+  )
+  printTable(
+    `serving: wrk from a second process, ${CONNECTIONS} connections for ${SECONDS} s`,
+    ['route', 'bytes', 'handler µs', ...HTTP_COLUMNS],
+    serving,
+    ['ceiling: a bare Bun.serve in its own process returning the same bytes and headers, loaded the same way in the same run'],
+  )
 } finally {
-  await anvil.stop()
+  await dev.stop()
   rmSync(dir, { recursive: true, force: true })
 }
