@@ -10,19 +10,19 @@
 //
 // Not a test: nothing here passes or fails on a number.
 
-import { parseEther, parseEventLogs } from 'viem'
+import { parseEther } from 'viem'
 import { arcadeApp } from '../src/arcade/app.ts'
 import { createArcade } from '../src/arcade/arcade.ts'
 import { frames } from '../src/arcade/frames.ts'
-import { startAnvil } from '../src/chain/anvil.ts'
+import { createChain } from '../src/chain/client.ts'
 import { parseConfig } from '../src/config/load.ts'
 import { devAccounts } from '../src/devnet/accounts.ts'
 import { ours } from '../src/devnet/artifacts.ts'
-import { confirm, deployContracts, devClients, type DevClients, type Manifest } from '../src/devnet/deploy.ts'
 import { listen } from '../src/http/serve.ts'
 import { createLogger } from '../src/log.ts'
-import { createChain } from '../src/chain/client.ts'
+import { decodeEvents, startDevChain, type DevChain } from '../tests/helpers/devChain.ts'
 import { linesOf } from '../tests/helpers/lines.ts'
+import { fmt, printTable, summarize } from './harness.ts'
 
 const SOCKETS = 256
 const BLOCK_TIME_S = 0.1
@@ -43,7 +43,7 @@ async function runClients(base: string, rooms: number, seconds: number) {
   await Promise.all(
     Array.from({ length: SOCKETS }, (_, index) => {
       const headers = { 'x-forwarded-for': `10.0.${Math.floor(index / 8)}.1` }
-      const ws = new WebSocket(`${base}/ws/${roomNames[index % rooms]}`, { headers } as never)
+      const ws = new WebSocket(`${base}/ws/${roomNames[index % rooms]}`, { headers })
       sockets.push(ws)
       ws.onmessage = (event) => {
         const at = now()
@@ -70,12 +70,10 @@ async function runClients(base: string, rooms: number, seconds: number) {
 }
 
 async function main() {
-  const anvil = await startAnvil({ port: 0, blockTime: BLOCK_TIME_S })
-  const clients = devClients(anvil.rpcUrl)
-  const manifest = await deployContracts(clients, { faucetDripEth: '1', faucetDripBx: '100' })
+  const dev = await startDevChain({ seed: false, blockTime: BLOCK_TIME_S })
   const log = createLogger({ level: 'warn', pretty: false })
-  const config = parseConfig(`[chain]\nrpc = "${anvil.rpcUrl}"\nws = "${anvil.wsUrl}"\n[arcade]\nport = 0\ntrustedProxyHops = 1\n`, null)
-  const arcade = createArcade({ config, log, chain: createChain({ rpcUrl: anvil.rpcUrl, wsUrl: anvil.wsUrl, chainId: 78270 }) })
+  const config = parseConfig(`[chain]\nrpc = "${dev.rpcUrl}"\nws = "${dev.wsUrl}"\n[arcade]\nport = 0\ntrustedProxyHops = 1\n`, null)
+  const arcade = createArcade({ config, log, chain: createChain({ rpcUrl: dev.rpcUrl, wsUrl: dev.wsUrl, chainId: 78270 }) })
   const service = listen(arcadeApp(arcade, { config, log }), 'arcade', '127.0.0.1', 0)
   while (!arcade.nodeConnected()) await Bun.sleep(20)
 
@@ -83,7 +81,7 @@ async function main() {
   const applied = new Map<number, number>()
   arcade.relay.onApplied((head, _events, startedAt) => applied.set(head.number, performance.timeOrigin + startedAt))
 
-  const player = playCoinFlips(clients, manifest)
+  const player = playCoinFlips(dev)
   const rooms = arcade.settings.rooms
   const results = []
 
@@ -111,10 +109,10 @@ async function main() {
 
   player.stop()
   await player.done
-  printTable(results, stats.ejections)
+  report(results, stats.ejections)
   raw.stop(true)
   await service.stop()
-  await anvil.stop()
+  await dev.stop()
 }
 
 /** Runs the clients against one server for the warm-up and the measured window, and reads the delays. */
@@ -140,34 +138,23 @@ async function phase(base: string, rooms: string[], applied: Map<number, number>
     blocks.add(number)
     delays.push(at - appliedAt)
   }
-  delays.sort((a, b) => a - b)
-  const pick = (q: number) => delays[Math.min(delays.length - 1, Math.floor(q * delays.length))] ?? NaN
-  return {
-    sockets: received.opened,
-    miniBlocks: blocks.size,
-    frames: delays.length,
-    framesPerSecond: delays.length / MEASURE_S,
-    p50: pick(0.5),
-    p99: pick(0.99),
-    max: delays.at(-1) ?? NaN,
-  }
+  const { count, p50, p99, max } = summarize(delays)
+  return { sockets: received.opened, miniBlocks: blocks.size, frames: count, framesPerSecond: count / MEASURE_S, p50, p99, max }
 }
 
 
 /** A player who keeps flipping: place a bet, settle the previous one, so the coinflip room has events. */
-function playCoinFlips(clients: DevClients, manifest: Manifest) {
+function playCoinFlips(chain: DevChain) {
   let running = true
   const { alice } = devAccounts
-  const wallet = clients.walletFor(alice)
-  const write = async (address: `0x${string}`, abi: unknown, functionName: string, args: unknown[] = [], value?: bigint) =>
-    confirm(clients.publicClient, await wallet.writeContract({ address, abi, functionName, args, value } as never), functionName)
+  const { ArcadeBank, CoinFlip } = chain.manifest.contracts
   const done = (async () => {
-    await write(manifest.contracts.ArcadeBank, ours.ArcadeBank.abi, 'deposit', [], parseEther('100'))
+    await chain.write(alice, ArcadeBank, ours.ArcadeBank.abi, 'deposit', [], { value: parseEther('100') })
     let previous: bigint | null = null
     while (running) {
-      const receipt = await write(manifest.contracts.CoinFlip, ours.CoinFlip.abi, 'place', [Math.random() < 0.5, parseEther('0.01')])
-      const [placed] = parseEventLogs({ abi: ours.CoinFlip.abi, logs: receipt.logs, eventName: 'FlipPlaced' }) as unknown as Array<{ args: { betId: bigint } }>
-      if (previous !== null) await write(manifest.contracts.CoinFlip, ours.CoinFlip.abi, 'settle', [previous])
+      const receipt = await chain.write(alice, CoinFlip, ours.CoinFlip.abi, 'place', [Math.random() < 0.5, parseEther('0.01')])
+      const [placed] = decodeEvents<{ betId: bigint }>(ours.CoinFlip.abi, receipt.logs, 'FlipPlaced')
+      if (previous !== null) await chain.write(alice, CoinFlip, ours.CoinFlip.abi, 'settle', [previous])
       previous = placed!.args.betId
     }
   })()
@@ -176,17 +163,18 @@ function playCoinFlips(clients: DevClients, manifest: Manifest) {
 
 type Row = { name: string; sockets: number; miniBlocks: number; frames: number; framesPerSecond: number; p50: number; p99: number; max: number }
 
-function printTable(rows: Row[], ejections: Record<string, number>) {
-  const ms = (value: number) => value.toFixed(2)
-  const table = [
-    ['server', 'sockets', 'mini-blocks', 'frames', 'frames/s', 'p50 ms', 'p99 ms', 'max ms'],
-    ...rows.map((row) => [row.name, String(row.sockets), String(row.miniBlocks), String(row.frames), row.framesPerSecond.toFixed(0), ms(row.p50), ms(row.p99), ms(row.max)]),
-  ]
+function report(rows: Row[], ejections: Record<string, number>) {
   const [arcade, raw] = rows as [Row, Row]
-  table.push(['arcade / raw', '', '', '', `${(arcade.framesPerSecond / raw.framesPerSecond).toFixed(2)}x`, `${(arcade.p50 / raw.p50).toFixed(2)}x`, `${(arcade.p99 / raw.p99).toFixed(2)}x`, ''])
-  const widths = table[0]!.map((_, column) => Math.max(...table.map((line) => line[column]!.length)))
-  console.log(`\narcade bench: ${SOCKETS} sockets over 8 rooms, a mini-block every ${BLOCK_TIME_S * 1000} ms, a coin flip player, ${MEASURE_S} s measured per server`)
-  for (const line of table) console.log(line.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  '))
-  console.log(`delay: from the relay starting to apply a mini-block to a client receiving one of its frames (head or event)`)
-  console.log(`arcade ejections during the run: ${JSON.stringify(ejections)}`)
+  printTable(
+    `arcade bench: ${SOCKETS} sockets over 8 rooms, a mini-block every ${BLOCK_TIME_S * 1000} ms, a coin flip player, ${MEASURE_S} s measured per server`,
+    ['server', 'sockets', 'mini-blocks', 'frames', 'frames/s', 'p50 ms', 'p99 ms', 'max ms'],
+    [
+      ...rows.map((row) => [row.name, row.sockets, row.miniBlocks, row.frames, fmt.count(row.framesPerSecond), fmt.ms(row.p50), fmt.ms(row.p99), fmt.ms(row.max)]),
+      ['arcade / raw', '', '', '', fmt.ratio(arcade.framesPerSecond, raw.framesPerSecond), fmt.ratio(arcade.p50, raw.p50), fmt.ratio(arcade.p99, raw.p99), ''],
+    ],
+    [
+      'delay: from the relay starting to apply a mini-block to a client receiving one of its frames (head or event)',
+      `arcade ejections during the run: ${JSON.stringify(ejections)}`,
+    ],
+  )
 }

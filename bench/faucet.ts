@@ -5,73 +5,41 @@
 // calls signed and sent straight through viem, with no HTTP, no quota and no checks. Then the
 // quota journal's cost per drip (a reservation and a commit, each fsynced) against a plain
 // append of the same lines without fsync.
-import { closeSync, mkdtempSync, openSync, writeFileSync, writeSync } from 'node:fs'
+import { closeSync, mkdtempSync, openSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createNonceManager, erc20Abi, parseEther, type Address } from 'viem'
+import { createNonceManager } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { jsonRpc } from 'viem/nonce'
-import { startAnvil } from '../src/chain/anvil.ts'
 import { createChain } from '../src/chain/client.ts'
 import { parseConfig } from '../src/config/load.ts'
-import { DEV_OPERATOR_KEY, devAccounts } from '../src/devnet/accounts.ts'
-import { confirm, deployContracts, devClients } from '../src/devnet/deploy.ts'
-import { MANIFEST_FILE } from '../src/devnet/devnet.ts'
+import { DEV_OPERATOR_KEY } from '../src/devnet/accounts.ts'
 import { createFaucetApp } from '../src/faucet/app.ts'
 import { faucetAbi } from '../src/faucet/contract.ts'
 import { QuotaBook } from '../src/faucet/quota/book.ts'
 import { listen } from '../src/http/serve.ts'
 import { silentLogger } from '../src/log.ts'
+import { freshAddress, startFaucetChain } from '../tests/faucet/helpers.ts'
+import { fmt, printTable, runConcurrently, summarize } from './harness.ts'
 
 const [drips = 200, concurrency = 16] = process.argv.slice(2).map(Number)
 
-let nextAccount = 1
-const freshAddress = () => `0x${(0xbe0000 + nextAccount++).toString(16).padStart(40, '0')}` as Address
-
-/** Runs `total` tasks, `width` at a time; returns each task's duration in ms and the wall time. */
-async function pool(total: number, width: number, task: (index: number) => Promise<void>) {
-  const durations: number[] = []
-  let next = 0
-  const started = performance.now()
-  await Promise.all(
-    Array.from({ length: Math.min(width, total) }, async () => {
-      while (next < total) {
-        const index = next++
-        const at = performance.now()
-        await task(index)
-        durations.push(performance.now() - at)
-      }
-    }),
-  )
-  return { durations: durations.sort((a, b) => a - b), seconds: (performance.now() - started) / 1000 }
-}
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!
-
-const anvil = await startAnvil({ port: 0 })
+// Small drips so that the faucet's funding covers every drip of the run.
+const dev = await startFaucetChain({ faucetDripEth: '0.001', faucetDripBx: '1' })
 try {
-  const clients = devClients(anvil.rpcUrl)
-  // Small drips so that the faucet's funding covers every drip of the run.
-  const manifest = await deployContracts(clients, { faucetDripEth: '0.001', faucetDripBx: '1' })
-  const faucet = manifest.contracts.Faucet
-  const treasury = clients.walletFor(devAccounts.treasury)
-  await confirm(clients.publicClient, await treasury.sendTransaction({ to: faucet, value: parseEther('100') }), 'funding')
-  await confirm(
-    clients.publicClient,
-    await treasury.writeContract({ address: manifest.contracts.BX, abi: erc20Abi, functionName: 'transfer', args: [faucet, parseEther('100000')] }),
-    'funding BX',
-  )
-  const chain = createChain({ rpcUrl: anvil.rpcUrl, wsUrl: anvil.wsUrl, chainId: 78270 })
-  const rows: Array<[string, string, string, string]> = []
+  const { faucet } = dev
+  const chain = createChain({ rpcUrl: dev.rpcUrl, wsUrl: dev.wsUrl, chainId: 78270 })
+  const rows: string[][] = []
   const row = (what: string, result: { durations: number[]; seconds: number }, count: number) => {
-    rows.push([what, (count / result.seconds).toFixed(1), percentile(result.durations, 0.5).toFixed(2), percentile(result.durations, 0.95).toFixed(2)])
+    const { p50, p95 } = summarize(result.durations)
+    rows.push([what, (count / result.seconds).toFixed(1), fmt.ms(p50), fmt.ms(p95)])
     return count / result.seconds
   }
 
   // 1. The ceiling: dripTo straight through viem, receipts awaited, nothing else.
   const operator = privateKeyToAccount(DEV_OPERATOR_KEY, { nonceManager: createNonceManager({ source: jsonRpc() }) })
   const wallet = chain.walletFor(operator)
-  const raw = await pool(drips, concurrency, async () => {
+  const raw = await runConcurrently(drips, concurrency, async () => {
     const hash = await wallet.writeContract({ address: faucet, abi: faucetAbi, functionName: 'dripTo', args: [freshAddress()], chain: wallet.chain, account: operator })
     const receipt = await chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 10 })
     if (receipt.status !== 'success') throw new Error('raw drip reverted')
@@ -79,8 +47,7 @@ try {
   const ceiling = row(`raw viem dripTo, ${concurrency} at a time`, raw, drips)
 
   // 2. End to end: POST /drip against the faucet service, one client per request.
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-faucet-'))
-  writeFileSync(join(dataDir, MANIFEST_FILE), JSON.stringify(manifest))
+  const dataDir = dev.dataDir()
   const config = parseConfig(`[data]\ndir = "${dataDir}"\n[faucet]\ntrustedProxyHops = 1\n`, null, { FAUCET_OPERATOR_KEY: DEV_OPERATOR_KEY })
   const service = listen(createFaucetApp({ config, log: silentLogger, chain }), 'faucet', '127.0.0.1', 0)
   let client = 0
@@ -92,9 +59,9 @@ try {
     })
     if (response.status !== 200) throw new Error(`drip answered ${response.status}: ${await response.text()}`)
   }
-  const endToEnd = row(`POST /drip, ${concurrency} at a time`, await pool(drips, concurrency, drip), drips)
+  const endToEnd = row(`POST /drip, ${concurrency} at a time`, await runConcurrently(drips, concurrency, drip), drips)
   const sequential = Math.min(drips, 100)
-  row('POST /drip, one at a time', await pool(sequential, 1, drip), sequential)
+  row('POST /drip, one at a time', await runConcurrently(sequential, 1, drip), sequential)
   await service.stop()
 
   // 3. The journal: a reservation and its commit per drip, each fsynced, against plain appends.
@@ -106,14 +73,14 @@ try {
     maxAgeMs: 86_400_000,
     clock: Date.now,
   })
-  const journal = await pool(journalOps, 1, async () => {
+  const journal = await runConcurrently(journalOps, 1, async () => {
     const reservation = book.reserve('2001:db8::1', freshAddress())
     book.commit(reservation, '0x4567efc67c3387f8b15233d6fb05ad6d4aa8ba28209028ef22403850bdfccb9f')
   })
   book.close()
   const plainFile = openSync(join(mkdtempSync(join(tmpdir(), 'bench-append-')), 'lines'), 'a')
   const line = Buffer.from(`${JSON.stringify({ type: 'reserve', id: 'abcd1234-1', at: new Date().toISOString(), day: '2026-01-01', client: '2001:db8::1', address: freshAddress() })}\n`)
-  const plain = await pool(journalOps, 1, async () => {
+  const plain = await runConcurrently(journalOps, 1, async () => {
     writeSync(plainFile, line)
     writeSync(plainFile, line)
   })
@@ -121,13 +88,10 @@ try {
   const journalRate = row('journal: reserve + commit (2 fsyncs)', journal, journalOps)
   const plainRate = row('plain append of 2 lines, no fsync', plain, journalOps)
 
-  const width = [44, 10, 9, 9]
-  const format = (cells: string[]) => cells.map((cell, index) => (index === 0 ? cell.padEnd(width[index]!) : cell.padStart(width[index]!))).join('  ')
-  console.log(`\nfaucet bench: ${drips} drips, anvil automine, ${concurrency} in flight\n`)
-  console.log(format(['what', 'per s', 'p50 ms', 'p95 ms']))
-  for (const cells of rows) console.log(format(cells))
-  console.log(`\nend to end / raw viem ceiling: ${(endToEnd / ceiling).toFixed(2)}`)
-  console.log(`journal per drip: ${((1000 / journalRate) * 1000).toFixed(0)} us (plain append: ${((1000 / plainRate) * 1000).toFixed(1)} us)`)
+  printTable(`faucet bench: ${drips} drips, anvil mining on arrival, ${concurrency} in flight`, ['what', 'per s', 'p50 ms', 'p95 ms'], rows, [
+    `end to end / raw viem ceiling: ${fmt.ratio(endToEnd, ceiling)}`,
+    `journal per drip: ${((1000 / journalRate) * 1000).toFixed(0)} µs (plain append: ${((1000 / plainRate) * 1000).toFixed(1)} µs)`,
+  ])
 } finally {
-  await anvil.stop()
+  await dev.stop()
 }

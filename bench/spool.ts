@@ -7,41 +7,35 @@ import { Database } from 'bun:sqlite'
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { encodeFunctionData, erc20Abi, parseEther, type Address, type Hex } from 'viem'
-import { startAnvil } from '../src/chain/anvil.ts'
-import { createRpc } from '../src/chain/rpc.ts'
+import { encodeFunctionData, erc20Abi, parseEther, type Address } from 'viem'
 import { parseConfig } from '../src/config/load.ts'
 import { devAccounts } from '../src/devnet/accounts.ts'
 import { uniswap } from '../src/devnet/artifacts.ts'
-import { deployContracts, devClients } from '../src/devnet/deploy.ts'
-import { seedActivity } from '../src/devnet/seed.ts'
 import { silentLogger } from '../src/log.ts'
 import { openSpool } from '../src/spool/db.ts'
 import { fetchBlocks, type BlockBundle, type Capabilities } from '../src/spool/fetchBlocks.ts'
 import { startSpool } from '../src/spool/spool.ts'
 import { spoolWiring } from '../src/streams.ts'
 import { prepare, writeBatch } from '../src/spool/store.ts'
+import { startDevChain } from '../tests/helpers/devChain.ts'
+import { fmt, printTable } from './harness.ts'
 
 const [blocks = 1000, transfersPerBlock = 20, swapsPerBlock = 5] = process.argv.slice(2).map(Number)
 
-const anvil = await startAnvil({ port: 0 })
-const rpc = createRpc(anvil.rpcUrl)
+const chain = await startDevChain()
+const { rpc } = chain
 const hex = (value: number | bigint) => `0x${value.toString(16)}`
 
 try {
-  const clients = devClients(anvil.rpcUrl)
-  const manifest = await deployContracts(clients, { faucetDripEth: '1', faucetDripBx: '100' })
-  const seed = await seedActivity(clients, manifest, { faucetFundEth: '1000', faucetFundBx: '1000000' })
-  const { BX } = manifest.contracts
-  const pair = seed.v2Pairs[0]! // BX/WETH
-  const token0 = ((await rpc.call<Hex>('eth_call', [{ to: pair, data: '0x0dfe1681' }, 'latest'])).slice(-40))
-  const bxIsToken0 = `0x${token0}`.toLowerCase() === BX.toLowerCase()
+  const { BX } = chain.manifest.contracts
+  const pair = chain.seed!.v2Pairs[0]! // BX/WETH
+  const bxIsToken0 = (await chain.read<Address>(pair, uniswap.UniswapV2Pair.abi, 'token0')).toLowerCase() === BX.toLowerCase()
 
-  // Fill: automine off, a block's transactions sent with explicit nonces, then one evm_mine.
+  // Fill: automine off, a block's transactions sent with explicit nonces, then one block mined.
   process.stderr.write(`filling ${blocks} blocks of ${transfersPerBlock} transfers and ${swapsPerBlock} swaps...\n`)
-  await rpc.call('evm_setAutomine', [false])
+  await chain.test.setAutomine(false)
   const sender = devAccounts.treasury.address
-  let nonce = Number.parseInt(await rpc.call<string>('eth_getTransactionCount', [sender, 'pending']), 16)
+  let nonce = await chain.clients.publicClient.getTransactionCount({ address: sender, blockTag: 'pending' })
   const fillStarted = performance.now()
   const transfer = (to: Address, amount: bigint) => encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] })
   // A tiny swap with a generous margin: the exact output moves with every swap in the block.
@@ -62,10 +56,10 @@ try {
     }
     const answers = await rpc.batch(calls.map((call) => ({ method: 'eth_sendTransaction', params: [{ from: sender, ...call, nonce: hex(nonce++), gas: hex(200_000) }] })))
     for (const answer of answers) if (!answer.ok) throw answer.error
-    await rpc.call('evm_mine', [])
+    await chain.test.mine({ blocks: 1 })
   }
   process.stderr.write(`filled in ${((performance.now() - fillStarted) / 1000).toFixed(1)} s\n`)
-  const head = Number.parseInt(await rpc.call<string>('eth_blockNumber'), 16)
+  const head = await chain.head()
 
   // 1. The node alone: every block fetched as the spool fetches it, nothing written.
   const numbers = Array.from({ length: head + 1 }, (_, number) => number)
@@ -91,7 +85,7 @@ try {
   writeDb.close()
 
   // 3. The whole spool, through its worker: fetch, write, follow.
-  const config = parseConfig(`[chain]\nrpc = "${anvil.rpcUrl}"\nws = "${anvil.wsUrl}"\n[data]\ndir = "${dir}"\n`, null)
+  const config = parseConfig(`[chain]\nrpc = "${chain.rpcUrl}"\nws = "${chain.wsUrl}"\n[data]\ndir = "${dir}"\n`, null)
   const started = performance.now()
   const spool = await startSpool(config, spoolWiring(config), silentLogger, { fresh: true })
   while (spool.health().spoolHeadBlock !== head) await Bun.sleep(5)
@@ -125,9 +119,9 @@ try {
   ceiling.close()
   rmSync(dir, { recursive: true, force: true })
 
-  const perSecond = (count: number, seconds: number) => Math.round(count / seconds).toLocaleString('en')
+  const perSecond = (count: number, seconds: number) => fmt.count(count / seconds)
   const share = (part: number, whole: number) => `${((part / whole) * 100).toFixed(1)} %`
-  const rows: Array<[string, string]> = [
+  printTable(`spool bench: ${blocks} blocks of ${transfersPerBlock} transfers and ${swapsPerBlock} swaps on the seeded dev chain`, ['measure', 'value'], [
     ['blocks (whole chain)', String(head + 1)],
     ['transactions', String(txs)],
     ['logs', String(logs)],
@@ -142,10 +136,7 @@ try {
     ['spool end to end as a share of the node fetch', share(fetchSeconds, seconds)],
     ['bytes per log, logs table and its indexes', (logsBytes / logs).toFixed(0)],
     ['bytes per log, whole file (blocks, txs, traces too)', (bytes / logs).toFixed(0)],
-  ]
-  const width = Math.max(...rows.map(([name]) => name.length))
-  console.log(`\n| ${'measure'.padEnd(width)} | value |\n|${'-'.repeat(width + 2)}|-------|`)
-  for (const [name, value] of rows) console.log(`| ${name.padEnd(width)} | ${value} |`)
+  ])
 } finally {
-  await anvil.stop()
+  await chain.stop()
 }

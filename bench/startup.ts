@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { printTable, summarize } from './harness.ts'
 
 const runs = Number(process.argv[2] ?? 10)
 const root = resolve(import.meta.dir, '..')
@@ -55,7 +56,7 @@ function configFor(port: number): string {
   return file
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+const median = (values: number[]) => summarize(values).p50
 const samples: Record<string, number[]> = { ceiling: [], binary: [], source: [] }
 for (let run = 0; run < runs; run++) {
   const port = (nextPort += 10)
@@ -66,11 +67,13 @@ for (let run = 0; run < runs; run++) {
 rmSync(work, { recursive: true, force: true })
 
 const ceiling = median(samples.ceiling!)
-const rows: Array<[string, string, string]> = [
-  ['ceiling: compiled Bun.serve, fixed body', ceiling.toFixed(0), '1.0x'],
-  ['dist/stack start (four services)', median(samples.binary!).toFixed(0), `${(median(samples.binary!) / ceiling).toFixed(1)}x`],
-  ['bun src/main.ts start', median(samples.source!).toFixed(0), `${(median(samples.source!) / ceiling).toFixed(1)}x`],
-]
-console.log(`\nstart-up to first answer, median of ${runs} runs; dist/stack is ${(statSync(binary).size / 1024 / 1024).toFixed(1)} MiB\n`)
-console.log('| command | ms | vs ceiling |\n|---|---|---|')
-for (const [name, ms, ratio] of rows) console.log(`| ${name} | ${ms} | ${ratio} |`)
+const versus = (ms: number) => `${(ms / ceiling).toFixed(1)}x`
+printTable(
+  `start-up to first answer, median of ${runs} runs; dist/stack is ${(statSync(binary).size / 1024 / 1024).toFixed(1)} MiB`,
+  ['command', 'ms', 'vs ceiling'],
+  [
+    ['ceiling: compiled Bun.serve, fixed body', ceiling.toFixed(0), versus(ceiling)],
+    ['dist/stack start (four services)', median(samples.binary!).toFixed(0), versus(median(samples.binary!))],
+    ['bun src/main.ts start', median(samples.source!).toFixed(0), versus(median(samples.source!))],
+  ],
+)

@@ -8,7 +8,7 @@ import { ours } from '../../src/devnet/artifacts.ts'
 import { faucetApp } from '../../src/faucet/app.ts'
 import { createFaucet, type Faucet, type FaucetOptions } from '../../src/faucet/faucet.ts'
 import type { Listening } from '../../src/http/serve.ts'
-import { startDevChain, type DevChain } from '../helpers/devChain.ts'
+import { startDevChain, type DevChain, type DevChainOptions } from '../helpers/devChain.ts'
 import { serveOnFreePort, testContext } from '../helpers/service.ts'
 
 export { DEV_OPERATOR_KEY }
@@ -28,10 +28,10 @@ export type FaucetChain = DevChain & {
 
 /**
  * The dev chain without the demo activity (anvil mining each transaction as it arrives), the
- * faucet funded by the treasury account.
+ * faucet funded by the treasury account; `drips` sets the faucet contract's amounts.
  */
-export async function startFaucetChain(): Promise<FaucetChain> {
-  const chain = await startDevChain({ seed: false })
+export async function startFaucetChain(drips: DevChainOptions['drips'] = {}): Promise<FaucetChain> {
+  const chain = await startDevChain({ seed: false, drips })
   const faucet = chain.manifest.contracts.Faucet
   const { BX } = chain.manifest.contracts
   await chain.send([{ from: devAccounts.treasury.address, to: faucet, value: FUND_ETH }])
