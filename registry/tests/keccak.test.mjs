@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { isAddress, keccak256, toChecksumAddress } from '../scripts/keccak.mjs'
+import { addressInputs, BOUNDARY_DIGEST, boundaryInputs, CHECKSUM_DIGEST, joined, SWEEP_DIGEST, sweepInputs } from './sweep.mjs'
 
 const text = (value) => new TextEncoder().encode(value)
 const counting = (length) => Uint8Array.from({ length }, (_, i) => i & 0xff)
@@ -19,6 +20,11 @@ describe('keccak256', () => {
     assert.equal(keccak256(counting(136)), '0x7ce759f1ab7f9ce437719970c26b0a66ff11fe3e38e17df89cf5d29c7d7f807e')
     assert.equal(keccak256(counting(137)), '0xac73d4fae68b8453f764007c1a20ce95994187861f0c3227a3a8e99a73a3b1db')
     assert.equal(keccak256(counting(272)), '0xfdf2ec49e749960d3c8521a0219af8d03e30e2b3bf19bd16150ee0eaf133d66e')
+  })
+
+  test('every length from 0 to 300 bytes, and one repeated byte at the rate boundary, as viem hashes them', () => {
+    assert.equal(keccak256(joined(sweepInputs().map((bytes) => keccak256(bytes)))), SWEEP_DIGEST)
+    assert.equal(keccak256(joined(boundaryInputs().map((bytes) => keccak256(bytes)))), BOUNDARY_DIGEST)
   })
 
   test('the well-known hash of the ERC-20 Transfer event', () => {
@@ -48,6 +54,12 @@ describe('toChecksumAddress', () => {
       assert.equal(toChecksumAddress(address.toLowerCase()), address)
       assert.equal(toChecksumAddress(`0x${address.slice(2).toUpperCase()}`), address)
     }
+  })
+
+  test('random addresses from lower and upper case, as viem checksums them', () => {
+    const fromLower = addressInputs().map((hex) => toChecksumAddress(`0x${hex}`))
+    assert.deepEqual(addressInputs().map((hex) => toChecksumAddress(`0x${hex.toUpperCase()}`)), fromLower)
+    assert.equal(keccak256(text(fromLower.join('\n'))), CHECKSUM_DIGEST)
   })
 
   test('rejects what is not an address', () => {

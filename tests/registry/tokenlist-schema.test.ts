@@ -5,6 +5,12 @@ import Ajv from 'ajv'
 import addFormats from 'ajv-formats'
 import tokenListSchema from '@uniswap/token-lists/src/tokenlist.schema.json'
 
+// The seeded registry against the schemas others check it with, through a JSON Schema
+// implementation: the published token-list schema and our own schemas/tags.schema.json. ajv and
+// @uniswap/token-lists are the main project's dependencies, which the registry (no dependencies,
+// Node 20) cannot import; that is why this file is here. The validator's own tests are
+// registry/tests/*.test.mjs.
+
 const REGISTRY = join(import.meta.dir, '../../registry')
 const readJson = (file: string) => JSON.parse(readFileSync(join(REGISTRY, file), 'utf8'))
 
