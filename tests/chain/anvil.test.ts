@@ -1,21 +1,13 @@
 import { expect, test } from 'bun:test'
 import { AnvilError, startAnvil } from '../../src/chain/anvil.ts'
 import { spawnAnvil } from '../helpers/anvil.ts'
-
-const rpc = async (url: string, method: string, params: unknown[] = []) => {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  })
-  return ((await response.json()) as { result: unknown }).result
-}
+import { devNode } from '../helpers/devChain.ts'
 
 test('anvil starts on a free port with chain id 78270 and stops', async () => {
   const anvil = await spawnAnvil()
   try {
     expect(anvil.port).toBeGreaterThan(0)
-    expect(await rpc(anvil.rpcUrl, 'eth_chainId')).toBe('0x131be')
+    expect(await devNode(anvil.rpcUrl).rpc.call('eth_chainId')).toBe('0x131be')
   } finally {
     await anvil.stop()
   }
