@@ -96,7 +96,7 @@ export class Dripper {
     ])
     if (!operator.nodeFollows(pending)) {
       log.warn(
-        { operator: operator.address, pending: pending.pending, accepted: pending.acceptedBefore },
+        { operator: operator.address, pending: pending.pending, counted: pending.countedBefore },
         "the node's pending nonce is below one it accepted (it forgot the operator's transactions: a revert, an older state, a dropped pool); nonces start again from the node's",
       )
     }

@@ -3,35 +3,44 @@
  * never runs behind the node's pending count (the node's count alone collides under concurrency).
  *
  * The node can forget transactions it accepted: an `evm_revert`, a node restarted from an older
- * state, a pool that dropped them. Its pending count then falls below a nonce it accepted, and
+ * state, a pool that dropped them. Its pending count then falls below nonces it had counted, and
  * every nonce handed out after that would wait in its queue behind the gap, never mined. So each
- * drip reads the node's pending count, and a count below a nonce the node had accepted before the
- * read starts the counter again from the node's count.
+ * drip reads the node's pending count and compares it with what the node must count by now.
+ *
+ * What the node must count is not the highest nonce it accepted: concurrent sends reach it out of
+ * order, and a transaction accepted while an earlier nonce is still on its way waits in the
+ * queue, uncounted, without anything being wrong. It is the end of the unbroken run of nonces the
+ * node has accepted (or that were already counted when this process took its first nonce).
  */
 export class OperatorNonces {
   /** The nonce the next drip takes, as far as this process knows; null to take the node's count. */
   private next: number | null = null
-  /** The highest nonce the node has accepted a transaction for; -1 before the first. */
-  private accepted = -1
+  /** Every nonce up to this one was accepted by the node (or counted by it before we began); -1 before any. */
+  private counted = -1
+  /** Nonces accepted above `counted`, waiting for the ones before them. */
+  private readonly acceptedAhead = new Set<number>()
 
   /** Read before asking the node for its count, to be handed to `follows` with the answer. */
-  get acceptedSoFar(): number {
-    return this.accepted
+  get countedSoFar(): number {
+    return this.counted
   }
 
   /**
-   * Whether the node's pending count (read after `acceptedSoFar` was) still counts every
-   * transaction it accepted. When it does not, the counter starts again from the node's count.
+   * Whether the node's pending count (read after `countedSoFar` was) still counts every nonce it
+   * must. When it does not, the node forgot: the counter starts again from the node's count.
    */
-  follows(pending: number, acceptedBefore: number): boolean {
-    if (pending > acceptedBefore) return true
+  follows(pending: number, countedBefore: number): boolean {
+    if (pending > countedBefore) return true
     this.next = pending
-    this.accepted = pending - 1
+    this.counted = pending - 1
+    this.acceptedAhead.clear()
     return false
   }
 
   /** The nonce for the next transaction, given the node's pending count read for this drip. */
   take(pending: number): number {
+    // The node already counts every nonce below its pending count.
+    this.advance(pending - 1)
     const nonce = Math.max(pending, this.next ?? 0)
     this.next = nonce + 1
     return nonce
@@ -39,7 +48,9 @@ export class OperatorNonces {
 
   /** The node accepted the transaction with this nonce. */
   sent(nonce: number): void {
-    if (nonce > this.accepted) this.accepted = nonce
+    if (nonce <= this.counted) return
+    this.acceptedAhead.add(nonce)
+    while (this.acceptedAhead.delete(this.counted + 1)) this.counted++
   }
 
   /**
@@ -53,5 +64,12 @@ export class OperatorNonces {
   /** Forget the counter: the next drip takes the node's pending count. */
   reset(): void {
     this.next = null
+  }
+
+  private advance(to: number): void {
+    if (to <= this.counted) return
+    this.counted = to
+    for (const nonce of this.acceptedAhead) if (nonce <= to) this.acceptedAhead.delete(nonce)
+    while (this.acceptedAhead.delete(this.counted + 1)) this.counted++
   }
 }

@@ -36,8 +36,8 @@ export class SendRefusedError extends StackError {
 /** A drip transaction signed and not yet sent: its hash is known from the signed bytes. */
 export type Signed = { hash: Hash; nonce: number; serialized: Hex }
 
-/** The node's pending count for the operator, with what this process knew it had accepted before the read. */
-export type PendingNonce = { pending: number; acceptedBefore: number }
+/** The node's pending count for the operator, with what this process knew the node must count before the read. */
+export type PendingNonce = { pending: number; countedBefore: number }
 
 /**
  * The operator key and what it signs: `dripTo` calls to the faucet contract. Its nonces come
@@ -64,17 +64,17 @@ export class Operator {
 
   /** The node's pending count for the operator, read beside a drip's other reads. */
   async pendingNonce(): Promise<PendingNonce> {
-    const acceptedBefore = this.nonces.acceptedSoFar
+    const countedBefore = this.nonces.countedSoFar
     const pending = await fromChain(() => this.chain.publicClient.getTransactionCount({ address: this.account.address, blockTag: 'pending' }))
-    return { pending, acceptedBefore }
+    return { pending, countedBefore }
   }
 
   /**
    * Whether the node still counts every transaction it accepted from the operator; when it does
    * not (it forgot them), the nonces start again from its count and false says so.
    */
-  nodeFollows({ pending, acceptedBefore }: PendingNonce): boolean {
-    return this.nonces.follows(pending, acceptedBefore)
+  nodeFollows({ pending, countedBefore }: PendingNonce): boolean {
+    return this.nonces.follows(pending, countedBefore)
   }
 
   /**
