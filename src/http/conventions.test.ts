@@ -4,7 +4,7 @@ import { captureLog, serveOnFreePort } from '../../tests/helpers/service.ts'
 import { conventions, minuteRateLimit, type ConventionsOptions } from './conventions.ts'
 import { ConflictError, InvalidInputError, LimitError, NodeUnreachableError, NotFoundError, UnavailableError } from '../errors.ts'
 import { HttpError } from './errors.ts'
-import { rawRequest } from '../../tests/http/raw.ts'
+import { rawRequest } from '../../tests/helpers/rawHttp.ts'
 import { requestPath } from './requestContext.ts'
 import { listen, StartError } from './serve.ts'
 
