@@ -1,7 +1,7 @@
 import type { EventKind } from '../http/params.ts'
 import { poolPrice } from '../http/price.ts'
 import type { TokenMeta } from '../http/tokens.ts'
-import { where } from './filters.ts'
+import { newestEvents, where } from './filters.ts'
 import { checksum, checksumOrNull } from '../../eth/address.ts'
 import type { IndexReader } from './indexReader.ts'
 import { tokenJson } from './tokenJson.ts'
@@ -97,15 +97,13 @@ export function clQueries(index: IndexReader) {
         .map((row) => ({ tick: row.tick, liquidityGross: row.liquidity_gross, liquidityNet: row.liquidity_net })),
 
     swaps: (filter: { pool: Uint8Array | null; sender: Uint8Array | null; limit: number }) => {
-      const clause = where([['s.pool', filter.pool], ['s.sender', filter.sender]])
-      return index
-        .allWithTxHash<SwapRow>(
-          `SELECT s.tx_id, s.log_index, s.block, s.pool, s.sender, s.recipient, s.amount0, s.amount1, s.sqrt_price_x96, s.liquidity, s.tick
-             FROM cl_swaps s ${clause.sql}
-            ORDER BY s.tx_id DESC, s.log_index DESC LIMIT ?`,
-          ...clause.params,
-          filter.limit,
-        )
+      return newestEvents<SwapRow>(
+        index,
+        'cl_swaps',
+        'tx_id, log_index, block, pool, sender, recipient, amount0, amount1, sqrt_price_x96, liquidity, tick',
+        [['pool', filter.pool], ['sender', filter.sender]],
+        filter.limit,
+      )
         .map((row) => ({
           txHash: row.txHash,
           logIndex: row.log_index,
@@ -122,16 +120,13 @@ export function clQueries(index: IndexReader) {
     },
 
     events: (filter: { pool: Uint8Array | null; owner: Uint8Array | null; kind: EventKind | null; limit: number }) => {
-      const clause = where([['e.pool', filter.pool], ['e.owner', filter.owner], ['e.kind', filter.kind]])
-      return index
-        .allWithTxHash<EventRow>(
-          `SELECT e.tx_id, e.log_index, e.block, e.pool, e.kind, e.owner, e.sender, e.recipient, e.tick_lower, e.tick_upper,
-                  e.liquidity, e.amount0, e.amount1
-             FROM cl_events e ${clause.sql}
-            ORDER BY e.tx_id DESC, e.log_index DESC LIMIT ?`,
-          ...clause.params,
-          filter.limit,
-        )
+      return newestEvents<EventRow>(
+        index,
+        'cl_events',
+        'tx_id, log_index, block, pool, kind, owner, sender, recipient, tick_lower, tick_upper, liquidity, amount0, amount1',
+        [['pool', filter.pool], ['owner', filter.owner], ['kind', filter.kind]],
+        filter.limit,
+      )
         .map((row) => ({
           txHash: row.txHash,
           logIndex: row.log_index,

@@ -1,5 +1,5 @@
 import type { TokenMeta } from '../http/tokens.ts'
-import { where } from './filters.ts'
+import { newestEvents } from './filters.ts'
 import { checksum, checksumOrNull } from '../../eth/address.ts'
 import type { IndexReader } from './indexReader.ts'
 import { tokenJson } from './tokenJson.ts'
@@ -45,15 +45,13 @@ export function v2Queries(index: IndexReader) {
       index.all<PairRow>(`${PAIR_SELECT} WHERE (p.token0 = ? AND p.token1 = ?) OR (p.token0 = ? AND p.token1 = ?)`, tokenA, tokenB, tokenB, tokenA),
 
     swaps: (filter: { pair: Uint8Array | null; sender: Uint8Array | null; limit: number }) => {
-      const clause = where([['s.pair', filter.pair], ['s.sender', filter.sender]])
-      return index
-        .allWithTxHash<SwapRow>(
-          `SELECT s.tx_id, s.log_index, s.block, s.pair, s.sender, s.recipient, s.amount0_in, s.amount1_in, s.amount0_out, s.amount1_out
-             FROM v2_swaps s ${clause.sql}
-            ORDER BY s.tx_id DESC, s.log_index DESC LIMIT ?`,
-          ...clause.params,
-          filter.limit,
-        )
+      return newestEvents<SwapRow>(
+        index,
+        'v2_swaps',
+        'tx_id, log_index, block, pair, sender, recipient, amount0_in, amount1_in, amount0_out, amount1_out',
+        [['pair', filter.pair], ['sender', filter.sender]],
+        filter.limit,
+      )
         .map((row) => ({
           txHash: row.txHash,
           logIndex: row.log_index,
@@ -69,15 +67,13 @@ export function v2Queries(index: IndexReader) {
     },
 
     events: (filter: { pair: Uint8Array | null; limit: number }) => {
-      const clause = where([['e.pair', filter.pair]])
-      return index
-        .allWithTxHash<LiquidityRow>(
-          `SELECT e.tx_id, e.log_index, e.block, e.pair, e.kind, e.sender, e.recipient, e.amount0, e.amount1
-             FROM v2_liquidity e ${clause.sql}
-            ORDER BY e.tx_id DESC, e.log_index DESC LIMIT ?`,
-          ...clause.params,
-          filter.limit,
-        )
+      return newestEvents<LiquidityRow>(
+        index,
+        'v2_liquidity',
+        'tx_id, log_index, block, pair, kind, sender, recipient, amount0, amount1',
+        [['pair', filter.pair]],
+        filter.limit,
+      )
         .map((row) => ({
           txHash: row.txHash,
           logIndex: row.log_index,
