@@ -11,11 +11,10 @@ import { getCursor, prepare, rollbackTo, storedHash, writeBatch } from './store.
 import { spoolHead, streamPosition } from './read/cursors.ts'
 import { CAUGHT_UP_SLEEP_MS, rollbackStream, runPass, type StreamDefinition } from './streams.ts'
 
-export type FollowerOptions = {
+/** How the spool follows the node: what the worker is handed, and the follower works by. */
+export type FollowerSettings = {
   /** The spool's file, for messages. */
   path: string
-  rpc: Rpc
-  wsUrl: string | null
   chainId: number
   /** The first block the spool keeps. */
   startBlock: number
@@ -27,11 +26,16 @@ export type FollowerOptions = {
   pollMs: number
   /** How far back a reorganisation may reach before the follower gives up. */
   maxReorgDepth: number
+  /** How often a lasting failure (a full disk, a stream pass that keeps failing) is logged again; 30 s by default. */
+  failureRepeatMs?: number
+}
+
+export type FollowerOptions = FollowerSettings & {
+  rpc: Rpc
+  wsUrl: string | null
   streams: StreamDefinition[]
   /** Logs per stream pass; spec 02 fixes 5000, tests use fewer. */
   maxLogsPerPass?: number
-  /** How often a lasting failure (a full disk, a stream pass that keeps failing) is logged again; 30 s by default. */
-  failureRepeatMs?: number
   log: (level: 'info' | 'warn' | 'error', fields: Record<string, unknown>, message: string) => void
   onHealth: (health: SpoolHealth) => void
 }

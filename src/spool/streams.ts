@@ -4,25 +4,15 @@ import { blob } from '../eth/bytes.ts'
 import { txId } from './codec.ts'
 import { rollbackTables, type StreamTable } from './kit/tables.ts'
 import type { Migration } from './migrations.ts'
+import type { TxLog } from './read/transactions.ts'
 
 /** Spec 02 "Indexer streams": a pass takes at most 5000 logs. */
 export const MAX_LOGS_PER_PASS = 5000
 /** Spec 02: once caught up, a stream sleeps two seconds between passes. */
 export const CAUGHT_UP_SLEEP_MS = 2000
 
-/** A log as a derived stream reads it from the spool. */
-export type SpoolLog = {
-  txId: number
-  txHash: Uint8Array
-  logIndex: number
-  blockNumber: number
-  address: Uint8Array
-  topic0: Uint8Array | null
-  topic1: Uint8Array | null
-  topic2: Uint8Array | null
-  topic3: Uint8Array | null
-  data: Uint8Array
-}
+/** A log as a derived stream reads it from the spool: the transaction's log, and where it stands. */
+export type SpoolLog = TxLog & { txId: number; txHash: Uint8Array; blockNumber: number }
 
 /**
  * A derived stream, handed to the spool by the composition root: its own tables (created by its

@@ -4,7 +4,7 @@
 // streams itself, from the data startSpool posts, and hands them to serveSpoolWriter.
 import { createRpc } from '../chain/rpc.ts'
 import { openSpool, type Database } from './db.ts'
-import { Follower } from './follower.ts'
+import { Follower, type FollowerSettings } from './follower.ts'
 import type { SpoolHealth } from './health.ts'
 import { asSpoolFileError } from './storage.ts'
 import type { StreamDefinition } from './streams.ts'
@@ -12,18 +12,8 @@ import type { StreamDefinition } from './streams.ts'
 declare const self: Worker
 
 /** What the writer needs to know, as startSpool sends it. */
-export type WriterSettings = {
-  path: string
-  rpc: string
-  ws: string | null
-  chainId: number
-  startBlock: number
-  batchBlocks: number
-  concurrency: number
-  pollMs: number
-  maxReorgDepth: number
-  failureRepeatMs?: number
-}
+/** The follower's settings and the node's addresses: all the worker needs, as plain data. */
+export type WriterSettings = FollowerSettings & { rpc: string; ws: string | null }
 
 /** `streamsFrom` is the wiring's data, which the worker's entry builds its streams from. */
 export type ToWorker = { type: 'start'; settings: WriterSettings; streamsFrom: unknown } | { type: 'stop' }
@@ -66,18 +56,12 @@ async function runWriter(settings: WriterSettings, streams: StreamDefinition[], 
     post({ type: 'fatal', message: failure instanceof Error ? failure.message : String(failure) })
     return
   }
+  const { rpc, ws, ...followerSettings } = settings
   const follower = new Follower(db, {
-    path,
-    rpc: createRpc(settings.rpc, { timeoutMs: 30_000 }),
-    wsUrl: settings.ws,
-    chainId: settings.chainId,
-    startBlock: settings.startBlock,
-    batchBlocks: settings.batchBlocks,
-    concurrency: settings.concurrency,
-    pollMs: settings.pollMs,
-    maxReorgDepth: settings.maxReorgDepth,
+    ...followerSettings,
+    rpc: createRpc(rpc, { timeoutMs: 30_000 }),
+    wsUrl: ws,
     streams,
-    failureRepeatMs: settings.failureRepeatMs,
     log: (level, fields, message) => post({ type: 'log', level, fields, message }),
     onHealth: (health) => post({ type: 'health', health }),
   })
