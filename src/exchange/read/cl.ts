@@ -1,7 +1,7 @@
 import type { EventKind } from '../http/params.ts'
 import { poolPrice } from '../http/price.ts'
 import type { TokenMeta } from '../http/tokens.ts'
-import { newestEvents, where } from './filters.ts'
+import { eventId, newestEvents, where } from './filters.ts'
 import { checksum, checksumOrNull } from '../../eth/address.ts'
 import type { IndexReader } from './indexReader.ts'
 import { tokenJson } from './tokenJson.ts'
@@ -105,9 +105,7 @@ export function clQueries(index: IndexReader) {
         filter.limit,
       )
         .map((row) => ({
-          txHash: row.txHash,
-          logIndex: row.log_index,
-          block: row.block,
+          ...eventId(row),
           pool: checksum(row.pool),
           sender: checksum(row.sender),
           recipient: checksum(row.recipient),
@@ -128,9 +126,7 @@ export function clQueries(index: IndexReader) {
         filter.limit,
       )
         .map((row) => ({
-          txHash: row.txHash,
-          logIndex: row.log_index,
-          block: row.block,
+          ...eventId(row),
           pool: checksum(row.pool),
           kind: row.kind,
           owner: checksum(row.owner),

@@ -24,3 +24,8 @@ export function newestEvents<Row extends { tx_id: number }>(index: IndexReader, 
   const clause = where(filters)
   return index.allWithTxHash<Row>(`SELECT ${columns} FROM ${table} ${clause.sql} ORDER BY tx_id DESC, log_index DESC LIMIT ?`, ...clause.params, limit)
 }
+
+/** What names a row of an event table in an answer: its transaction, its log and its block. */
+export function eventId(row: { txHash: Hex; log_index: number; block: number }): { txHash: Hex; logIndex: number; block: number } {
+  return { txHash: row.txHash, logIndex: row.log_index, block: row.block }
+}

@@ -1,5 +1,5 @@
 import type { TokenMeta } from '../http/tokens.ts'
-import { newestEvents } from './filters.ts'
+import { eventId, newestEvents } from './filters.ts'
 import { checksum, checksumOrNull } from '../../eth/address.ts'
 import type { IndexReader } from './indexReader.ts'
 import { tokenJson } from './tokenJson.ts'
@@ -53,9 +53,7 @@ export function v2Queries(index: IndexReader) {
         filter.limit,
       )
         .map((row) => ({
-          txHash: row.txHash,
-          logIndex: row.log_index,
-          block: row.block,
+          ...eventId(row),
           pair: checksum(row.pair),
           sender: checksum(row.sender),
           recipient: checksum(row.recipient),
@@ -75,9 +73,7 @@ export function v2Queries(index: IndexReader) {
         filter.limit,
       )
         .map((row) => ({
-          txHash: row.txHash,
-          logIndex: row.log_index,
-          block: row.block,
+          ...eventId(row),
           pair: checksum(row.pair),
           kind: row.kind,
           sender: checksum(row.sender),
