@@ -2,7 +2,7 @@ import type { Database, SQLQueryBindings } from 'bun:sqlite'
 import type { Hex } from 'viem'
 import { blob } from '../eth/bytes.ts'
 import { txId } from './codec.ts'
-import { rollbackTables, type StreamTable } from './kit/tables.ts'
+import { pruneHistories, rollbackTables, type StreamTable } from './kit/tables.ts'
 import type { Migration } from './migrations.ts'
 import type { TxLog } from './read/transactions.ts'
 
@@ -15,21 +15,43 @@ export const CAUGHT_UP_SLEEP_MS = 2000
 export type SpoolLog = TxLog & { txId: number; txHash: Uint8Array; blockNumber: number }
 
 /**
- * A derived stream, handed to the spool by the composition root: its own tables (created by its
- * migrations and declared in `tables`), its own cursor over the spool's logs, and the one thing
- * it does: apply logs in chain order, inside a transaction the framework owns. When the chain
- * reorganises, the spool rolls the declared tables back itself (kit/tables.ts): a stream writes
- * no rollback code, so every table it writes must be declared.
+ * What every derived stream declares, whatever drives it: its name (its cursor's key), the
+ * migrations that make its tables, and every table it writes, by kind (event rows, rows created
+ * at a block, versioned state). When the chain reorganises, the spool rolls the declared tables
+ * back itself (kit/tables.ts): a stream writes no rollback code, so every table it writes must be
+ * declared.
  */
-export type StreamDefinition = {
+type StreamBase = {
   name: string
   migrations: Migration[]
+  tables: StreamTable[]
+}
+
+/**
+ * A stream driven by logs: its own cursor over the spool's logs, and the one thing it does:
+ * apply the logs of its topics in chain order, inside a transaction the framework owns.
+ */
+export type LogStream = StreamBase & {
+  kind?: 'logs'
   /** The event signatures (topic0) the stream reads; other logs never reach it. */
   topics: Hex[]
-  /** Every table the stream writes, by kind: event rows, rows created at a block, versioned state. */
-  tables: StreamTable[]
   apply: (db: Database, logs: SpoolLog[]) => void
 }
+
+/**
+ * A stream driven by blocks: a pass hands it a run of whole blocks after its cursor, and it
+ * reads what it needs of them (headers, transactions, traces) through the read API, inside the
+ * transaction that advances its cursor. For what every block says, not what some logs say: the
+ * explorer's tally of transactions per account.
+ */
+export type BlockStream = StreamBase & {
+  kind: 'blocks'
+  /** Derives blocks `fromBlock` to `toBlock` (both included; the spool may hold none below its start block). */
+  apply: (db: Database, fromBlock: number, toBlock: number) => void
+}
+
+/** A derived stream, handed to the spool by the composition root. */
+export type StreamDefinition = LogStream | BlockStream
 
 export type StreamCursor = { txId: number; logIndex: number; blockNumber: number; updatedAt: number }
 
@@ -57,14 +79,33 @@ function writeStreamCursor(db: Database, name: string, cursor: Omit<StreamCursor
 /** The position just after every log of `block`. */
 const endOfBlock = (block: number) => ({ txId: txId(block + 1, 0) - 1, logIndex: LAST_LOG_INDEX, blockNumber: block })
 
-export type PassResult = { logs: number; caughtUp: boolean; cursor: StreamCursor }
+/**
+ * What a pass did: the logs it carried (a log stream), or the blocks and their transactions (a
+ * block stream); whether it has caught up with the spool; the cursor it left.
+ */
+export type PassResult = { logs: number; blocks?: number; txs?: number; caughtUp: boolean; cursor: StreamCursor }
+
+/** How much a block stream's pass carries: about `txs` transactions (always one whole block at least) and at most `blocks` blocks. */
+export type BlockPassLimits = { txs: number; blocks: number }
+
+export const BLOCK_PASS_LIMITS: BlockPassLimits = { txs: 10_000, blocks: 10_000 }
 
 /**
- * One pass of one stream: up to 5000 of its logs after its cursor and no later than the spool's
- * cursor, applied and the cursor advanced in one transaction, so a crash repeats the pass and
- * never skips it.
+ * One pass of one stream, applied and the cursor advanced in one transaction, so a crash repeats
+ * the pass and never skips it: up to `maxLogs` of a log stream's logs after its cursor, or a run
+ * of whole blocks after a block stream's (within `blockLimits`), no later than the spool's cursor.
  */
-export function runPass(db: Database, stream: StreamDefinition, spoolCursor: number, maxLogs = MAX_LOGS_PER_PASS): PassResult {
+export function runPass(
+  db: Database,
+  stream: StreamDefinition,
+  spoolCursor: number,
+  maxLogs = MAX_LOGS_PER_PASS,
+  blockLimits: BlockPassLimits = BLOCK_PASS_LIMITS,
+): PassResult {
+  return stream.kind === 'blocks' ? runBlockPass(db, stream, spoolCursor, blockLimits) : runLogPass(db, stream, spoolCursor, maxLogs)
+}
+
+function runLogPass(db: Database, stream: LogStream, spoolCursor: number, maxLogs: number): PassResult {
   const cursor = readStreamCursor(db, stream.name)
   if (cursor.blockNumber >= spoolCursor) return { logs: 0, caughtUp: true, cursor }
   const placeholders = stream.topics.map(() => '?').join(', ')
@@ -91,10 +132,51 @@ export function runPass(db: Database, stream: StreamDefinition, spoolCursor: num
   return { logs: logs.length, caughtUp, cursor: { ...next, updatedAt: Date.now() } }
 }
 
+/**
+ * The blocks after a block stream's cursor, as many whole ones as fit in the limits, read from
+ * their headers' transaction counts (the blocks table's key, so the plan costs what it carries).
+ * A pass never stops inside a block, so the cursor always stands at the end of one.
+ */
+function runBlockPass(db: Database, stream: BlockStream, spoolCursor: number, limits: BlockPassLimits): PassResult {
+  const cursor = readStreamCursor(db, stream.name)
+  if (cursor.blockNumber >= spoolCursor) return { logs: 0, blocks: 0, txs: 0, caughtUp: true, cursor }
+  const candidates = db
+    .query<{ number: number; txCount: number }, [number, number, number]>(
+      'SELECT number, tx_count AS txCount FROM blocks WHERE number > ? AND number <= ? ORDER BY number LIMIT ?',
+    )
+    .all(cursor.blockNumber, spoolCursor, limits.blocks)
+  let last = cursor.blockNumber
+  let blocks = 0
+  let txs = 0
+  for (const block of candidates) {
+    if (blocks > 0 && txs + block.txCount > limits.txs) break
+    last = block.number
+    blocks++
+    txs += block.txCount
+  }
+  // No block held after the cursor (a spool that starts above it): everything up to its cursor is seen.
+  const through = blocks === 0 ? spoolCursor : last
+  const next = endOfBlock(through)
+  db.transaction(() => {
+    if (blocks > 0) stream.apply(db, cursor.blockNumber + 1, through)
+    writeStreamCursor(db, stream.name, next)
+  })()
+  return { logs: 0, blocks, txs, caughtUp: through >= spoolCursor, cursor: { ...next, updatedAt: Date.now() } }
+}
+
 /** Called inside the spool's rollback transaction: the stream forgets what came after `ancestor`. */
 export function rollbackStream(db: Database, stream: StreamDefinition, ancestor: number): void {
   const cursor = readStreamCursor(db, stream.name)
   if (cursor.txId < txId(ancestor + 1, 0)) return
   rollbackTables(db, stream.tables, ancestor)
   writeStreamCursor(db, stream.name, endOfBlock(ancestor))
+}
+
+/**
+ * Forgets the history of the stream's versioned tables before block `belowBlock`: a rollback
+ * never reaches below the deepest reorganisation the spool accepts, so older history only grows
+ * the file. Cheap: a history's key starts with the block.
+ */
+export function pruneStreamHistory(db: Database, stream: StreamDefinition, belowBlock: number): void {
+  pruneHistories(db, stream.tables, belowBlock)
 }

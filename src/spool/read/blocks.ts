@@ -48,6 +48,11 @@ export function blocksAfter(db: Database, number: number, limit: number): BlockH
   return db.query<BlockHeader, [number, number]>(`SELECT ${HEADER} FROM blocks b WHERE b.number > ? ORDER BY b.number LIMIT ?`).all(number, limit)
 }
 
+/** The headers of the blocks the spool holds from `first` to `last` (both included), oldest first: for reading the spool forward in steps. */
+export function blockHeaders(db: Database, first: number, last: number): BlockHeader[] {
+  return db.query<BlockHeader, [number, number]>(`SELECT ${HEADER} FROM blocks b WHERE b.number BETWEEN ? AND ? ORDER BY b.number`).all(first, last)
+}
+
 /** The times (unix seconds) of the newest `count` blocks, newest first. */
 export function recentBlockTimes(db: Database, count: number): number[] {
   return db.query<{ timestamp: number }, [number]>('SELECT timestamp FROM blocks ORDER BY number DESC LIMIT ?').all(count).map((row) => row.timestamp)

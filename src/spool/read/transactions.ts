@@ -147,6 +147,13 @@ export function txPartiesAfter(db: Database, afterId: number, beforeBlock: numbe
     .all(afterId, txId(beforeBlock, 0), limit)
 }
 
+/** The transactions of blocks `firstBlock` to `lastBlock`, in chain order, with who they went between. */
+export function txPartiesOfBlocks(db: Database, firstBlock: number, lastBlock: number): TxParties[] {
+  return db
+    .query<TxParties, [number, number]>('SELECT id, from_addr AS "from", to_addr AS "to", created FROM txs WHERE id >= ? AND id < ? ORDER BY id')
+    .all(txId(firstBlock, 0), txId(lastBlock + 1, 0))
+}
+
 /**
  * The call trees of blocks `firstBlock` to `lastBlock` that create a contract somewhere (most
  * create nothing, and SQLite skips those without handing them over), in transaction order.

@@ -1,0 +1,198 @@
+import { expect, test } from 'bun:test'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Hex } from 'viem'
+import { writeBlock, type SyntheticTx } from '../../tests/helpers/spoolBlocks.ts'
+import { openSpool, setMeta, type Database } from './db.ts'
+import { Entities } from './kit/entities.ts'
+import { createdTable, versionedHistorySql, versionedTable } from './kit/tables.ts'
+import { blockHeaders, streamPosition, txPartiesOfBlocks } from './read.ts'
+import { rollbackTo } from './store.ts'
+import { pruneStreamHistory, readStreamCursor, rollbackStream, runPass, type BlockStream } from './streams.ts'
+
+// The stream kit's second kind of stream, driven by blocks rather than logs, and the pruning of
+// versioned history: a toy stream that counts, per sender, the transactions it sent and the
+// blocks it sent in, and keeps the first block each sender appeared in.
+
+const senders = versionedTable({ table: 'toy_senders', keys: ['address'], columns: ['txs', 'blocks'] })
+const blocksSeen = versionedTable({ table: 'toy_blocks', keys: ['id'], columns: ['count'] })
+const firstSeen = createdTable('toy_first_seen', 'block')
+
+function toyStream(passes: Array<[number, number]> = [], fail = () => false): BlockStream {
+  return {
+    kind: 'blocks',
+    name: 'toy',
+    migrations: [
+      {
+        id: 'test/toy',
+        sql: `CREATE TABLE toy_senders (address BLOB PRIMARY KEY, txs INTEGER NOT NULL, blocks INTEGER NOT NULL) WITHOUT ROWID;
+              CREATE TABLE toy_blocks (id INTEGER PRIMARY KEY, count INTEGER NOT NULL);
+              CREATE TABLE toy_first_seen (address BLOB PRIMARY KEY, block INTEGER NOT NULL);
+              ${versionedHistorySql(senders)} ${versionedHistorySql(blocksSeen)}`,
+      },
+    ],
+    tables: [senders, blocksSeen, firstSeen],
+    apply: (db, fromBlock, toBlock) => {
+      passes.push([fromBlock, toBlock])
+      const rows = new Entities<{ txs: number; blocks: number }>(db, senders, (row) => [row.txs, row.blocks], (row) => ({ txs: row.txs as number, blocks: row.blocks as number }))
+      const count = new Entities<{ count: number }>(db, blocksSeen, (row) => [row.count], (row) => ({ count: row.count as number }))
+      const first = db.query('INSERT OR IGNORE INTO toy_first_seen (address, block) VALUES (?, ?)')
+      const txs = txPartiesOfBlocks(db, fromBlock, toBlock)
+      for (const { number } of blockHeaders(db, fromBlock, toBlock)) {
+        count.edit('0', [0], number, () => ({ count: 0 }))!.count++
+        const seen = new Set<string>()
+        for (const tx of txs.filter((row) => Math.floor(row.id / 2 ** 20) === number)) {
+          const id = Buffer.from(tx.from).toString('hex')
+          const row = rows.edit(id, [tx.from], number, () => ({ txs: 0, blocks: 0 }))!
+          row.txs++
+          if (!seen.has(id)) row.blocks++
+          seen.add(id)
+          first.run(tx.from, number)
+        }
+        if (fail()) throw new Error('the toy stream failed')
+      }
+      rows.flush()
+      count.flush()
+    },
+  }
+}
+
+const A: Hex = `0x${'aa'.repeat(20)}`
+const B: Hex = `0x${'bb'.repeat(20)}`
+const sends = (count: number, from: Hex = A): SyntheticTx[] => Array.from({ length: count }, () => ({ from, to: B }))
+
+function spool(stream: BlockStream = toyStream()): Database {
+  return openSpool(join(mkdtempSync(join(tmpdir(), 'stack-block-stream-')), 'spool.db'), stream.migrations)
+}
+
+/** Blocks 0 to 5 carrying 0, 2, 5, 1, 0 and 1 transactions; from A, but B in blocks 3 and 5. */
+function sixBlocks(db: Database): void {
+  ;[0, 2, 5, 1, 0, 1].forEach((count, number) => writeBlock(db, number, sends(count, number === 3 || number === 5 ? B : A)))
+}
+
+const dump = (db: Database) =>
+  Object.fromEntries(
+    ['toy_senders', 'toy_senders_history', 'toy_blocks', 'toy_blocks_history', 'toy_first_seen'].map((table) => [
+      table,
+      db.query<Record<string, unknown>, []>(`SELECT * FROM ${table}`).all().map((row) => JSON.stringify(row, (_key, value) => (value instanceof Uint8Array ? Buffer.from(value).toString('hex') : value))).sort(),
+    ]),
+  )
+
+/** Passes until caught up with block `head`. */
+function derive(db: Database, stream: BlockStream, head: number): void {
+  while (!runPass(db, stream, head).caughtUp);
+}
+
+test('a pass takes whole blocks after the cursor, about the limit of transactions, and at least one block', () => {
+  const passes: Array<[number, number]> = []
+  const stream = toyStream(passes)
+  const db = spool(stream)
+  sixBlocks(db)
+  const limits = { txs: 3, blocks: 100 }
+  const results = [1, 2, 3].map(() => runPass(db, stream, 5, undefined, limits))
+  // Blocks 0 and 1 (two transactions: block 2 would pass the limit); block 2 alone, bigger than
+  // the limit but whole; then 3 to 5.
+  expect(passes).toEqual([[0, 1], [2, 2], [3, 5]])
+  expect(results.map(({ blocks, txs, caughtUp, cursor }) => ({ blocks, txs, caughtUp, block: cursor.blockNumber }))).toEqual([
+    { blocks: 2, txs: 2, caughtUp: false, block: 1 },
+    { blocks: 1, txs: 5, caughtUp: false, block: 2 },
+    { blocks: 3, txs: 2, caughtUp: true, block: 5 },
+  ])
+  expect(streamPosition(db, 'toy')).toMatchObject({ cursorBlock: 5, lagBlocks: 0 })
+  // Caught up, a pass only stamps the cursor; a new block is the next pass.
+  expect(runPass(db, stream, 5).caughtUp).toBe(true)
+  writeBlock(db, 6, sends(1))
+  expect(runPass(db, stream, 6)).toMatchObject({ blocks: 1, txs: 1, caughtUp: true })
+  expect(passes).toEqual([[0, 1], [2, 2], [3, 5], [6, 6]])
+  expect(db.query('SELECT hex(address) AS address, txs, blocks FROM toy_senders ORDER BY address').all()).toEqual([
+    { address: A.slice(2).toUpperCase(), txs: 8, blocks: 3 },
+    { address: B.slice(2).toUpperCase(), txs: 2, blocks: 2 },
+  ])
+
+  // The same spool in passes of at most two blocks, and with the follower's call (a log limit alone).
+  const again: Array<[number, number]> = []
+  const other = spool(toyStream(again))
+  sixBlocks(other)
+  while (!runPass(other, toyStream(again), 5, undefined, { txs: 100, blocks: 2 }).caughtUp);
+  expect(again).toEqual([[0, 1], [2, 3], [4, 5]])
+  const once: Array<[number, number]> = []
+  const third = spool(toyStream(once))
+  sixBlocks(third)
+  expect(runPass(third, toyStream(once), 5, 3).caughtUp).toBe(true)
+  expect(once).toEqual([[0, 5]])
+  expect(dump(third)).toEqual(dump(other))
+})
+
+test('a spool that starts above the cursor, or holds nothing after it', () => {
+  const passes: Array<[number, number]> = []
+  const stream = toyStream(passes)
+  const db = spool(stream)
+  writeBlock(db, 10, sends(1))
+  writeBlock(db, 11, sends(2))
+  expect(runPass(db, stream, 11).caughtUp).toBe(true)
+  expect(passes).toEqual([[0, 11]])
+  // The spool's cursor beyond its last block (past blocks it never got): nothing to apply, and caught up there.
+  setMeta(db, 'cursor', '20')
+  expect(runPass(db, stream, 20)).toMatchObject({ blocks: 0, caughtUp: true, cursor: { blockNumber: 20 } })
+  expect(passes).toEqual([[0, 11]])
+})
+
+test('a failing pass leaves its cursor and its rows as they were', () => {
+  let failing = true
+  const stream = toyStream([], () => failing)
+  const db = spool(stream)
+  sixBlocks(db)
+  expect(() => runPass(db, stream, 5)).toThrow('the toy stream failed')
+  expect(readStreamCursor(db, 'toy').blockNumber).toBe(-1)
+  expect(db.query('SELECT count(*) AS n FROM toy_senders_history').get()).toEqual({ n: 0 })
+  failing = false
+  derive(db, stream, 5)
+  expect(readStreamCursor(db, 'toy').blockNumber).toBe(5)
+})
+
+test('a rollback leaves the tables as a run that stopped at the ancestor, and the cursor there', () => {
+  const stream = toyStream()
+  const db = spool(stream)
+  const stopped = spool(stream)
+  sixBlocks(db)
+  for (let number = 0; number <= 2; number++) writeBlock(stopped, number, sends([0, 2, 5][number]!))
+  derive(db, stream, 5)
+  derive(stopped, stream, 2)
+  rollbackTo(db, 2, () => rollbackStream(db, stream, 2))
+  expect(dump(db)).toEqual(dump(stopped))
+  expect(readStreamCursor(db, 'toy').blockNumber).toBe(2)
+  // Below the cursor, a rollback changes nothing.
+  rollbackTo(db, 4, () => rollbackStream(db, stream, 4))
+  expect(dump(db)).toEqual(dump(stopped))
+})
+
+test('pruning drops the history below a block from every versioned table, and a rollback above it stays exact', () => {
+  const stream = toyStream()
+  const db = spool(stream)
+  sixBlocks(db)
+  for (let number = 6; number < 12; number++) writeBlock(db, number, sends(number % 3, number % 2 ? A : B))
+  derive(db, stream, 11)
+  const before = dump(db)
+  const blocksOf = (table: string) => db.query<{ block: number }, []>(`SELECT DISTINCT block FROM ${table} ORDER BY block`).all().map((row) => row.block)
+  expect(blocksOf('toy_blocks_history')).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
+
+  pruneStreamHistory(db, stream, 8)
+  expect(blocksOf('toy_blocks_history')).toEqual([8, 9, 10, 11])
+  expect(blocksOf('toy_senders_history').every((block) => block >= 8)).toBe(true)
+  const after = dump(db)
+  // The current rows and the rows created at a block are untouched; only history below 8 went.
+  for (const table of ['toy_senders', 'toy_blocks', 'toy_first_seen']) expect(after[table]).toEqual(before[table]!)
+  expect(after.toy_senders_history).toEqual(before.toy_senders_history!.filter((row) => JSON.parse(row).block >= 8))
+
+  // The deepest rollback the pruning allows (to block 7) is as exact as before it.
+  const stopped = spool(stream)
+  sixBlocks(stopped)
+  for (let number = 6; number < 8; number++) writeBlock(stopped, number, sends(number % 3, number % 2 ? A : B))
+  derive(stopped, stream, 7)
+  rollbackTo(db, 7, () => rollbackStream(db, stream, 7))
+  const rolledBack = dump(db)
+  const expected = dump(stopped)
+  for (const table of ['toy_senders', 'toy_blocks', 'toy_first_seen']) expect(rolledBack[table]).toEqual(expected[table]!)
+  expect(rolledBack.toy_blocks_history).toEqual([])
+})
