@@ -7,7 +7,6 @@ import { LiveHub } from './live.ts'
 import { METADATA_DEFAULTS, NftMetadata, type MetadataOptions } from './nftMetadata.ts'
 import { LiveNode } from './node.ts'
 import { ContractProbes } from './probes.ts'
-import { AccountRanking } from './ranking.ts'
 import { RegistryView } from './registryView.ts'
 import { StatsService } from './stats.ts'
 import { ChainTally } from './tally.ts'
@@ -36,8 +35,6 @@ export type Explorer = {
   db: Database
   registry: RegistryView
   node: LiveNode
-  tally: ChainTally
-  ranking: AccountRanking
   stats: StatsService
   live: LiveHub
   probes: ContractProbes
@@ -55,9 +52,8 @@ export function createExplorer(context: ServiceContext, spool: Spool, copy: Regi
   const t = { ...EXPLORER_TIMINGS, ...timings }
   const db = spool.reader
   const node = new LiveNode(config.chain.rpc, config.explorer.nodeTimeoutMs)
-  const tally = new ChainTally(db)
   let warned = false
-  const stats = new StatsService(db, spool.health, tally, node, (error) => {
+  const stats = new StatsService(db, spool.health, new ChainTally(db), node, (error) => {
     // Once: a spool that cannot be read fails every second, and one line says it.
     if (!warned) log.warn({ service: 'explorer', err: error }, 'the explorer stats could not be computed; retrying every second')
     warned = true
@@ -66,8 +62,6 @@ export function createExplorer(context: ServiceContext, spool: Spool, copy: Regi
     db,
     registry: new RegistryView(copy),
     node,
-    tally,
-    ranking: new AccountRanking(tally),
     stats,
     live: new LiveHub(stats, config.explorer.liveSeconds),
     probes: new ContractProbes(node, t.answerCacheMs),

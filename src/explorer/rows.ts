@@ -3,6 +3,7 @@ import { methodName } from './decode/decode.ts'
 import { checksum, checksumOrNull } from '../eth/address.ts'
 import { hex } from '../eth/bytes.ts'
 import { fee } from './format.ts'
+import type { RankedAccount } from './read/tally.ts'
 import type { ListedTransfer } from './read/transfers.ts'
 import type { RegistryView } from './registryView.ts'
 import type { Transfer } from './transfers.ts'
@@ -81,4 +82,10 @@ export function transferRow(transfer: ListedTransfer, registry: RegistryView) {
   const moved = movement(transfer, registry)
   const listed = registry.token(moved.token)
   return { ...where, ...moved, value: transfer.amount, symbol: listed?.symbol ?? null, decimals: listed?.decimals ?? null }
+}
+
+/** One account of the accounts list (and of the overview's busiest). */
+export function accountRow(account: RankedAccount, registry: RegistryView) {
+  const address = checksum(account.address)
+  return { address, label: registry.labelName(address), txCount: account.txCount, sent: account.sent, received: account.received, contract: account.contract }
 }

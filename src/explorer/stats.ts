@@ -4,7 +4,9 @@ import { latestMini, recentBlockTimes, recentMiniTimes } from '../spool/read.ts'
 import type { LiveNode } from './node.ts'
 import { valueOf } from './node.ts'
 import { totalsByKind } from './read/tokens.ts'
+import { EXPLORER_STREAM } from './stream.ts'
 import type { ChainTally } from './tally.ts'
+import { TALLY_STREAM } from './tallyStream.ts'
 
 /** Blocks the cadence figures average over. */
 const CADENCE_WINDOW = 100
@@ -66,7 +68,7 @@ export class StatsService {
     return () => this.listeners.delete(listener)
   }
 
-  /** One background pass: catch the tallies up, ask the node, recompute, tell listeners. */
+  /** One background pass: ask the node, recompute, tell listeners. */
   async tick(): Promise<void> {
     if (this.ticking) return
     this.ticking = true
@@ -90,21 +92,19 @@ export class StatsService {
   }
 
   private refresh(): void {
-    this.tally.catchUp()
     const stats = this.compute()
     this.current = { stats, json: JSON.stringify(stats), at: Date.now() }
   }
 
   private compute(): Stats {
     const health = this.health()
-    const tally = this.tally
+    const tally = this.tally.totals()
     const indexedBlock = health.spoolHeadBlock
     // The node's head as the last tick read it; while the node is unreachable, the last head the
     // spool saw (so the lag keeps meaning "behind the chain as last known"). Never behind what the
     // spool holds: the tick may be a second older than the spool's last write.
     const nodeHead = this.node.head ?? health.nodeHeadBlock
     const latestBlock = nodeHead === null || indexedBlock === null ? nodeHead : Math.max(nodeHead, indexedBlock)
-    const derived = health.streams.explorer
     const mini = latestMini(this.db)
     const tokens = totalsByKind(this.db)
     const byKind = (kind: number) => tokens.find((row) => row.kind === kind)
@@ -112,13 +112,14 @@ export class StatsService {
       latestBlock,
       indexedBlock,
       indexLag: latestBlock === null || indexedBlock === null ? null : latestBlock - indexedBlock,
-      derivedLag: derived?.lagBlocks ?? null,
+      derivedLag: derivedLag(health),
       blocks: tally.blocks,
       transactions: tally.transactions,
       wallets: tally.wallets,
-      accounts: tally.accounts.size,
-      contracts: tally.creations.size,
-      gasUsed: tally.gasUsed,
+      accounts: tally.accounts,
+      contracts: tally.contracts,
+      // A number, as ever: exact up to 2^53 gas (the tally keeps the exact total).
+      gasUsed: Number(tally.gasUsed),
       tokens: byKind(20)?.contracts ?? 0,
       tokenTransfers: byKind(20)?.transfers ?? 0,
       nftCollections: (byKind(721)?.contracts ?? 0) + (byKind(1155)?.contracts ?? 0),
@@ -138,6 +139,20 @@ export class StatsService {
       spoolError: health.storageError,
     }
   }
+}
+
+/**
+ * How far the explorer's derived tables are behind the spool, in blocks: the larger lag of its
+ * two streams (transfers, tally), since its answers read both; null while either is unknown.
+ */
+function derivedLag(health: SpoolHealth): number | null {
+  let worst: number | null = null
+  for (const name of [EXPLORER_STREAM, TALLY_STREAM]) {
+    const lag = health.streams[name]?.lagBlocks ?? null
+    if (lag === null) return null
+    worst = worst === null ? lag : Math.max(worst, lag)
+  }
+  return worst
 }
 
 /** The mean interval between the newest times given (milliseconds, newest first). */

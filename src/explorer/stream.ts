@@ -5,6 +5,7 @@ import { Entities } from '../spool/kit/entities.ts'
 import { eventTable, versionedHistorySql, versionedTable } from '../spool/kit/tables.ts'
 import type { Migration } from '../spool/migrations.ts'
 import type { SpoolLog, StreamDefinition } from '../spool/streams.ts'
+import { tallyMigrations } from './tallyStream.ts'
 import { decodeTransfers, isZero, tokenIdKey, TRANSFER_BATCH_TOPIC, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC, type Transfer } from './transfers.ts'
 
 /** Per contract: the standard of its first transfer, and counts. */
@@ -15,13 +16,15 @@ const holdingTable = versionedTable({ table: 'explorer_nft_holdings', keys: ['to
 /** Every table the stream writes, so the spool rolls them back: the transfers are events, the rest versioned state. */
 export const explorerTables = [eventTable('explorer_transfers'), tokenTable, holdingTable]
 
+export const EXPLORER_STREAM = 'explorer'
+
 /**
- * The explorer's derived tables. The spool indexes logs by emitter and by signature only; the
+ * The explorer stream's tables. The spool indexes logs by emitter and by signature only; the
  * address page needs transfers by sender and by receiver, the token and NFT lists need counts
  * per contract, and a collection page needs who holds each item. Those are kept here, written by
  * the spool's worker beside its own rows, so no request ever scans the logs.
  */
-export const explorerMigrations: Migration[] = [
+const transferMigrations: Migration[] = [
   {
     id: 'explorer/001-transfers',
     sql: `
@@ -73,7 +76,7 @@ export const explorerMigrations: Migration[] = [
     // restores them from their history rather than by rebuilding them from the transfers. The
     // tables are emptied and the stream derives everything again, which gives each row its history.
     id: 'explorer/002-versioned-counts-and-holdings',
-    restarts: 'explorer',
+    restarts: EXPLORER_STREAM,
     sql: `
       DELETE FROM explorer_transfers;
       DELETE FROM explorer_tokens;
@@ -83,6 +86,12 @@ export const explorerMigrations: Migration[] = [
     `,
   },
 ]
+
+/**
+ * The explorer's whole schema: its transfers' tables and its tally's (tallyStream.ts), which the
+ * two streams bring each for itself. For a spool opened with the explorer alone.
+ */
+export const explorerMigrations: Migration[] = [...transferMigrations, ...tallyMigrations]
 
 type TokenCounts = { kind: number; transfers: number; minted: number; firstTx: number }
 type Holding = { amount: bigint; lastTx: number }
@@ -187,8 +196,8 @@ export function applyLogs(db: Database, logs: SpoolLog[]): void {
 /** The `explorer` derived stream: token and NFT transfers, per contract and per holder. */
 export function explorerStream(_config: Config): StreamDefinition {
   return {
-    name: 'explorer',
-    migrations: explorerMigrations,
+    name: EXPLORER_STREAM,
+    migrations: transferMigrations,
     topics: [TRANSFER_TOPIC, TRANSFER_SINGLE_TOPIC, TRANSFER_BATCH_TOPIC],
     tables: explorerTables,
     apply: applyLogs,

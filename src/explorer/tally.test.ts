@@ -3,107 +3,170 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Hex } from 'viem'
+import { parseConfig } from '../config/load.ts'
+import { blob, hex } from '../eth/bytes.ts'
 import { txId } from '../spool/codec.ts'
 import { openSpool } from '../spool/db.ts'
-import { prepare, rollbackTo, writeBatch } from '../spool/store.ts'
-import type { CallFrame } from '../spool/traces.ts'
+import { spoolHead, streamPosition } from '../spool/read.ts'
+import { rollbackTo } from '../spool/store.ts'
+import { rollbackStream, runPass, type BlockPassLimits } from '../spool/streams.ts'
+import { callFrame, writeBlock, type SyntheticTx } from '../../tests/helpers/spoolBlocks.ts'
+import { countTally, dumpTally, storedTally } from '../../tests/helpers/tally.ts'
 import { chartPoints } from './routes/overview.ts'
+import { accountCounts, contractCreation, contractsCreatedBy, rankedAccounts, tallyTotals } from './read/tally.ts'
 import { explorerMigrations } from './stream.ts'
 import { ChainTally } from './tally.ts'
+import { tallyStream } from './tallyStream.ts'
 
-const A = 'aa'.repeat(20)
-const B = 'bb'.repeat(20)
-const FACTORY = 'cc'.repeat(20)
-const PAIR = 'dd'.repeat(20)
+const A: Hex = `0x${'aa'.repeat(20)}`
+const B: Hex = `0x${'bb'.repeat(20)}`
+const C: Hex = `0x${'c0'.repeat(20)}`
+const FACTORY: Hex = `0x${'cc'.repeat(20)}`
+const PAIR: Hex = `0x${'dd'.repeat(20)}`
+const PAIR2: Hex = `0x${'de'.repeat(20)}`
+const FAILED: Hex = `0x${'ee'.repeat(20)}`
+
+const tally = tallyStream(parseConfig('', null))
 
 function spool() {
   return openSpool(join(mkdtempSync(join(tmpdir(), 'stack-explorer-tally-')), 'spool.db'), explorerMigrations)
 }
 
 type Db = ReturnType<typeof spool>
-/** A transaction: from, to (null for a creation), the contract it created, its call tree. */
-type Tx = { from: string; to: string | null; created?: string; trace?: Partial<CallFrame> }
 
-const address = (key: string | null): Hex | null => (key === null ? null : `0x${key}`)
-const q = (value: number): Hex => `0x${value.toString(16)}`
-const word = (digits: string): Hex => `0x${digits.padStart(64, '0')}`
-const call = (tx: Tx): CallFrame => ({ type: 'CALL', from: `0x${tx.from}`, to: address(tx.to), value: '0x0', gas: null, gasUsed: null, input: '0x', output: null, error: null, calls: [], ...tx.trace })
-
-/** Block `number` with `txs` (21,000 gas each), written through the spool's own write path; `salt` makes another block of that height. */
-function block(db: Db, number: number, txs: Tx[] = [], salt = 0) {
-  const txHash = (index: number) => word(`${String(number).padStart(32, '0')}${String(index).padStart(32, '0')}`)
-  writeBatch(db, prepare(db), [
-    {
-      block: {
-        number: q(number),
-        hash: word(`${String(salt).padStart(2, '0')}${String(number).padStart(62, '0')}`),
-        parentHash: word('0'),
-        timestamp: q(1000 + number * 2),
-        gasUsed: q(21_000 * txs.length),
-        gasLimit: q(30_000_000),
-        transactions: txs.map((tx, index) => ({ hash: txHash(index), from: `0x${tx.from}`, to: address(tx.to), value: '0x0', nonce: '0x0', type: '0x2', gas: q(21_000), input: '0x', transactionIndex: q(index) })),
-      },
-      receipts: txs.map((tx, index) => ({ transactionHash: txHash(index), transactionIndex: q(index), status: '0x1', gasUsed: q(21_000), contractAddress: tx.created ? `0x${tx.created}` : null, logs: [] })),
-      traces: txs.map(call),
-    },
-  ])
+/** Passes of the tally stream until it has caught up with the spool; how many it took. */
+function derive(db: Db, limits?: BlockPassLimits): number {
+  const head = spoolHead(db) ?? -1
+  for (let passes = 1; ; passes++) if (runPass(db, tally, head, undefined, limits).caughtUp) return passes
 }
 
-/** `txCount` transactions from A to B. */
-const transfers = (txCount: number): Tx[] => Array.from({ length: txCount }, () => ({ from: A, to: B }))
+/** `count` transactions from `from` to `to`. */
+const transfers = (count: number, from: Hex = A, to: Hex = B): SyntheticTx[] => Array.from({ length: count }, () => ({ from, to }))
 
-test('totals, per-account counts and creators, including a creation inside a call', () => {
-  const db = spool()
-  block(db, 0)
-  block(db, 1, [
+/** A chain with every case the tally counts: creations at the top and inside calls (one failed), self-sends, empty blocks, a block bigger than a pass. */
+function busyChain(db: Db) {
+  writeBlock(db, 0)
+  writeBlock(db, 1, [
     { from: A, to: B },
-    { from: A, to: null, created: FACTORY },
+    { from: A, to: null, created: FACTORY, trace: { type: 'CREATE', to: FACTORY } },
   ])
-  const inner = call({ from: FACTORY, to: PAIR, trace: { type: 'CREATE2' } })
-  block(db, 2, [
-    { from: B, to: FACTORY, trace: { calls: [inner] } },
+  writeBlock(db, 2, [
+    // The factory makes two pairs in one call; a third creation fails and makes nothing.
+    { from: B, to: FACTORY, trace: { calls: [callFrame(FACTORY, PAIR, { type: 'CREATE2' }), callFrame(FACTORY, FAILED, { type: 'CREATE2', error: 'reverted' }), callFrame(FACTORY, PAIR2, { type: 'CREATE2' })] } },
     { from: A, to: A },
   ])
-  const tally = new ChainTally(db)
-  expect(tally.catchUp()).toBe(true)
-  expect({ blocks: tally.blocks, transactions: tally.transactions, gasUsed: tally.gasUsed, wallets: tally.wallets }).toEqual({ blocks: 3, transactions: 4, gasUsed: 84_000, wallets: 2 })
-  expect(tally.accounts.get(A)).toEqual({ sent: 3, received: 1, self: 1 })
-  expect(tally.accounts.get(B)).toEqual({ sent: 1, received: 1, self: 0 })
-  expect(tally.accounts.get(FACTORY)).toEqual({ sent: 0, received: 2, self: 0 })
-  expect(tally.creations.get(FACTORY)).toEqual({ creator: A, txId: txId(1, 1) })
-  expect(tally.creations.get(PAIR)).toEqual({ creator: FACTORY, txId: txId(2, 0) })
-  expect(tally.createdBy.get(FACTORY)).toEqual([PAIR])
+  writeBlock(db, 3)
+  writeBlock(db, 4, transfers(7, C, A))
+  writeBlock(db, 5, [{ from: C, to: PAIR }, { from: B, to: B }])
+}
 
-  // Nothing new: nothing changes.
-  const version = tally.version
-  tally.catchUp()
-  expect(tally.version).toBe(version)
+test('the tally equals a count over the whole spool, creations inside calls included, whatever the passes', () => {
+  const db = spool()
+  busyChain(db)
+  // Passes of at most three transactions: block 4 (seven) still goes whole, in a pass of its own.
+  expect(derive(db, { txs: 3, blocks: 100 })).toBe(4)
+  expect(storedTally(db)).toEqual(countTally(db))
+  const wide = spool()
+  busyChain(wide)
+  expect(derive(wide)).toBe(1)
+  expect(dumpTally(wide)).toEqual(dumpTally(db))
+
+  // The figures themselves, so that the count above is checked too.
+  expect(tallyTotals(db)).toEqual({ blocks: 6, transactions: 13, gasUsed: 273_000n, wallets: 3, accounts: 5, contracts: 3 })
+  expect(new ChainTally(db).totals()).toEqual(tallyTotals(db))
+  expect(accountCounts(db, blob(A))).toEqual({ sent: 3, received: 8, self: 1 })
+  expect(accountCounts(db, blob(FACTORY))).toEqual({ sent: 0, received: 2, self: 0 })
+  expect(accountCounts(db, blob(PAIR2))).toEqual({ sent: 0, received: 0, self: 0 })
+  const creation = contractCreation(db, blob(PAIR))!
+  expect([hex(creation.creator), creation.txId]).toEqual([FACTORY, txId(2, 0)])
+  expect(hex(contractCreation(db, blob(FACTORY))!.creator)).toBe(A)
+  expect(contractCreation(db, blob(FAILED))).toBeNull()
+  // In the order the factory made them, not by address.
+  expect(contractsCreatedBy(db, blob(FACTORY), 100).map((row) => hex(row.contract))).toEqual([PAIR, PAIR2])
+  expect(contractsCreatedBy(db, blob(FACTORY), 1).map((row) => hex(row.contract))).toEqual([PAIR])
+  // Busiest first (a self-send once), ties by address; contracts seen created are marked.
+  const ranked = rankedAccounts(db, { limit: 10, offset: 0 }).map((row) => [hex(row.address), row.txCount, row.contract])
+  expect(ranked).toEqual([
+    [A, 10, false],
+    [C, 8, false],
+    [B, 3, false],
+    [FACTORY, 2, true],
+    [PAIR, 1, true],
+  ])
+  expect(rankedAccounts(db, { limit: 2, offset: 1 }).map((row) => hex(row.address))).toEqual([C, B])
 })
 
-test('a reorganisation under the last block counted starts the tally over', () => {
+test('a spool that starts above block zero, and holds nothing yet', () => {
   const db = spool()
-  block(db, 0)
-  block(db, 1, [{ from: A, to: B }])
-  const tally = new ChainTally(db)
-  tally.catchUp()
-  expect(tally.transactions).toBe(1)
-  // Block 1 is replaced by another with a transaction from B.
-  rollbackTo(db, 0)
-  block(db, 1, [{ from: B, to: A }], 7)
-  tally.catchUp()
-  expect(tally.transactions).toBe(1)
-  expect(tally.accounts.get(A)).toEqual({ sent: 0, received: 1, self: 0 })
-  expect(tally.accounts.get(B)).toEqual({ sent: 1, received: 0, self: 0 })
+  expect(derive(db)).toBe(1)
+  expect(tallyTotals(db)).toEqual({ blocks: 0, transactions: 0, gasUsed: 0n, wallets: 0, accounts: 0, contracts: 0 })
+  writeBlock(db, 100, transfers(2))
+  writeBlock(db, 101, transfers(1, B, A))
+  derive(db)
+  expect(storedTally(db)).toEqual(countTally(db))
+  expect(streamPosition(db, 'tally').cursorBlock).toBe(101)
+})
+
+test('a reorganisation puts the tally back as it stood at the ancestor, touching only what came after it', () => {
+  const db = spool()
+  const before = spool()
+  // Forty blocks of settled history, then five that will be orphaned.
+  const settled = (target: Db) => {
+    busyChain(target)
+    for (let number = 6; number < 40; number++) writeBlock(target, number, transfers(2, number % 2 ? A : C, number % 3 ? B : C))
+  }
+  settled(db)
+  for (let number = 40; number < 45; number++) writeBlock(db, number, [{ from: B, to: FACTORY, trace: { calls: [callFrame(FACTORY, `0x${number.toString(16).padStart(40, '0')}`, { type: 'CREATE' })] } }, { from: C, to: C }])
+  derive(db, { txs: 4, blocks: 100 })
+  const history = (target: Db) => dumpTally(target).explorer_accounts_history!.filter((row) => JSON.parse(row).block <= 39)
+  const settledHistory = history(db)
+  const totalsHistory = dumpTally(db).explorer_totals_history!.filter((row) => JSON.parse(row).block <= 39)
+
+  const changes = () => db.query<{ n: number }, []>('SELECT total_changes() AS n').get()!.n
+  const orphanedEntries = ['explorer_totals_history', 'explorer_accounts_history'].reduce(
+    (sum, table) => sum + db.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${table} WHERE block > 39`).get()!.n,
+    0,
+  )
+  const orphanedContracts = db.query<{ n: number }, []>('SELECT count(*) AS n FROM explorer_contracts WHERE block > 39').get()!.n
+  expect(orphanedContracts).toBe(5)
+  let rolledBack = 0
+  rollbackTo(db, 39, () => {
+    const start = changes()
+    rollbackStream(db, tally, 39)
+    rolledBack = changes() - start
+  })
+  // Each orphaned history entry dropped and at most one row put back for it, each orphaned
+  // contract deleted, the cursor written: nothing below the ancestor is read or written again.
+  expect(rolledBack).toBeGreaterThan(0)
+  expect(rolledBack).toBeLessThanOrEqual(2 * orphanedEntries + orphanedContracts + 1)
+
+  // Exactly what a derivation that never saw the orphaned blocks leaves, history included.
+  settled(before)
+  derive(before)
+  expect(dumpTally(db)).toEqual(dumpTally(before))
+  expect(history(db)).toEqual(settledHistory)
+  expect(dumpTally(db).explorer_totals_history!.filter((row) => JSON.parse(row).block <= 39)).toEqual(totalsHistory)
+  expect(streamPosition(db, 'tally').cursorBlock).toBe(39)
+
+  // The other branch: two blocks from other senders.
+  for (const target of [db, before]) {
+    writeBlock(target, 40, [{ from: PAIR, to: A }], 7)
+    writeBlock(target, 41, transfers(3, B, PAIR), 7)
+  }
+  derive(db, { txs: 2, blocks: 100 })
+  derive(before)
+  expect(dumpTally(db)).toEqual(dumpTally(before))
+  expect(storedTally(db)).toEqual(countTally(db))
 })
 
 test('charts prefer blocks with transactions and fall back to every block below four of them', () => {
   const db = spool()
-  for (let number = 0; number < 10; number++) block(db, number, transfers(number === 3 || number === 6 ? 1 : 0))
+  for (let number = 0; number < 10; number++) writeBlock(db, number, transfers(number === 3 || number === 6 ? 1 : 0))
   expect(chartPoints(db, 48).map((point) => point.number)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
   expect(chartPoints(db, 4).map((point) => point.number)).toEqual([6, 7, 8, 9])
-  block(db, 10, transfers(2))
-  block(db, 11)
-  block(db, 12, transfers(1))
+  writeBlock(db, 10, transfers(2))
+  writeBlock(db, 11)
+  writeBlock(db, 12, transfers(1))
   expect(chartPoints(db, 48)).toEqual([
     { number: 3, timestamp: 1006, txCount: 1, gasUsed: 21_000 },
     { number: 6, timestamp: 1012, txCount: 1, gasUsed: 21_000 },

@@ -147,7 +147,6 @@ describe('over a small chain', () => {
     expect(read.latestBlocks(db, { limit: 2 }).map((row) => row.number)).toEqual([3, 2])
     expect(read.latestBlocks(db, { limit: 2, offset: 2 }).map((row) => row.number)).toEqual([1, 0])
     expect(read.latestBlocks(db, { limit: 10, active: true }).map((row) => [row.number, row.txCount, row.miniCount])).toEqual([[3, 3, 1], [1, 2, 1]])
-    expect(read.blocksAfter(db, 0, 2).map((row) => [row.number, row.gasUsed])).toEqual([[1, 42_000], [2, 0]])
     expect(read.blockHeaders(db, 1, 2).map((row) => [row.number, row.gasUsed])).toEqual([[1, 42_000], [2, 0]])
     expect(read.blockHeaders(db, 3, 9).map((row) => row.number)).toEqual([3])
     expect(read.recentBlockTimes(db, 2)).toEqual([1006, 1004])
@@ -242,10 +241,8 @@ describe('over a small chain', () => {
     expect(read.txIdsReceivedBy(db, blob(A), 10)).toEqual([txId(3, 1), txId(3, 0)])
     expect(hex(read.createdContract(db, txId(1, 0)))).toBe(MADE)
     expect(read.createdContract(db, txId(1, 1))).toBeNull()
-    const parties = read.txPartiesAfter(db, txId(1, 0), 3, 10)
-    expect(parties.map((row) => [row.id, hex(row.from), hex(row.to), row.created])).toEqual([[txId(1, 1), A, B, null]])
-    expect(read.txPartiesAfter(db, -1, 4, 1).map((row) => [row.id, hex(row.created)])).toEqual([[txId(1, 0), MADE]])
-    expect(read.txPartiesOfBlocks(db, 1, 2).map((row) => [row.id, hex(row.from), hex(row.to), hex(row.created)])).toEqual([
+    const parties = read.txPartiesOfBlocks(db, 1, 2)
+    expect(parties.map((row) => [row.id, hex(row.from), hex(row.to), hex(row.created)])).toEqual([
       [txId(1, 0), A, null, MADE],
       [txId(1, 1), A, B, null],
     ])

@@ -34,10 +34,10 @@ export type SeededExplorer = {
 
 /**
  * A real anvil with the dev contracts and the seeded activity, a spool that has copied all of
- * it (and whose explorer stream has caught up), and the explorer over both. The spool reaches the
- * node through a proxy, so a test can hold the spool back while the explorer still reaches the
- * node. `toml` adds explorer keys; the request limit is raised so that a test file's requests do
- * not count against it (the limit has its own test).
+ * it (and whose explorer streams, transfers and tally, have caught up), and the explorer over
+ * both. The spool reaches the node through a proxy, so a test can hold the spool back while the
+ * explorer still reaches the node. `toml` adds explorer keys; the request limit is raised so that
+ * a test file's requests do not count against it (the limit has its own test).
  */
 export async function seededExplorer(toml = '', timings: Partial<ExplorerTimings> = {}): Promise<SeededExplorer> {
   const dev = await startDevChain()
@@ -51,7 +51,7 @@ export async function seededExplorer(toml = '', timings: Partial<ExplorerTimings
   const explorer = serveOnFreePort(createExplorerApp(context, spool, timings), 'explorer')
   const { head } = dev
   const top = await head()
-  await waitFor(() => spool.health().streams.explorer?.cursorBlock === top, 'the spool and its explorer stream at the head', 30_000)
+  await waitFor(() => ['explorer', 'tally'].every((name) => spool.health().streams[name]?.cursorBlock === top), 'the spool and the explorer streams at the head', 30_000)
   const url = (path: string) => `${explorer.url}/api${path}`
   const get = (path: string, init?: RequestInit) => fetch(url(path), init)
   const json = async <T>(path: string, status = 200) => {

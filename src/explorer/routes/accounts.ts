@@ -6,15 +6,17 @@ import { checksum, parseAddress } from '../../eth/address.ts'
 import { blob, hex } from '../../eth/bytes.ts'
 import { valueOf, viewCall, viewResult } from '../node.ts'
 import { page } from '../paging.ts'
-import { accountRow } from '../ranking.ts'
 import { addressTransactions } from '../read/accounts.ts'
+import { accountCounts, contractCreation, contractsCreatedBy, rankedAccounts, tallyTotals } from '../read/tally.ts'
 import { nftsHeld } from '../read/holdings.ts'
 import { addressTransfers, tokensReceived, transferCounts } from '../read/transfers.ts'
-import { transferRow, txSummary } from '../rows.ts'
+import { accountRow, transferRow, txSummary } from '../rows.ts'
 import { txHashes } from '../../spool/read.ts'
 
 /** Spec 03 "address": the bytecode is cut to 400 hex characters, with an ellipsis. */
 export const BYTECODE_SHOWN = 400
+/** The contracts an address created that its object lists, oldest first. */
+const CREATED_SHOWN = 100
 
 export function truncateBytecode(code: Hex): string {
   const digits = code.slice(2)
@@ -23,22 +25,20 @@ export function truncateBytecode(code: Hex): string {
 
 /** Spec 03: `/accounts` ({total, accounts} by transaction count) and `/address/{address}`. */
 export function accountRoutes(explorer: Explorer) {
-  const { db, registry, tally, node } = explorer
+  const { db, registry, node } = explorer
 
-  /** A contract or creator from the tally (lower-case hex without 0x) with the hash of its transaction. */
-  const contractRef = (key: string, txHash: Uint8Array | undefined) => {
-    const checksummed = checksum(`0x${key}`)
+  /** A contract or creator from the tally with the hash of its transaction. */
+  const contractRef = (contract: Uint8Array, txHash: Uint8Array | undefined) => {
+    const checksummed = checksum(contract)
     return { address: checksummed, label: registry.labelName(checksummed), txHash: hex(txHash) }
   }
 
   const detail = async (address: Address, query: Record<string, unknown>) => {
     const paging = page(query)
-    tally.catchUp()
-    const key = address.slice(2).toLowerCase()
     const bytes = blob(address)
-    const counts = tally.accounts.get(key) ?? { sent: 0, received: 0, self: 0 }
-    const creation = tally.creations.get(key) ?? null
-    const created = (tally.createdBy.get(key) ?? []).slice(0, 100).map((contract) => ({ contract, txId: tally.creations.get(contract)!.txId }))
+    const counts = accountCounts(db, bytes)
+    const creation = contractCreation(db, bytes)
+    const created = contractsCreatedBy(db, bytes, CREATED_SHOWN)
     // The transactions that created it and what it created, looked up at once.
     const hashes = txHashes(db, [...(creation ? [creation.txId] : []), ...created.map((entry) => entry.txId)])
 
@@ -108,10 +108,11 @@ export function accountRoutes(explorer: Explorer) {
 
   return new Elysia({ name: 'explorer-accounts' })
     .get('/accounts', ({ query }) => {
-      const { limit, offset } = page(query)
-      tally.catchUp()
-      const ranked = explorer.ranking.ranked()
-      return { total: ranked.length, accounts: ranked.slice(offset, offset + limit).map((key) => accountRow(key, tally, registry)) }
+      const paging = page(query)
+      const total = tallyTotals(db).accounts
+      // Past the last account there is nothing to walk the index for.
+      const accounts = paging.offset >= total ? [] : rankedAccounts(db, paging)
+      return { total, accounts: accounts.map((account) => accountRow(account, registry)) }
     })
     .get('/address/:address', ({ params, query }) => {
       const address = parseAddress(params.address)

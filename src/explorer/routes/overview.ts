@@ -3,8 +3,8 @@ import { Elysia } from 'elysia'
 import { TtlCache } from '../cache.ts'
 import type { Explorer } from '../explorer.ts'
 import { PAGE, clampLimit } from '../paging.ts'
-import { accountRow } from '../ranking.ts'
-import { blockRow, chartPoint, txSummary } from '../rows.ts'
+import { rankedAccounts } from '../read/tally.ts'
+import { accountRow, blockRow, chartPoint, txSummary } from '../rows.ts'
 import { latestBlockHeaders, latestBlocks, latestTxs } from '../../spool/read.ts'
 
 /** Spec 03 "/overview": fixed sizes, nothing configurable. */
@@ -26,19 +26,13 @@ export function chartPoints(db: Database, limit: number) {
 
 export function overviewRoutes(explorer: Explorer) {
   const { db, registry } = explorer
-  const overview = () => {
-    explorer.tally.catchUp()
-    return {
-      stats: explorer.stats.stats(),
-      charts: chartPoints(db, OVERVIEW.charts),
-      blocks: latestBlocks(db, { limit: OVERVIEW.blocks, active: true }).map(blockRow),
-      txs: latestTxs(db, { limit: OVERVIEW.txs }).map((tx) => txSummary(tx, registry)),
-      topAccounts: explorer.ranking
-        .ranked()
-        .slice(0, OVERVIEW.accounts)
-        .map((key) => accountRow(key, explorer.tally, registry)),
-    }
-  }
+  const overview = () => ({
+    stats: explorer.stats.stats(),
+    charts: chartPoints(db, OVERVIEW.charts),
+    blocks: latestBlocks(db, { limit: OVERVIEW.blocks, active: true }).map(blockRow),
+    txs: latestTxs(db, { limit: OVERVIEW.txs }).map((tx) => txSummary(tx, registry)),
+    topAccounts: rankedAccounts(db, { limit: OVERVIEW.accounts, offset: 0 }).map((account) => accountRow(account, registry)),
+  })
   // The overview is the stats plus four small reads, kept as briefly as the stats themselves.
   const cache = new TtlCache<ReturnType<typeof overview>>(explorer.timings.statsCacheMs, 1)
   return new Elysia({ name: 'explorer-overview' })

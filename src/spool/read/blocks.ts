@@ -43,11 +43,6 @@ export function latestBlockHeaders(db: Database, { limit, offset = 0, active = f
     .all(limit, offset)
 }
 
-/** Up to `limit` blocks after block `number`, oldest first: for reading the spool forward in steps. */
-export function blocksAfter(db: Database, number: number, limit: number): BlockHeader[] {
-  return db.query<BlockHeader, [number, number]>(`SELECT ${HEADER} FROM blocks b WHERE b.number > ? ORDER BY b.number LIMIT ?`).all(number, limit)
-}
-
 /** The headers of the blocks the spool holds from `first` to `last` (both included), oldest first: for reading the spool forward in steps. */
 export function blockHeaders(db: Database, first: number, last: number): BlockHeader[] {
   return db.query<BlockHeader, [number, number]>(`SELECT ${HEADER} FROM blocks b WHERE b.number BETWEEN ? AND ? ORDER BY b.number`).all(first, last)

@@ -137,16 +137,6 @@ export function createdContract(db: Database, id: number): Uint8Array | null {
   return db.query<{ created: Uint8Array | null }, [number]>('SELECT created FROM txs WHERE id = ?').get(id)?.created ?? null
 }
 
-/**
- * Up to `limit` transactions after id `afterId` and before the first of block `beforeBlock`,
- * oldest first, with who they went between: for reading the spool forward in steps.
- */
-export function txPartiesAfter(db: Database, afterId: number, beforeBlock: number, limit: number): TxParties[] {
-  return db
-    .query<TxParties, [number, number, number]>('SELECT id, from_addr AS "from", to_addr AS "to", created FROM txs WHERE id > ? AND id < ? ORDER BY id LIMIT ?')
-    .all(afterId, txId(beforeBlock, 0), limit)
-}
-
 /** The transactions of blocks `firstBlock` to `lastBlock`, in chain order, with who they went between. */
 export function txPartiesOfBlocks(db: Database, firstBlock: number, lastBlock: number): TxParties[] {
   return db
