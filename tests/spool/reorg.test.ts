@@ -4,12 +4,15 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { keccak256, toHex } from 'viem'
+import { parseConfig } from '../../src/config/load.ts'
+import { tallyStream } from '../../src/explorer/tallyStream.ts'
 import { openReader, openSpool } from '../../src/spool/db.ts'
 import { Follower } from '../../src/spool/follower.ts'
 import type { SpoolHealth } from '../../src/spool/health.ts'
 import { eventTable } from '../../src/spool/kit/tables.ts'
 import { readStreamCursor, type StreamDefinition } from '../../src/spool/streams.ts'
 import { startDevChain, type DevChain } from '../helpers/devChain.ts'
+import { countTally, dumpTally, storedTally } from '../helpers/tally.ts'
 import { waitFor } from '../helpers/wait.ts'
 import { deposits, expectMirror, followerOptions } from './helpers.ts'
 
@@ -28,6 +31,15 @@ const depositStream: StreamDefinition = {
   },
 }
 
+/** A stream driven by blocks rather than logs: the explorer's tally, which keeps versioned state. */
+const tally = tallyStream(parseConfig('', null))
+
+/** The tally's history entries of blocks up to `block`: a rollback above it must leave them as they are. */
+const historyThrough = (block: number) =>
+  Object.entries(dumpTally(reader))
+    .filter(([table]) => table.endsWith('_history'))
+    .map(([table, rows]) => [table, rows.filter((row) => JSON.parse(row).block <= block)])
+
 let chain: DevChain
 let weth: string
 let db: Database
@@ -41,8 +53,8 @@ const caughtUp = async () => {
   let head = -1
   await waitFor(async () => {
     head = await nodeHead()
-    return health?.spoolHeadBlock === head && health.streams.deposits?.cursorBlock === head
-  }, 'the spool and the stream at the head').catch((error) => {
+    return health?.spoolHeadBlock === head && health.streams.deposits?.cursorBlock === head && health.streams.tally?.cursorBlock === head
+  }, 'the spool and the streams at the head').catch((error) => {
     throw new Error(`${error.message} ${head}; health: ${JSON.stringify(health)}`)
   })
   return head
@@ -54,9 +66,9 @@ beforeAll(async () => {
   chain = await startDevChain()
   weth = chain.manifest.contracts.WETH9
   const path = join(mkdtempSync(join(tmpdir(), 'stack-reorg-')), 'spool.db')
-  db = openSpool(path, depositStream.migrations)
+  db = openSpool(path, [...depositStream.migrations, ...tally.migrations])
   reader = openReader(path)
-  const follower = new Follower(db, followerOptions(chain.rpcUrl, { path, wsUrl: chain.wsUrl, streams: [depositStream], maxLogsPerPass: 4, onHealth: (next) => (health = next) }))
+  const follower = new Follower(db, followerOptions(chain.rpcUrl, { path, wsUrl: chain.wsUrl, streams: [depositStream, tally], maxLogsPerPass: 4, onHealth: (next) => (health = next) }))
   running = follower.run(abort.signal)
 })
 afterAll(async () => {
@@ -71,6 +83,7 @@ describe('derived streams', () => {
     const head = await caughtUp()
     expect(streamDeposits()).toBe(await nodeDeposits())
     expect(readStreamCursor(reader, 'deposits').blockNumber).toBe(head)
+    expect(storedTally(reader)).toEqual(countTally(reader))
   })
 })
 
@@ -80,6 +93,7 @@ describe('reorganisations', () => {
     const before = await caughtUp()
     const orphans = reader.query<{ hash: Uint8Array }, [number]>('SELECT hash FROM txs WHERE block_number > ?').all(before - 3)
     expect(orphans.length).toBeGreaterThan(0)
+    const settled = historyThrough(before - 3)
     await chain.reorg(3)
     await waitFor(async () => {
       const row = reader.query<{ hash: Uint8Array }, [number]>('SELECT hash FROM blocks WHERE number = ?').get(before)
@@ -92,11 +106,15 @@ describe('reorganisations', () => {
       expect(reader.query('SELECT 1 FROM txs WHERE hash = ?').get(hash)).toBeNull()
     }
     expect(streamDeposits()).toBe(await nodeDeposits())
+    // The tally is as a count of the new chain from scratch, and nothing below the fork was rewritten.
+    expect(storedTally(reader)).toEqual(countTally(reader))
+    expect(historyThrough(before - 3)).toEqual(settled)
   })
 
   test('a revert to a snapshot and a different chain after it', async () => {
     const snapshot = await chain.test.snapshot()
     const base = await nodeHead()
+    const settled = historyThrough(base)
     await deposits(chain.rpcUrl, weth, 6)
     await caughtUp()
     const abandoned = await nodeHead()
@@ -108,5 +126,7 @@ describe('reorganisations', () => {
     expect(await expectMirror(reader, chain.rpcUrl, head)).toEqual([])
     expect(reader.query<{ n: number }, [number]>('SELECT count(*) AS n FROM blocks WHERE number > ?').get(head)!.n).toBe(0)
     expect(streamDeposits()).toBe(await nodeDeposits())
+    expect(storedTally(reader)).toEqual(countTally(reader))
+    expect(historyThrough(base)).toEqual(settled)
   })
 })

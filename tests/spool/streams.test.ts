@@ -7,6 +7,7 @@ import type { SpoolHealth } from '../../src/spool/health.ts'
 import type { StreamDefinition } from '../../src/spool/streams.ts'
 import { startDevChain, type DevChain } from '../helpers/devChain.ts'
 import { runFollower } from '../exchange/follower.ts'
+import { countTally, storedTally } from '../helpers/tally.ts'
 import { waitFor } from '../helpers/wait.ts'
 import { followerOptions, rpcProxy, spoolConfig } from './helpers.ts'
 
@@ -41,14 +42,17 @@ test('with the node gone, every stream still derives the whole spool', async () 
   try {
     await waitFor(() => {
       const streams = health?.streams ?? {}
-      return ['v2', 'cl', 'explorer'].every((name) => streams[name]?.cursorBlock === head) && health
-    }, 'the three streams at the spool head, the node away', 30_000)
+      return ['v2', 'cl', 'tally', 'explorer'].every((name) => streams[name]?.cursorBlock === head) && health
+    }, 'the four streams at the spool head, the node away', 30_000)
     expect(health!.nodeReachable).toBe(false)
     expect(health!.spoolHeadBlock).toBe(head)
     // What they derived is there: the seeded pairs, pools and transfers.
     expect(index.reader.query('SELECT count(*) AS n FROM v2_pair_state').get()).toEqual({ n: 3 })
     expect(index.reader.query('SELECT count(*) AS n FROM cl_pool_state').get()).toEqual({ n: 2 })
     expect((index.reader.query('SELECT count(*) AS n FROM explorer_transfers').get() as { n: number }).n).toBeGreaterThan(50)
+    // The tally, from blocks rather than logs: the seeded factories' pairs and pools among its contracts.
+    expect(storedTally(index.reader)).toEqual(countTally(index.reader))
+    expect(storedTally(index.reader).totals.contracts).toBeGreaterThan(15)
   } finally {
     await index.stop()
   }

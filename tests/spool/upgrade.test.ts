@@ -3,16 +3,20 @@ import { expect, test } from 'bun:test'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { Hex } from 'viem'
 import { parseConfig } from '../../src/config/load.ts'
 import { clMigrations } from '../../src/exchange/cl/schema.ts'
 import { v2Migrations } from '../../src/exchange/v2/schema.ts'
 import { explorerMigrations } from '../../src/explorer/stream.ts'
+import { tallyMigrations } from '../../src/explorer/tallyStream.ts'
 import { TRANSFER_TOPIC } from '../../src/explorer/transfers.ts'
 import { openSpool, setMeta } from '../../src/spool/db.ts'
 import { migrate, spoolMigrations } from '../../src/spool/migrations.ts'
 import { streamPosition } from '../../src/spool/read.ts'
 import { runPass } from '../../src/spool/streams.ts'
 import { createStreams } from '../../src/streams.ts'
+import { callFrame, writeBlock } from '../helpers/spoolBlocks.ts'
+import { countTally, storedTally } from '../helpers/tally.ts'
 
 // A spool written by the release before the spool owned its indexes and before the stream kit:
 // the explorer's first migration still made two indexes on the spool's tables, the exchange's
@@ -73,5 +77,32 @@ test("a fresh spool has the same indexes on the spool's tables, none of them nam
     .all()
     .map((row) => row.name)
   expect(onSpoolTables).toEqual(['blocks_active', 'logs_address', 'logs_topic0', 'minis_block', 'minis_hash', 'txs_from', 'txs_to'])
+  db.close()
+})
+
+test('a spool made before the tally derives it from scratch; the other streams keep their place', () => {
+  const path = join(mkdtempSync(join(tmpdir(), 'stack-upgrade-')), 'spool.db')
+  const streams = createStreams(parseConfig('', null))
+  // The release before the tally: every other migration of today, three blocks (a contract
+  // created at the top, and two inside a call), every stream at the head, and a cursor under the
+  // tally's name (as a build before its tables might have left) that must not be trusted.
+  const before = openSpool(path, streams.flatMap((stream) => stream.migrations).filter((migration) => !tallyMigrations.includes(migration)))
+  const a: Hex = `0x${'aa'.repeat(20)}`
+  const b: Hex = `0x${'bb'.repeat(20)}`
+  const factory: Hex = `0x${'cc'.repeat(20)}`
+  writeBlock(before, 0)
+  writeBlock(before, 1, [{ from: a, to: null, created: factory, trace: { type: 'CREATE', to: factory } }, { from: a, to: b }])
+  writeBlock(before, 2, [{ from: b, to: factory, trace: { calls: [callFrame(factory, `0x${'d1'.repeat(20)}`, { type: 'CREATE2' }), callFrame(factory, `0x${'d2'.repeat(20)}`, { type: 'CREATE2' })] } }])
+  for (const name of ['explorer', 'v2', 'cl', 'tally']) runPass(before, { name, migrations: [], topics: [TRANSFER_TOPIC], tables: [], apply: () => {} }, 2)
+  expect(before.query("SELECT name FROM sqlite_master WHERE name = 'explorer_totals'").get()).toBeNull()
+  before.close()
+
+  const db = openSpool(path, streams.flatMap((stream) => stream.migrations))
+  expect(streamPosition(db, 'tally')).toMatchObject({ cursorBlock: null, lagBlocks: 3 })
+  for (const name of ['explorer', 'v2', 'cl']) expect([name, streamPosition(db, name).cursorBlock]).toEqual([name, 2])
+  const tally = streams.find((stream) => stream.name === 'tally')!
+  while (!runPass(db, tally, 2).caughtUp);
+  expect(storedTally(db)).toEqual(countTally(db))
+  expect(storedTally(db).totals).toEqual({ blocks: 3, transactions: 3, gasUsed: '63000', wallets: 2, accounts: 3, contracts: 3 })
   db.close()
 })
