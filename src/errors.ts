@@ -38,6 +38,14 @@ export class NodeUnreachableError extends RetryableError {
 }
 
 /** What the caller sent cannot be read (400). */
+/**
+ * The node took longer than the caller's time limit: reachable, perhaps, but overloaded. A
+ * NodeUnreachableError everywhere but in the spool's follower, which backs off and asks for less.
+ */
+export class NodeTimeoutError extends NodeUnreachableError {
+  override name = 'NodeTimeoutError'
+}
+
 export class InvalidInputError extends StackError {
   override name = 'InvalidInputError'
 }

@@ -1,4 +1,4 @@
-import { NodeUnreachableError, StackError } from '../errors.ts'
+import { NodeTimeoutError, NodeUnreachableError, StackError } from '../errors.ts'
 
 /**
  * A bare JSON-RPC client for bulk reads (the spool's backfill): one HTTP request carries a whole
@@ -27,52 +27,68 @@ export class RpcError extends StackError {
 
 export type RpcResult = { ok: true; value: unknown } | { ok: false; error: RpcError }
 
+/** A batch's answers, with the size of the answer in bytes. */
+export type SizedResults = { results: RpcResult[]; bytes: number }
+
 export type Rpc = {
   url: string
   call: <T>(method: string, params?: unknown[]) => Promise<T>
   batch: (calls: RpcCall[]) => Promise<RpcResult[]>
+  /** A batch with its answer's size; `timeoutMs` replaces the client's time limit for this request. */
+  sizedBatch: (calls: RpcCall[], options?: { timeoutMs?: number }) => Promise<SizedResults>
 }
 
 export function createRpc(url: string, { timeoutMs = 30_000 } = {}): Rpc {
   let nextId = 1
 
-  const post = async (body: unknown): Promise<unknown> => {
+  const post = async (body: unknown, limitMs: number): Promise<{ answer: unknown; bytes: number }> => {
+    const signal = AbortSignal.timeout(limitMs)
+    const timedOut = () => new NodeTimeoutError(`the node at ${url} did not answer within ${limitMs / 1000} s`)
     let response: Response
     try {
-      response = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(timeoutMs),
-      })
+      response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal })
     } catch (error) {
+      if (signal.aborted) throw timedOut()
       throw new NodeUnreachableError(`the node at ${url} cannot be reached: ${(error as Error).message}`)
     }
     if (!response.ok) throw new NodeUnreachableError(`the node at ${url} answered HTTP ${response.status}`)
+    let text: string
     try {
-      return await response.json()
+      text = await response.text()
+    } catch (error) {
+      if (signal.aborted) throw timedOut()
+      throw new NodeUnreachableError(`the node at ${url} broke off its answer: ${(error as Error).message}`)
+    }
+    try {
+      return { answer: JSON.parse(text), bytes: text.length }
     } catch {
       throw new NodeUnreachableError(`the node at ${url} answered something that is not JSON`)
     }
   }
 
-  const batch = async (calls: RpcCall[]): Promise<RpcResult[]> => {
-    if (calls.length === 0) return []
+  const batch = async (calls: RpcCall[]): Promise<RpcResult[]> => (await sizedBatch(calls)).results
+
+  const sizedBatch = async (calls: RpcCall[], options: { timeoutMs?: number } = {}): Promise<SizedResults> => {
+    if (calls.length === 0) return { results: [], bytes: 0 }
     const first = nextId
     nextId += calls.length
-    const answers = await post(calls.map((call, index) => ({ jsonrpc: '2.0', id: first + index, method: call.method, params: call.params })))
+    const { answer: answers, bytes } = await post(
+      calls.map((call, index) => ({ jsonrpc: '2.0', id: first + index, method: call.method, params: call.params })),
+      options.timeoutMs ?? timeoutMs,
+    )
     if (!Array.isArray(answers)) {
       const error = (answers as { error?: { code: number; message: string } })?.error
       throw new NodeUnreachableError(`the node refused the batch: ${error?.message ?? 'not an array'}`)
     }
     const byId = new Map<number, { result?: unknown; error?: { code: number; message: string } }>()
     for (const answer of answers) byId.set(answer.id, answer)
-    return calls.map((call, index) => {
+    const results = calls.map((call, index): RpcResult => {
       const answer = byId.get(first + index)
       if (!answer) return { ok: false, error: new RpcError(-32603, 'no answer in the batch', call.method) }
       if (answer.error) return { ok: false, error: new RpcError(answer.error.code, answer.error.message, call.method) }
       return { ok: true, value: answer.result }
     })
+    return { results, bytes }
   }
 
   const call = async <T>(method: string, params: unknown[] = []): Promise<T> => {
@@ -81,5 +97,5 @@ export function createRpc(url: string, { timeoutMs = 30_000 } = {}): Rpc {
     return result!.value as T
   }
 
-  return { url, call, batch }
+  return { url, call, batch, sizedBatch }
 }
