@@ -52,10 +52,25 @@ export const ConfigSchema = T.Object(
     }),
     spool: table('spool', {
       startBlock: T.Integer({ minimum: 0, default: 0, description: 'the first block to copy, an integer from 0' }),
-      batchBlocks: T.Integer({ minimum: 1, maximum: 2000, default: 100, description: 'blocks per fetch and per write, an integer from 1 to 2000' }),
-      concurrency: T.Integer({ minimum: 1, maximum: 32, default: 4, description: 'fetches in flight while catching up, an integer from 1 to 32' }),
+      batchBlocks: T.Integer({
+        minimum: 1,
+        maximum: 2000,
+        default: 100,
+        description: 'the most blocks one request to the node may carry (requests are sized by their transactions), an integer from 1 to 2000',
+      }),
+      concurrency: T.Integer({
+        minimum: 1,
+        maximum: 32,
+        default: 4,
+        description: 'the most requests in flight while catching up (fewer while the node answers slowly), an integer from 1 to 32',
+      }),
       pollMs: T.Integer({ minimum: 50, maximum: 60_000, default: 1000, description: 'milliseconds between head checks when no new-heads notice came, from 50 to 60000' }),
       maxReorgDepth: T.Integer({ minimum: 1, maximum: 100_000, default: 1000, description: 'the deepest reorganisation followed, in blocks, from 1 to 100000' }),
+      onHistoryGap: T.Union([T.Literal('stop'), T.Literal('record')], {
+        default: 'stop',
+        description:
+          'what the spool does at a block the node no longer has: "stop" (wait there and report it) or "record" (record the hole, say so in the log, the health and the explorer, and go on)',
+      }),
     }),
     data: table('data', {
       dir: T.String({

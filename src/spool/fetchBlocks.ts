@@ -1,7 +1,7 @@
 import type { Hex } from 'viem'
 import type { Rpc, RpcCall, RpcResult } from '../chain/rpc.ts'
 import { fromCallTracer, fromParity, type CallFrame, type GethFrame } from './traces.ts'
-import { RetryableError } from '../errors.ts'
+import { NodeTimeoutError, RetryableError } from '../errors.ts'
 
 export type RawLog = { address: Hex; topics: Hex[]; data: Hex; logIndex: Hex; transactionIndex: Hex; transactionHash: Hex }
 export type RawTx = {
@@ -31,6 +31,7 @@ export type RawBlock = {
   number: Hex
   hash: Hex
   parentHash: Hex
+  transactionsRoot?: Hex
   timestamp: Hex
   miner?: Hex
   gasUsed: Hex
@@ -56,11 +57,43 @@ export class InconsistentBlockError extends RetryableError {
 
 const toHex = (number: number): Hex => `0x${number.toString(16)}`
 
+/** The root of an empty trie: the transactionsRoot of a block without transactions. */
+const EMPTY_ROOT = '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421'
+
+/**
+ * Whether the node still has the block's body. A node that keeps transactions for its last
+ * blocks only (anvil's --transaction-block-keeper) answers an older block's header with an empty
+ * transaction list while its gas used and transactions root say otherwise: that block is gone
+ * from the node as surely as one it answers null for, and storing it empty would lose its
+ * transactions without a word.
+ */
+export function hasBody(block: RawBlock): boolean {
+  if (block.transactions.length > 0) return true
+  return BigInt(block.gasUsed) === 0n && (block.transactionsRoot === undefined || block.transactionsRoot.toLowerCase() === EMPTY_ROOT)
+}
+
+/** Adds up the bytes of the node's answers, for the pacer. */
+export type Meter = { bytes: number }
+
+/**
+ * How many transactions each block holds (null: the node has no such block), from the cheap
+ * per-block counts, so that requests can be cut by the work they carry. One batch.
+ */
+export async function countTransactions(rpc: Rpc, numbers: number[], meter?: Meter): Promise<Array<number | null>> {
+  const { results, bytes } = await rpc.sizedBatch(numbers.map((number) => ({ method: 'eth_getBlockTransactionCountByNumber', params: [toHex(number)] })))
+  if (meter) meter.bytes += bytes
+  return results.map((result) => {
+    if (!result.ok) throw result.error
+    return result.value === null ? null : Number.parseInt(result.value as string, 16)
+  })
+}
+
 /**
  * Fetches blocks with their transactions, receipts and call traces in one JSON-RPC batch.
- * A block the node does not have (not produced yet, or outside its history) comes back null.
+ * A block the node does not have (not produced yet, or outside its history, or its body gone)
+ * comes back null.
  */
-export async function fetchBlocks(rpc: Rpc, numbers: number[], caps: Capabilities): Promise<Array<BlockBundle | null>> {
+export async function fetchBlocks(rpc: Rpc, numbers: number[], caps: Capabilities, meter: Meter = { bytes: 0 }): Promise<Array<BlockBundle | null>> {
   const calls: RpcCall[] = []
   const requested = { receipts: caps.blockReceipts !== false, traces: caps.traces === 'calltracer' ? ('calltracer' as const) : caps.traces === false ? null : ('parity' as const) }
   for (const number of numbers) {
@@ -69,7 +102,8 @@ export async function fetchBlocks(rpc: Rpc, numbers: number[], caps: Capabilitie
     if (requested.traces === 'parity') calls.push({ method: 'trace_block', params: [toHex(number)] })
     if (requested.traces === 'calltracer') calls.push({ method: 'debug_traceBlockByNumber', params: [toHex(number), { tracer: 'callTracer' }] })
   }
-  const results = await rpc.batch(calls)
+  const { results, bytes } = await rpc.sizedBatch(calls)
+  meter.bytes += bytes
 
   const bundles: Array<BlockBundle | null> = []
   const needReceipts: BlockBundle[] = []
@@ -80,7 +114,7 @@ export async function fetchBlocks(rpc: Rpc, numbers: number[], caps: Capabilitie
     const tracesResult = requested.traces ? results[at++]! : null
     if (!blockResult.ok) throw blockResult.error
     const block = blockResult.value as RawBlock | null
-    if (!block) {
+    if (!block || !hasBody(block)) {
       bundles.push(null)
       continue
     }
@@ -110,7 +144,9 @@ export async function fetchBlocks(rpc: Rpc, numbers: number[], caps: Capabilitie
   const receiptCalls = needReceipts.flatMap((bundle) =>
     bundle.block.transactions.map((tx) => ({ method: 'eth_getTransactionReceipt', params: [tx.hash] })),
   )
-  const receipts = await rpc.batch(receiptCalls)
+  const sized = await rpc.sizedBatch(receiptCalls)
+  meter.bytes += sized.bytes
+  const receipts = sized.results
   let next = 0
   for (const bundle of needReceipts) {
     bundle.receipts = bundle.block.transactions.map(() => {
@@ -123,12 +159,86 @@ export async function fetchBlocks(rpc: Rpc, numbers: number[], caps: Capabilitie
   // A node without trace_block: try the call tracer for these blocks before giving up on traces.
   if (caps.traces === 'calltracer') {
     const untraced = bundles.filter((bundle): bundle is BlockBundle => bundle !== null && bundle.traces === null)
-    const answers = await rpc.batch(untraced.map((bundle) => ({ method: 'debug_traceBlockByNumber', params: [bundle.block.number, { tracer: 'callTracer' }] })))
+    const sized = await rpc.sizedBatch(untraced.map((bundle) => ({ method: 'debug_traceBlockByNumber', params: [bundle.block.number, { tracer: 'callTracer' }] })))
+    meter.bytes += sized.bytes
+    const answers = sized.results
     untraced.forEach((bundle, index) => (bundle.traces = readTraces(answers[index]!, 'calltracer', bundle.block, caps)))
   }
 
   for (const bundle of bundles) if (bundle) check(bundle)
   return bundles
+}
+
+/**
+ * Fetches one block too heavy for one request (thousands of transactions) in parts, each its own
+ * request: the block, its receipts, its traces. A part that still takes too long is asked per
+ * transaction, `chunk` transactions a request. Null when the node does not have the block.
+ */
+export async function fetchBlockInParts(rpc: Rpc, number: number, caps: Capabilities, chunk: number, meter: Meter = { bytes: 0 }): Promise<BlockBundle | null> {
+  const ask = async (calls: RpcCall[]) => {
+    const sized = await rpc.sizedBatch(calls)
+    meter.bytes += sized.bytes
+    return sized.results
+  }
+  const [blockResult] = await ask([{ method: 'eth_getBlockByNumber', params: [toHex(number), true] }])
+  if (!blockResult!.ok) throw blockResult!.error
+  const block = blockResult!.value as RawBlock | null
+  if (!block || !hasBody(block)) return null
+  const hashes = block.transactions.map((tx) => tx.hash)
+  /** One call per transaction, `chunk` to a request, the answers in order. */
+  const perTransaction = async (call: (hash: Hex) => RpcCall): Promise<unknown[]> => {
+    const answers: unknown[] = []
+    for (let at = 0; at < hashes.length; at += chunk) {
+      for (const result of await ask(hashes.slice(at, at + chunk).map(call))) {
+        if (!result.ok) throw result.error
+        answers.push(result.value)
+      }
+    }
+    return answers
+  }
+  /** The whole block's answer in one call, or per transaction when that call takes too long. */
+  const wholeOrPerTransaction = async (whole: RpcCall, call: (hash: Hex) => RpcCall): Promise<RpcResult> => {
+    try {
+      return (await ask([whole]))[0]!
+    } catch (error) {
+      if (!(error instanceof NodeTimeoutError)) throw error
+      return { ok: true, value: await perTransaction(call) }
+    }
+  }
+
+  const bundle: BlockBundle = { block, receipts: [], traces: null }
+  const receiptsOne = (hash: Hex): RpcCall => ({ method: 'eth_getTransactionReceipt', params: [hash] })
+  if (caps.blockReceipts !== false) {
+    const result = await wholeOrPerTransaction({ method: 'eth_getBlockReceipts', params: [toHex(number)] }, receiptsOne)
+    if (result.ok && Array.isArray(result.value)) {
+      caps.blockReceipts ??= true
+      bundle.receipts = result.value as RawReceipt[]
+    } else if (!result.ok && !result.error.isUnsupported) {
+      throw result.error
+    } else {
+      if (!result.ok) caps.blockReceipts = false
+      bundle.receipts = (await perTransaction(receiptsOne)) as RawReceipt[]
+    }
+  } else {
+    bundle.receipts = (await perTransaction(receiptsOne)) as RawReceipt[]
+  }
+
+  if (caps.traces !== false && caps.traces !== 'calltracer') {
+    const result = await wholeOrPerTransaction({ method: 'trace_block', params: [toHex(number)] }, (hash) => ({ method: 'trace_transaction', params: [hash] }))
+    // Per transaction, each answer is that transaction's list; trace_block's is one list of all.
+    const flat: RpcResult = result.ok && Array.isArray(result.value) && result.value.every(Array.isArray) ? { ok: true, value: result.value.flat() } : result
+    bundle.traces = readTraces(flat, 'parity', block, caps)
+  }
+  if (caps.traces === 'calltracer') {
+    const tracer = { tracer: 'callTracer' }
+    const result = await wholeOrPerTransaction({ method: 'debug_traceBlockByNumber', params: [toHex(number), tracer] }, (hash) => ({
+      method: 'debug_traceTransaction',
+      params: [hash, tracer],
+    }))
+    bundle.traces = readTraces(result, 'calltracer', block, caps)
+  }
+  check(bundle)
+  return bundle
 }
 
 /** The traces of one block from a trace_block or call-tracer answer; null when the node has none. */

@@ -1,13 +1,17 @@
 import type { Database } from 'bun:sqlite'
 import { subscribeNewHeads, type NewHeadsSubscription } from '../chain/newHeads.ts'
 import type { Rpc } from '../chain/rpc.ts'
-import { FatalError, firstLine, NodeUnreachableError } from '../errors.ts'
+import { quantity } from '../eth/quantity.ts'
+import { FatalError, firstLine, NodeTimeoutError, NodeUnreachableError } from '../errors.ts'
 import { getMeta, setMeta } from './db.ts'
 import { checkIdentity } from './identity.ts'
-import { fetchBlocks, type BlockBundle, type Capabilities } from './fetchBlocks.ts'
-import type { SpoolHealth } from './health.ts'
+import { countTransactions, fetchBlockInParts, fetchBlocks, type BlockBundle, type Capabilities } from './fetchBlocks.ts'
+import type { Retrying, SpoolHealth } from './health.ts'
+import { blockWork, Pacer } from './pacer.ts'
+import { CatchUpMeter, describeCatchUp, type CatchUp } from './progress.ts'
 import { LastingFailures, storageMessage, storageProblem, type StorageProblem } from './storage.ts'
-import { getCursor, prepare, rollbackTo, storedHash, writeBatch } from './store.ts'
+import { getCursor, prepare, recordGap, rollbackTo, storedHash, writeBatch } from './store.ts'
+import { gapHolding, historyGaps } from './read/blocks.ts'
 import { spoolHead, streamPosition } from './read/cursors.ts'
 import { CAUGHT_UP_SLEEP_MS, rollbackStream, runPass, type StreamDefinition } from './streams.ts'
 
@@ -18,14 +22,18 @@ export type FollowerSettings = {
   chainId: number
   /** The first block the spool keeps. */
   startBlock: number
-  /** Blocks per fetch and per write transaction. */
+  /** The most blocks one request may carry; requests are cut by their transactions below that. */
   batchBlocks: number
-  /** Fetches in flight at once during backfill. */
+  /** The most requests in flight at once; fewer while the node answers slowly. */
   concurrency: number
   /** How often to ask for the head when no new-heads notice came. */
   pollMs: number
   /** How far back a reorganisation may reach before the follower gives up. */
   maxReorgDepth: number
+  /** At a block the node no longer has: wait there ('stop'), or record the hole and go on ('record'). */
+  onHistoryGap: 'stop' | 'record'
+  /** The time limit of one request to the node; 30 s unless a test says. */
+  requestTimeoutMs?: number
   /** How often a lasting failure (a full disk, a stream pass that keeps failing) is logged again; 30 s by default. */
   failureRepeatMs?: number
 }
@@ -40,6 +48,18 @@ export type FollowerOptions = FollowerSettings & {
   onHealth: (health: SpoolHealth) => void
 }
 
+/** One request of the catch-up, as it came back. */
+type Fetched = { ok: true; bundles: Array<BlockBundle | null> } | { ok: false; error: unknown }
+
+/** The time limit of one request to the node. */
+export const REQUEST_TIMEOUT_MS = 30_000
+/** An answer larger than this asks for less work per request. */
+const MAX_ANSWER_BYTES = 32 * 1024 * 1024
+/** A retry that keeps failing is said after this many tries, then every failureRepeatMs. */
+const SAY_AFTER_TRIES = 3
+/** How often a catch-up says how it goes. */
+const PROGRESS_EVERY_MS = 5000
+
 /** The chain reorganised deeper than maxReorgDepth: the spool cannot find where it forked. */
 export class DeepReorgError extends FatalError {
   override name = 'DeepReorgError'
@@ -51,14 +71,27 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true })
   })
 
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, index) => from + index)
+
 /**
- * Copies the node into the spool: backfills from the start block in batches fetched with
- * bounded concurrency and written one transaction each, then follows the head; rolls back on
- * reorganisations; keeps the derived streams running; reports health after every change.
+ * Copies the node into the spool: catches up in requests sized to what the node answers in good
+ * time, then follows the head; rolls back on reorganisations; keeps the derived streams running;
+ * reports health after every change. Every path that tries again backs off, is counted, and is
+ * said in the log and the health when it keeps failing: the follower never spins in silence.
  */
 export class Follower {
   private readonly statements
   private readonly caps: Capabilities = { blockReceipts: null, traces: null }
+  private readonly pacer: Pacer
+  private readonly progress = new CatchUpMeter()
+  private catchUpStatus: CatchUp | null = null
+  /** Transactions per block ahead of the spool, from the node's counts: the work of each. */
+  private readonly counts = new Map<number, number>()
+  /** The request that last timed out: how much it carried and how long it was given. */
+  private timedOutWork: { work: number; ms: number; blocks: number } | null = null
+  /** The last rollback: to which block, and how many blocks it dropped. */
+  private lastRollback: { to: number; dropped: number } | null = null
+  private retry: (Retrying & { kind: string; startedAt: number }) | null = null
   private nodeHead: number | null = null
   private reachable = false
   private lastError: string | null = null
@@ -75,6 +108,8 @@ export class Follower {
   ) {
     this.statements = prepare(db)
     this.failures = new LastingFailures(options.failureRepeatMs ?? DEFAULT_REPEAT_MS)
+    const timeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS
+    this.pacer = new Pacer({ maxBlocks: options.batchBlocks, maxConcurrency: options.concurrency, targetMs: Math.min(2000, timeout / 4), maxBytes: MAX_ANSWER_BYTES })
     const traces = getMeta(db, 'traces_available')
     // A node known to have no traces is not asked again; one that has them is asked which kind.
     if (traces === '0') this.caps.traces = false
@@ -88,7 +123,6 @@ export class Follower {
     // The streams derive from what the spool holds, so they go on while the node is away.
     const stopStreams = new AbortController()
     const streams = this.runStreams(AbortSignal.any([signal, stopStreams.signal]))
-    let backoff = 500
     try {
       while (!signal.aborted) {
         try {
@@ -99,15 +133,14 @@ export class Follower {
           const progressed = await this.step()
           this.markReachable()
           this.worksAgain()
-          backoff = 500
-          if (!progressed) await this.idle(signal)
+          // The node answered and the spool wrote: whatever failed before works again (a run of
+          // blocks that do not link is over only once one is written).
+          this.settled('node', 'timeout', 'step', 'storage')
+          if (this.retry) await sleep(this.retry.nextInMs, signal)
+          else if (!progressed) await this.idle(signal)
         } catch (error) {
           if (error instanceof FatalError) throw error
-          const storage = storageProblem(error, this.options.path)
-          if (storage) this.markStorageFailure(storage)
-          else this.markUnreachable(error)
-          await sleep(backoff, signal)
-          backoff = Math.min(backoff * 2, 10_000)
+          await sleep(this.failed(error), signal)
         }
       }
     } finally {
@@ -120,6 +153,7 @@ export class Follower {
   health(): SpoolHealth {
     const head = spoolHead(this.db)
     const updated = getMeta(this.db, 'updated_at')
+    const retry = this.retry
     return {
       chainId: this.options.chainId,
       genesisHash: getMeta(this.db, 'genesis_hash'),
@@ -131,62 +165,253 @@ export class Follower {
       nodeSocket: this.heads?.connected() ?? false,
       tracesAvailable: this.caps.traces === null ? null : this.caps.traces !== false,
       historyGap: this.historyGap,
+      historyGaps: historyGaps(this.db),
       lastError: this.lastError,
       storageError: this.failures.storageError(),
+      catchUp: this.catchUpStatus,
+      fetch: this.pacer.state(),
+      retrying: retry && { reason: retry.reason, attempts: retry.attempts, since: retry.since, nextInMs: retry.nextInMs },
       streams: Object.fromEntries(
         this.options.streams.map((stream) => [stream.name, { ...streamPosition(this.db, stream.name, head), error: this.failures.message(streamSource(stream)) }]),
       ),
     }
   }
 
+  /**
+   * A step failed: says so when due, and gives how long to wait before the next. A timeout is the
+   * node overloaded, not gone: the pacer has halved what it asks, and the wait lets the node
+   * finish what it was given, so that a range is never sent again while the node still works on it.
+   */
+  private failed(error: unknown): number {
+    const storage = storageProblem(error, this.options.path)
+    if (storage) {
+      this.markStorageFailure(storage)
+      return this.retrying('storage', this.lastError ?? firstLine(error))
+    }
+    if (error instanceof NodeTimeoutError) {
+      const late = this.timedOutWork
+      const wait = this.retrying('timeout', `${firstLine(error)}${late ? ` (a request of ${late.blocks} blocks)` : ''}; asking for less at a time`)
+      this.lastError = firstLine(error)
+      this.timedOutWork = null
+      // As long again as it was given: what the node was asked, it may still be working on.
+      return Math.max(wait, late ? Math.min(late.ms, this.options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS) : 0)
+    }
+    if (error instanceof NodeUnreachableError) {
+      this.markUnreachable(error)
+      return this.retrying('node', firstLine(error), false)
+    }
+    this.lastError = firstLine(error)
+    return this.retrying('step', `spool step failed: ${firstLine(error)}`)
+  }
+
+  /**
+   * Counts one more failed try of `kind` and gives how long to wait before the next (doubling from
+   * 250 ms to 10 s). The log says it from the third try in a row, and again every failureRepeatMs
+   * while it lasts; the health says it from the first.
+   */
+  private retrying(kind: string, reason: string, log = true): number {
+    const now = Date.now()
+    const retry = this.retry?.kind === kind ? this.retry : { kind, reason, attempts: 0, since: new Date(now).toISOString(), nextInMs: 0, startedAt: now }
+    retry.reason = reason
+    retry.attempts++
+    retry.nextInMs = Math.min(10_000, 250 * 2 ** Math.min(retry.attempts - 1, 6))
+    this.retry = retry
+    if (log && retry.attempts >= SAY_AFTER_TRIES && this.failures.fail(`retry:${kind}`, reason, false, now)) {
+      this.options.log('warn', { attempts: retry.attempts, since: retry.since, retryInMs: retry.nextInMs }, `${reason}; trying again${this.repeatNote()}`)
+    }
+    this.options.onHealth(this.health())
+    return retry.nextInMs
+  }
+
+  /** A try of one of `kinds` succeeded: a retry of that kind is over. */
+  private settled(...kinds: string[]): void {
+    const retry = this.retry
+    if (!retry || !kinds.includes(retry.kind)) return
+    this.failures.clear(`retry:${retry.kind}`)
+    if (retry.attempts >= SAY_AFTER_TRIES) this.options.log('info', { attempts: retry.attempts }, `works again after ${retry.attempts} tries: ${retry.reason}`)
+    this.retry = null
+    this.options.onHealth(this.health())
+  }
+
+  /** Brings the catch-up figures up to date; says them every few seconds, and when a catch-up ends. */
+  private noteProgress(): void {
+    if (this.nodeHead === null) return
+    const head = getCursor(this.db)
+    const { status, ended } = this.progress.update(head, this.nodeHead)
+    this.catchUpStatus = status
+    if (ended) {
+      this.options.log('info', { blocks: ended.blocks, seconds: Math.round(ended.seconds * 10) / 10, head }, 'caught up with the node')
+    } else if (status && this.progress.due(PROGRESS_EVERY_MS)) {
+      this.options.log('info', { ...status, head, nodeHead: this.nodeHead, fetch: this.pacer.state() }, describeCatchUp(status, head, this.nodeHead))
+    }
+  }
+
   /** One unit of work; true when something was written (so there may be more to do at once). */
   private async step(): Promise<boolean> {
-    const { rpc, batchBlocks, concurrency, startBlock } = this.options
+    const { rpc, startBlock } = this.options
     this.nodeHead = Number.parseInt(await rpc.call<string>('eth_blockNumber'), 16)
-    let cursor = getCursor(this.db)
-    if (cursor < startBlock - 1) {
-      cursor = startBlock - 1
-    }
+    const cursor = Math.max(getCursor(this.db), startBlock - 1)
     if (cursor >= this.nodeHead) {
       // Caught up: the stored tip must still be the node's, or the chain reorganised under it.
       if (cursor > this.nodeHead || !(await this.tipMatches(cursor))) {
         await this.reorganise(Math.min(cursor, this.nodeHead))
         return true
       }
+      this.noteProgress()
       return false
     }
+    return this.catchUp(cursor + 1, this.nodeHead)
+  }
 
-    const last = Math.min(this.nodeHead, cursor + batchBlocks * concurrency)
-    const ranges: number[][] = []
-    for (let from = cursor + 1; from <= last; from += batchBlocks) {
-      ranges.push(Array.from({ length: Math.min(batchBlocks, last - from + 1) }, (_, index) => from + index))
-    }
-    const fetched = await Promise.all(ranges.map((numbers) => fetchBlocks(rpc, numbers, this.caps)))
-    this.rememberCapabilities()
-
-    for (const bundles of fetched) {
-      // A block at or below the head that the node no longer has fell out of its history
-      // window: store what comes before it, then stop there rather than leave a hole.
-      const gap = bundles.indexOf(null)
-      const present = (gap === -1 ? bundles : bundles.slice(0, gap)) as BlockBundle[]
-      if (present.length > 0) {
-        const tip = getCursor(this.db)
-        const stored = tip >= startBlock ? storedHash(this.db, tip) : null
-        if (stored !== null && present[0]!.block.parentHash.toLowerCase() !== stored) {
-          await this.reorganise(tip)
+  /**
+   * Copies blocks `from` to `head`: requests cut by the work they carry (the pacer), as many in
+   * flight as the node answers in good time, written in order as they come, each run in one
+   * transaction with the cursor. Stops at anything that is not a plain run of new blocks (a
+   * reorganisation, a gap, a failure) and leaves it to the next step; requests still in flight
+   * then are waited for, not abandoned, since the node is working on them.
+   */
+  private async catchUp(from: number, head: number): Promise<boolean> {
+    const inFlight: Array<Promise<Fetched>> = []
+    let next = from
+    let progressed = false
+    try {
+      for (;;) {
+        while (inFlight.length < this.pacer.concurrency && next <= head) {
+          const works = await this.worksAhead(next, head)
+          const count = this.pacer.take(works)
+          inFlight.push(this.fetchRange(next, count, works.slice(0, count).reduce((sum, work) => sum + work, 0)))
+          next += count
+        }
+        const request = inFlight.shift()
+        if (!request) return progressed
+        const fetched = await request
+        if (!fetched.ok) throw fetched.error
+        const outcome = this.store(fetched.bundles)
+        if (outcome === 'stored') {
+          progressed = true
+          continue
+        }
+        if (outcome === 'reorganised') {
+          await this.reorganise(getCursor(this.db))
           return true
         }
-        if (!linked(present)) return true // the node reorganised while we fetched: fetch again
-        writeBatch(this.db, this.statements, present)
-        this.historyGap = null
-        this.options.onHealth(this.health())
-      }
-      if (gap !== -1) {
-        this.noteHistoryGap(getCursor(this.db) + 1)
         return false
       }
+    } finally {
+      await Promise.allSettled(inFlight)
     }
-    return true
+  }
+
+  /** The work of the blocks from `from` (at most as far as a full window of requests could take). */
+  private async worksAhead(from: number, head: number): Promise<number[]> {
+    const { batchBlocks, concurrency } = this.options
+    const last = Math.min(head, from + batchBlocks * concurrency - 1)
+    // One block left: there is nothing to cut, and the count would cost a round trip.
+    if (last === from) return [blockWork(this.counts.get(from) ?? 0)]
+    if (!this.counts.has(from) || !this.counts.has(last)) {
+      for (const number of this.counts.keys()) if (number < from) this.counts.delete(number)
+      const counts = await countTransactions(this.options.rpc, range(from, last))
+      counts.forEach((count, index) => this.counts.set(from + index, count ?? 0))
+    }
+    return range(from, last).map((number) => blockWork(this.counts.get(number) ?? 0))
+  }
+
+  /** Fetches `count` blocks from `from` in one request (a block heavier than a request, in parts); never rejects. */
+  private async fetchRange(from: number, count: number, work: number): Promise<Fetched> {
+    const meter = { bytes: 0 }
+    const started = performance.now()
+    try {
+      const heavy = count === 1 && work > 2 * this.pacer.state().workPerRequest
+      const bundles = heavy
+        ? [await fetchBlockInParts(this.options.rpc, from, this.caps, Math.max(1, this.pacer.state().workPerRequest), meter)]
+        : await fetchBlocks(this.options.rpc, range(from, from + count - 1), this.caps, meter)
+      this.pacer.answered(work, performance.now() - started, meter.bytes)
+      this.rememberCapabilities()
+      return { ok: true, bundles }
+    } catch (error) {
+      if (error instanceof NodeTimeoutError) {
+        this.pacer.timedOut()
+        this.timedOutWork = { work, ms: performance.now() - started, blocks: count }
+      }
+      return { ok: false, error }
+    }
+  }
+
+  /**
+   * Writes a fetched run: the blocks the node has, in one transaction with the cursor. A block
+   * the node no longer has is a history gap: the spool stops before it, or records the hole and
+   * goes on when the operator said so (spool.onHistoryGap). Says whether the run was stored in
+   * full, or what stopped it: the first block does not follow the stored tip, or anything else.
+   */
+  private store(bundles: Array<BlockBundle | null>): 'stored' | 'reorganised' | 'stopped' {
+    let at = 0
+    while (at < bundles.length) {
+      const gap = bundles.indexOf(null, at)
+      const present = (gap === -1 ? bundles.slice(at) : bundles.slice(at, gap)) as BlockBundle[]
+      if (present.length > 0) {
+        const problem = this.linkProblem(present)
+        if (problem === 'reorganised') return problem
+        if (problem !== null) {
+          this.retrying('unlinked', problem)
+          return 'stopped'
+        }
+        writeBatch(this.db, this.statements, present)
+        this.lastRollback = null
+        this.settled('unlinked')
+        if (this.historyGap) this.failures.clear('history-gap')
+        this.historyGap = null
+        this.progress.stored(present.length, present.reduce((sum, bundle) => sum + bundle.block.transactions.length, 0))
+        this.noteProgress()
+        this.options.onHealth(this.health())
+      }
+      if (gap === -1) break
+      // The missing blocks run to the next block the node has, or to the end of this run.
+      let end = gap
+      while (end + 1 < bundles.length && bundles[end + 1] === null) end++
+      const missing = getCursor(this.db) + 1
+      const through = missing + (end - gap)
+      if (this.options.onHistoryGap !== 'record') {
+        this.noteHistoryGap(missing)
+        return 'stopped'
+      }
+      recordGap(this.db, missing, through)
+      this.options.log(
+        'error',
+        { from: missing, to: through, nodeHead: this.nodeHead },
+        'blocks the node no longer has were recorded as a history gap (spool.onHistoryGap = "record"): the spool goes on after them, and the explorer says they are missing',
+      )
+      this.options.onHealth(this.health())
+      at = end + 1
+    }
+    return 'stored'
+  }
+
+  /**
+   * Whether the fetched blocks follow the stored tip and each other. 'reorganised' when the
+   * first does not follow the tip (the spool has rolled back and must fetch again); a message
+   * when the node's own blocks do not link, which fetching again at once would not mend.
+   */
+  private linkProblem(bundles: BlockBundle[]): 'reorganised' | string | null {
+    const tip = getCursor(this.db)
+    const stored = tip >= this.options.startBlock ? storedHash(this.db, tip) : null
+    const first = bundles[0]!.block
+    if (stored !== null && first.parentHash.toLowerCase() !== stored) {
+      if (this.lastRollback?.to === tip && this.lastRollback.dropped === 0) {
+        // The last walk back found the tip on the node's chain, and still the next block does not
+        // name it: the node's blocks do not link (a restored state, say), not a reorganisation.
+        return `block ${tip + 1} of the node names ${first.parentHash} as its parent, but the node's block ${tip} is ${stored}: the node's blocks do not link`
+      }
+      return 'reorganised'
+    }
+    for (let index = 1; index < bundles.length; index++) {
+      const block = bundles[index]!.block
+      const parent = bundles[index - 1]!.block
+      if (block.parentHash.toLowerCase() !== parent.hash.toLowerCase()) {
+        // The node reorganised while we fetched, most likely; said if it keeps happening.
+        return `block ${quantity(block.number)} of the node names ${block.parentHash} as its parent, but its block ${quantity(parent.number)} is ${parent.hash}`
+      }
+    }
+    return null
   }
 
   private async tipMatches(cursor: number): Promise<boolean> {
@@ -196,20 +421,30 @@ export class Follower {
     return block?.hash.toLowerCase() === stored
   }
 
-  /** Walks back from `from` to the newest block the node and the spool agree on, and drops the rest. */
+  /**
+   * Walks back from `from` to the newest block the node and the spool agree on, and drops the
+   * rest. The walk stops at what it cannot check: a hole the spool recorded, or a block the node
+   * no longer has; a fork below those is beyond what the spool can follow.
+   */
   private async reorganise(from: number): Promise<void> {
     const { rpc, maxReorgDepth, startBlock } = this.options
     const floor = Math.max(startBlock - 1, getCursor(this.db) - maxReorgDepth)
     for (let high = from; high > floor; high -= 32) {
-      const numbers = Array.from({ length: Math.min(32, high - floor) }, (_, index) => high - index)
+      const numbers = range(Math.max(floor + 1, high - 31), high).reverse()
       const answers = await rpc.batch(numbers.map((number) => ({ method: 'eth_getBlockByNumber', params: [`0x${number.toString(16)}`, false] })))
       for (const [index, number] of numbers.entries()) {
         const answer = answers[index]!
         if (!answer.ok) throw answer.error
         const nodeHash = (answer.value as { hash: string } | null)?.hash.toLowerCase()
-        if (nodeHash !== undefined && nodeHash === storedHash(this.db, number)) {
+        const stored = storedHash(this.db, number)
+        if (nodeHash !== undefined && nodeHash === stored) {
           this.rollback(number)
           return
+        }
+        const gap = stored === null ? gapHolding(this.db, number) : null
+        if (gap) throw new DeepReorgError(`the chain reorganised below block ${gap.to + 1}, which follows a history gap the spool recorded (blocks ${gap.from} to ${gap.to}): the fork cannot be found`)
+        if (nodeHash === undefined && stored !== null) {
+          throw new DeepReorgError(`the chain reorganised below block ${number + 1}, and the node no longer has block ${number}: the fork cannot be found`)
         }
       }
     }
@@ -222,10 +457,14 @@ export class Follower {
 
   private rollback(ancestor: number): void {
     const before = getCursor(this.db)
+    const dropped = before - ancestor
+    this.lastRollback = { to: ancestor, dropped }
+    this.counts.clear()
+    if (dropped === 0) return
     rollbackTo(this.db, ancestor, () => {
       for (const stream of this.options.streams) rollbackStream(this.db, stream, ancestor)
     })
-    this.options.log('warn', { from: before, to: ancestor, dropped: before - ancestor }, 'chain reorganised: rolled back to the common ancestor')
+    this.options.log('warn', { from: before, to: ancestor, dropped }, 'chain reorganised: rolled back to the common ancestor')
     this.options.onHealth(this.health())
   }
 
@@ -291,13 +530,11 @@ export class Follower {
     }
   }
 
+  /** The spool waits before a block the node no longer has: said now, and again every failureRepeatMs while it waits. */
   private noteHistoryGap(missing: number): void {
-    if (this.historyGap?.from !== missing) {
-      this.options.log(
-        'error',
-        { missingBlock: missing, nodeHead: this.nodeHead },
-        'the spool fell behind the node history window: a block below the head is gone from the node; the spool stops here rather than leave a hole',
-      )
+    const message = `the spool fell behind the node's history window: block ${missing} is gone from the node; the spool stops here rather than leave a hole (set spool.onHistoryGap = "record" to record the hole and go on)`
+    if (this.failures.fail('history-gap', message, false)) {
+      this.options.log('error', { missingBlock: missing, nodeHead: this.nodeHead }, `${message}${this.repeatNote()}`)
     }
     this.historyGap = { from: missing, to: this.nodeHead ?? missing }
     this.options.onHealth(this.health())
@@ -305,6 +542,7 @@ export class Follower {
 
   private markReachable(): void {
     if (!this.reachable) {
+      this.failures.clear(UNREACHABLE_SOURCE)
       this.options.log('info', { rpc: this.options.rpc.url }, 'node reachable')
       this.reachable = true
       this.lastError = null
@@ -347,10 +585,11 @@ export class Follower {
     return `; said again every ${every / 1000} s while it lasts`
   }
 
+  /** The node cannot be reached: said when it goes, and again every failureRepeatMs while it stays away. */
   private markUnreachable(error: unknown): void {
     const message = firstLine(error)
-    if (this.reachable || this.lastError === null) {
-      this.options.log('warn', { error: message }, error instanceof NodeUnreachableError ? 'node unreachable; retrying' : 'spool step failed; retrying')
+    if (this.failures.fail(UNREACHABLE_SOURCE, 'node unreachable', false) || this.reachable) {
+      this.options.log('warn', { error: message }, `node unreachable; retrying${this.reachable ? '' : this.repeatNote()}`)
     }
     this.reachable = false
     // Whatever answers when the node comes back must prove again that it is the same chain.
@@ -364,12 +603,6 @@ export class Follower {
 const DEFAULT_REPEAT_MS = 30_000
 /** The failures of the follower's own steps, beside those of each stream. */
 const SPOOL_SOURCE = 'spool'
+/** The node's absence, said when it starts and while it lasts. */
+const UNREACHABLE_SOURCE = 'node'
 const streamSource = (stream: StreamDefinition) => `stream:${stream.name}`
-
-/** Each block's parent is the block before it. */
-function linked(bundles: BlockBundle[]): boolean {
-  for (let index = 1; index < bundles.length; index++) {
-    if (bundles[index]!.block.parentHash.toLowerCase() !== bundles[index - 1]!.block.hash.toLowerCase()) return false
-  }
-  return true
-}

@@ -1,3 +1,7 @@
+import type { PacerState } from './pacer.ts'
+import type { CatchUp } from './progress.ts'
+import type { HistoryGap } from './read/blocks.ts'
+
 /** How the spool stands, as the services show it (explorer stats, exchange health). */
 export type SpoolHealth = {
   chainId: number
@@ -16,6 +20,8 @@ export type SpoolHealth = {
   tracesAvailable: boolean | null
   /** Blocks the node no longer has and the spool never got: the spool waits at `from`. */
   historyGap: { from: number; to: number } | null
+  /** Holes recorded and moved past (spool.onHistoryGap = "record"), oldest first. */
+  historyGaps: HistoryGap[]
   /** The last error of the node or of the spool's writes, the first line of its message. */
   lastError: string | null
   /**
@@ -23,8 +29,17 @@ export type SpoolHealth = {
    * with what to do; null while it can. Not the node's fault: `nodeReachable` stays as it was.
    */
   storageError: string | null
+  /** A catch-up under way (blocks done and left, rates, ETA); null at the head. */
+  catchUp: CatchUp | null
+  /** How much the spool asks the node at once, as the pacer has it now. */
+  fetch: PacerState | null
+  /** Something the follower keeps trying again (the node's blocks do not link, timeouts...); null when nothing is. */
+  retrying: Retrying | null
   streams: Record<string, StreamHealth>
 }
+
+/** What the follower keeps trying: why, how many tries so far, since when, and the wait before the next. */
+export type Retrying = { reason: string; attempts: number; since: string; nextInMs: number }
 
 export type StreamHealth = {
   cursorBlock: number | null
@@ -46,8 +61,12 @@ export function emptyHealth(chainId: number): SpoolHealth {
     nodeSocket: false,
     tracesAvailable: null,
     historyGap: null,
+    historyGaps: [],
     lastError: null,
     storageError: null,
+    catchUp: null,
+    fetch: null,
+    retrying: null,
     streams: {},
   }
 }

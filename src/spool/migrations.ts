@@ -110,6 +110,18 @@ export const spoolMigrations: Migration[] = [
       CREATE INDEX IF NOT EXISTS minis_hash ON minis(hash);
     `,
   },
+  {
+    // Runs of blocks the node had lost before the spool copied them, recorded when the operator
+    // chose to move on (spool.onHistoryGap = "record").
+    id: 'spool/003-history-gaps',
+    sql: `
+      CREATE TABLE history_gaps (
+        from_block INTEGER PRIMARY KEY,
+        to_block INTEGER NOT NULL,
+        recorded_at INTEGER NOT NULL         -- unix milliseconds
+      );
+    `,
+  },
 ]
 
 /** Applies the migrations not yet recorded, each in its own transaction. Returns the ids applied. */

@@ -3,9 +3,10 @@ import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { createRpc } from '../chain/rpc.ts'
 import { FatalError, NodeUnreachableError } from '../errors.ts'
-import type { Logger } from '../log.ts'
+import { showStatus, type Logger } from '../log.ts'
 import { openReader, openSpool, SPOOL_FILE } from './db.ts'
 import { emptyHealth, type SpoolHealth } from './health.ts'
+import { describeCatchUp } from './progress.ts'
 import { checkIdentity, SpoolIdentityError } from './identity.ts'
 import type { Migration } from './migrations.ts'
 import { asSpoolFileError, SpoolFileError } from './storage.ts'
@@ -30,7 +31,7 @@ export { SpoolFileError, SpoolIdentityError }
 export type SpoolConfig = {
   dataDir: string
   chain: { rpc: string; ws: string | null; chainId: number }
-  spool: { startBlock: number; batchBlocks: number; concurrency: number; pollMs: number; maxReorgDepth: number }
+  spool: { startBlock: number; batchBlocks: number; concurrency: number; pollMs: number; maxReorgDepth: number; onHistoryGap: 'stop' | 'record' }
 }
 
 /**
@@ -92,6 +93,7 @@ export async function startSpool(config: SpoolConfig, wiring: SpoolWiring, log: 
     switch (message.type) {
       case 'health':
         health = message.health
+        showCatchUp(health)
         for (const listener of listeners) listener(health)
         return
       case 'log':
@@ -131,13 +133,14 @@ export async function startSpool(config: SpoolConfig, wiring: SpoolWiring, log: 
       if ((await Promise.race([stoppedPromise, timeout])) === 'timeout') log.warn({ component: 'spool' }, 'the spool writer did not stop in time')
       worker.terminate()
       reader.close()
+      showStatus(null)
     },
   }
 }
 
 /** Only the spool's own settings travel to the worker, whatever else the config's section holds. */
-function pickSpoolSettings({ startBlock, batchBlocks, concurrency, pollMs, maxReorgDepth }: SpoolConfig['spool']) {
-  return { startBlock, batchBlocks, concurrency, pollMs, maxReorgDepth }
+function pickSpoolSettings({ startBlock, batchBlocks, concurrency, pollMs, maxReorgDepth, onHistoryGap }: SpoolConfig['spool']) {
+  return { startBlock, batchBlocks, concurrency, pollMs, maxReorgDepth, onHistoryGap }
 }
 
 /** Opens the writer for the checks at start (after deleting the old spool when `fresh`). */
@@ -155,4 +158,10 @@ function openOrExplain(path: string, open: () => Database): Database {
   } catch (error) {
     throw asSpoolFileError(error, path)
   }
+}
+
+/** A catch-up under way, as the terminal's status line (nothing when the log is not on a terminal). */
+function showCatchUp(health: SpoolHealth): void {
+  const { catchUp, spoolHeadBlock, nodeHeadBlock } = health
+  showStatus(catchUp && nodeHeadBlock !== null ? describeCatchUp(catchUp, spoolHeadBlock ?? -1, nodeHeadBlock) : null)
 }

@@ -125,8 +125,24 @@ export function rollbackTo(db: Database, ancestor: number, alsoInside: () => voi
     db.run('DELETE FROM txs WHERE id >= ?', [firstOrphanTx])
     db.run('DELETE FROM minis WHERE block_number > ?', [ancestor])
     db.run('DELETE FROM blocks WHERE number > ?', [ancestor])
+    db.run('DELETE FROM history_gaps WHERE from_block > ?', [ancestor])
+    db.run('UPDATE history_gaps SET to_block = ? WHERE to_block > ?', [ancestor, ancestor])
     alsoInside()
     setMeta(db, 'cursor', String(ancestor))
+    setMeta(db, 'updated_at', String(Date.now()))
+  })()
+}
+
+/**
+ * Records blocks `from` to `to` as a hole the node had lost before the spool copied them, and
+ * moves the cursor past it, in one transaction. A hole that starts where the last one ended
+ * makes it longer.
+ */
+export function recordGap(db: Database, from: number, to: number): void {
+  db.transaction(() => {
+    const extended = db.run('UPDATE history_gaps SET to_block = ? WHERE to_block = ?', [to, from - 1])
+    if (extended.changes === 0) db.run('INSERT INTO history_gaps (from_block, to_block, recorded_at) VALUES (?, ?, ?)', [from, to, Date.now()])
+    setMeta(db, 'cursor', String(to))
     setMeta(db, 'updated_at', String(Date.now()))
   })()
 }

@@ -4,14 +4,13 @@
 // streams itself, from the data startSpool posts, and hands them to serveSpoolWriter.
 import { createRpc } from '../chain/rpc.ts'
 import { openSpool, type Database } from './db.ts'
-import { Follower, type FollowerSettings } from './follower.ts'
+import { Follower, REQUEST_TIMEOUT_MS, type FollowerSettings } from './follower.ts'
 import type { SpoolHealth } from './health.ts'
 import { asSpoolFileError } from './storage.ts'
 import type { StreamDefinition } from './streams.ts'
 
 declare const self: Worker
 
-/** What the writer needs to know, as startSpool sends it. */
 /** The follower's settings and the node's addresses: all the worker needs, as plain data. */
 export type WriterSettings = FollowerSettings & { rpc: string; ws: string | null }
 
@@ -59,7 +58,7 @@ async function runWriter(settings: WriterSettings, streams: StreamDefinition[], 
   const { rpc, ws, ...followerSettings } = settings
   const follower = new Follower(db, {
     ...followerSettings,
-    rpc: createRpc(rpc, { timeoutMs: 30_000 }),
+    rpc: createRpc(rpc, { timeoutMs: settings.requestTimeoutMs ?? REQUEST_TIMEOUT_MS }),
     wsUrl: ws,
     streams,
     log: (level, fields, message) => post({ type: 'log', level, fields, message }),

@@ -138,5 +138,5 @@ export function rpcProxy(target: string, answer?: (call: RpcMessage, result: unk
  * poll, nothing logged, chain 78270 from block 0, unless `options` says otherwise.
  */
 export function followerOptions(rpcUrl: string, options: Pick<FollowerOptions, 'path' | 'streams' | 'onHealth'> & Partial<FollowerOptions>): FollowerOptions {
-  return { rpc: createRpc(rpcUrl), wsUrl: null, chainId: 78270, startBlock: 0, batchBlocks: 10, concurrency: 2, pollMs: 50, maxReorgDepth: 100, log: () => {}, ...options }
+  return { rpc: createRpc(rpcUrl), wsUrl: null, chainId: 78270, startBlock: 0, batchBlocks: 10, concurrency: 2, pollMs: 50, maxReorgDepth: 100, onHistoryGap: 'stop', log: () => {}, ...options }
 }

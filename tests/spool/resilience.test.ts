@@ -21,7 +21,8 @@ test('a node that goes away and comes back: the spool says so, waits, and resume
   const spool = await startSpool(config, spoolWiring(config), log, { fresh: true })
   cleanup.push(() => spool.stop())
   const first = await anvil.head()
-  await waitFor(() => spool.health().spoolHeadBlock === first, 'the backfill')
+  // The backfill's writes are reported before the step that made them ends and marks the node reachable.
+  await waitFor(() => spool.health().spoolHeadBlock === first && spool.health().nodeReachable, 'the backfill')
 
   proxy.stop()
   await waitFor(() => spool.health().nodeReachable === false, 'the spool to notice the node is gone')

@@ -95,3 +95,19 @@ export function miniFirstTxIndex(db: Database, mini: Pick<Mini, 'number' | 'bloc
 export function miniCount(db: Database): number {
   return db.query<{ n: number }, []>('SELECT count(*) AS n FROM minis').get()!.n
 }
+
+/** A run of blocks the spool never got: the node had lost them, and the operator chose to move on. */
+export type HistoryGap = { from: number; to: number }
+
+/** The spool's recorded holes, oldest first. */
+export function historyGaps(db: Database): HistoryGap[] {
+  return db.query<HistoryGap, []>('SELECT from_block AS "from", to_block AS "to" FROM history_gaps ORDER BY from_block').all()
+}
+
+/** The recorded hole that holds block `number`, or null. */
+export function gapHolding(db: Database, number: number): HistoryGap | null {
+  return db
+    .query<HistoryGap, [number]>('SELECT from_block AS "from", to_block AS "to" FROM history_gaps WHERE from_block <= ? ORDER BY from_block DESC LIMIT 1')
+    .all(number)
+    .find((gap) => gap.to >= number) ?? null
+}
