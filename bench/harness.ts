@@ -1,10 +1,13 @@
 // The bench harness: what every bench measures with and prints through. Percentiles and the
 // table are computed and printed here only; HTTP load comes from wrk (Debian's package) in a
 // process of its own, and an HTTP ceiling is a bare Bun.serve in another process returning the
-// same bytes and headers as the route, loaded by the same wrk in the same run.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+// same bytes and headers as the route, loaded by the same wrk in the same run. A stack under
+// measure runs in a process of its own too (`spawnStack`), and every child a bench starts is
+// ended with the bench, on failure and Ctrl-C as well (`own`).
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
+import type { Subprocess } from 'bun'
 import { linesOf } from '../tests/helpers/lines.ts'
 
 // ---------------------------------------------------------------------------------------------
@@ -92,7 +95,7 @@ export async function wrkLoad(base: string, paths: string[], options: LoadOption
   writeFileSync(pathsFile, `${paths.join('\n')}\n`)
   const run = async (duration: number) => {
     const argv = [findWrk(), '-t', String(Math.min(threads, connections)), '-c', String(connections), '-d', `${duration}s`, '--timeout', '10s', '-s', WRK_SCRIPT, `${base}${paths[0]}`]
-    const child = Bun.spawn(argv, { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, ...(paths.length > 1 ? { BENCH_PATHS: pathsFile } : {}) } })
+    const child = own(Bun.spawn(argv, { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, ...(paths.length > 1 ? { BENCH_PATHS: pathsFile } : {}) } }))
     const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited])
     const line = stdout.split('\n').find((text) => text.startsWith('BENCH '))
     if (code !== 0 || !line) throw new Error(`wrk failed (exit ${code}): ${stderr.trim() || stdout.trim()}`)
@@ -138,7 +141,7 @@ export async function withCeiling<T>(recorded: Recorded[], use: (base: string) =
   const dir = mkdtempSync(join(tmpdir(), 'stack-bench-ceiling-'))
   const file = join(dir, 'answers.json')
   writeFileSync(file, JSON.stringify(recorded))
-  const child = Bun.spawn([process.execPath, join(import.meta.dir, 'ceiling.ts'), file], { stdout: 'pipe', stderr: 'inherit' })
+  const child = own(Bun.spawn([process.execPath, join(import.meta.dir, 'ceiling.ts'), file], { stdout: 'pipe', stderr: 'inherit' }))
   try {
     const { value: port } = await linesOf(child.stdout).next()
     if (!port) throw new Error(`the ceiling server did not start (exit ${await child.exited})`)
@@ -181,4 +184,126 @@ export function httpCells({ route, ceiling, ratio }: AgainstCeiling): string[] {
     fmt.ms(ceiling.p99),
     ratio.toFixed(2),
   ]
+}
+
+// ---------------------------------------------------------------------------------------------
+// Processes: every child a bench starts ends with the bench
+
+const exitHooks: Array<() => void> = []
+
+/**
+ * Runs `hook` when the bench ends, however it ends: normally, on an uncaught error, or on Ctrl-C
+ * or SIGTERM, which are turned into an exit so that every exit hook runs (the anvil launcher's
+ * included, so a bench that calls this before starting a node leaves no node behind).
+ */
+export function atExit(hook: () => void): void {
+  if (exitHooks.length === 0) {
+    process.on('exit', () => {
+      for (const run of exitHooks) run()
+    })
+    process.on('SIGINT', () => process.exit(130))
+    process.on('SIGTERM', () => process.exit(143))
+  }
+  exitHooks.push(hook)
+}
+
+const owned = new Set<Subprocess>()
+let killsOwned = false
+
+/** Kills `child` if the bench ends before it does (see atExit). */
+export function own<T extends Subprocess>(child: T): T {
+  if (!killsOwned) {
+    killsOwned = true
+    atExit(() => {
+      for (const running of owned) running.kill('SIGKILL')
+    })
+  }
+  owned.add(child)
+  void child.exited.then(() => owned.delete(child))
+  return child
+}
+
+/** Free loopback ports, as the system hands them out, closed again for the caller to use. */
+export function freePorts(count: number): number[] {
+  const servers = Array.from({ length: count }, () => Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } }))
+  const ports = servers.map((server) => server.port)
+  for (const server of servers) server.stop(true)
+  return ports
+}
+
+/** A process's memory in MiB from /proc/<pid>/status: VmRSS (resident now) or VmHWM (its peak). */
+export function memoryMiB(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+  if (!match) throw new Error(`no ${field} for process ${pid}`)
+  return Number(match[1]) / 1024
+}
+
+export type StackProcess = {
+  pid: number
+  /** performance.now() at the spawn. */
+  spawnedAt: number
+  /** Milliseconds from the spawn to the first 200 of `url`; throws if the process exits or `timeoutMs` passes first. */
+  firstAnswer: (url: string, timeoutMs?: number) => Promise<number>
+  /** Log lines so far whose message matches `pattern`. */
+  count: (pattern: RegExp) => number
+  /** The warning and error lines so far (the first 50), as `level: message`. */
+  problems: string[]
+  /** SIGTERM, then the exit code (SIGKILL after 15 s). */
+  stop: () => Promise<number>
+}
+
+const STACK_SOURCE = [process.execPath, resolve(import.meta.dir, '../src/main.ts')]
+
+/**
+ * `stack start --config FILE` in a process of its own, from this checkout's source unless
+ * `command` says otherwise (dist/stack). Its JSON log lines are read as they come and counted by
+ * message, never kept, so a bench can load it for minutes at any log level.
+ */
+export function spawnStack(configFile: string, command: string[] = STACK_SOURCE): StackProcess {
+  const spawnedAt = performance.now()
+  const child = own(Bun.spawn([...command, 'start', '--config', configFile], { stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' }))
+  const messages = new Map<string, number>()
+  const problems: string[] = []
+  const stderr = new Response(child.stderr).text()
+  void (async () => {
+    for await (const line of linesOf(child.stdout)) {
+      if (!line.trim()) continue
+      let entry: { level?: number; msg?: string } = { msg: line }
+      try {
+        entry = JSON.parse(line)
+      } catch {
+        // Not a log line; counted by its text.
+      }
+      const msg = String(entry.msg ?? '')
+      messages.set(msg, (messages.get(msg) ?? 0) + 1)
+      if ((entry.level ?? 0) >= 40 && problems.length < 50) problems.push(`${entry.level! >= 50 ? 'error' : 'warn'}: ${msg}`)
+    }
+  })()
+  return {
+    pid: child.pid,
+    spawnedAt,
+    firstAnswer: async (url, timeoutMs = 60_000) => {
+      for (;;) {
+        try {
+          const response = await fetch(url)
+          await response.arrayBuffer()
+          if (response.status === 200) return performance.now() - spawnedAt
+        } catch {
+          // Not listening yet.
+        }
+        if (child.exitCode !== null) throw new Error(`the stack exited with ${child.exitCode}: ${(await stderr).trim()}`)
+        if (performance.now() - spawnedAt > timeoutMs) throw new Error(`the stack did not answer ${url} within ${timeoutMs} ms`)
+        await Bun.sleep(5)
+      }
+    },
+    count: (pattern) => [...messages].reduce((sum, [msg, times]) => sum + (pattern.test(msg) ? times : 0), 0),
+    problems,
+    stop: async () => {
+      child.kill('SIGTERM')
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000)
+      const code = await child.exited
+      clearTimeout(timer)
+      return code
+    },
+  }
 }
