@@ -349,20 +349,21 @@ export class Follower {
       const gap = bundles.indexOf(null, at)
       const present = (gap === -1 ? bundles.slice(at) : bundles.slice(at, gap)) as BlockBundle[]
       if (present.length > 0) {
-        const problem = this.linkProblem(present)
-        if (problem === 'reorganised') return problem
-        if (problem !== null) {
-          this.retrying('unlinked', problem)
+        const follows = this.followsTip(present[0]!)
+        if (follows === 'reorganised') return follows
+        if (follows === 'unlinked') return 'stopped'
+        // The blocks that link are written; where the node's own blocks stop linking, it is tried again.
+        const broken = unlinkedAt(present)
+        if (broken !== 0) this.write(broken === -1 ? present : present.slice(0, broken))
+        if (broken !== -1) {
+          const block = present[broken]!.block
+          const parent = present[broken - 1]!.block
+          this.retrying(
+            'unlinked',
+            `block ${quantity(block.number)} of the node names ${block.parentHash} as its parent, but its block ${quantity(parent.number)} is ${parent.hash}: the node's blocks do not link`,
+          )
           return 'stopped'
         }
-        writeBatch(this.db, this.statements, present)
-        this.lastRollback = null
-        this.settled('unlinked')
-        if (this.historyGap) this.failures.clear('history-gap')
-        this.historyGap = null
-        this.progress.stored(present.length, present.reduce((sum, bundle) => sum + bundle.block.transactions.length, 0))
-        this.noteProgress()
-        this.options.onHealth(this.health())
       }
       if (gap === -1) break
       // The missing blocks run to the next block the node has, or to the end of this run.
@@ -387,31 +388,31 @@ export class Follower {
   }
 
   /**
-   * Whether the fetched blocks follow the stored tip and each other. 'reorganised' when the
-   * first does not follow the tip (the spool has rolled back and must fetch again); a message
-   * when the node's own blocks do not link, which fetching again at once would not mend.
+   * Whether `first` follows the stored tip. When it does not, the chain reorganised, unless the
+   * last walk back found the tip still on the node's chain: then the node's blocks themselves do
+   * not link (a restored state, say), which fetching again at once would not mend; that is said,
+   * counted and tried again after a pause like any other retry, and the block is not written.
    */
-  private linkProblem(bundles: BlockBundle[]): 'reorganised' | string | null {
+  private followsTip(first: BlockBundle): 'follows' | 'reorganised' | 'unlinked' {
     const tip = getCursor(this.db)
     const stored = tip >= this.options.startBlock ? storedHash(this.db, tip) : null
-    const first = bundles[0]!.block
-    if (stored !== null && first.parentHash.toLowerCase() !== stored) {
-      if (this.lastRollback?.to === tip && this.lastRollback.dropped === 0) {
-        // The last walk back found the tip on the node's chain, and still the next block does not
-        // name it: the node's blocks do not link (a restored state, say), not a reorganisation.
-        return `block ${tip + 1} of the node names ${first.parentHash} as its parent, but the node's block ${tip} is ${stored}: the node's blocks do not link`
-      }
-      return 'reorganised'
-    }
-    for (let index = 1; index < bundles.length; index++) {
-      const block = bundles[index]!.block
-      const parent = bundles[index - 1]!.block
-      if (block.parentHash.toLowerCase() !== parent.hash.toLowerCase()) {
-        // The node reorganised while we fetched, most likely; said if it keeps happening.
-        return `block ${quantity(block.number)} of the node names ${block.parentHash} as its parent, but its block ${quantity(parent.number)} is ${parent.hash}`
-      }
-    }
-    return null
+    const parent = first.block.parentHash.toLowerCase()
+    if (stored === null || parent === stored) return 'follows'
+    if (this.lastRollback?.to !== tip || this.lastRollback.dropped !== 0) return 'reorganised'
+    this.retrying('unlinked', `block ${tip + 1} of the node names ${parent} as its parent, but the node's block ${tip} is ${stored}: the node's blocks do not link`)
+    return 'unlinked'
+  }
+
+  /** Writes a run of linked blocks with the cursor, and counts it. */
+  private write(present: BlockBundle[]): void {
+    writeBatch(this.db, this.statements, present)
+    this.lastRollback = null
+    this.settled('unlinked')
+    if (this.historyGap) this.failures.clear('history-gap')
+    this.historyGap = null
+    this.progress.stored(present.length, present.reduce((sum, bundle) => sum + bundle.block.transactions.length, 0))
+    this.noteProgress()
+    this.options.onHealth(this.health())
   }
 
   private async tipMatches(cursor: number): Promise<boolean> {
@@ -606,3 +607,11 @@ const SPOOL_SOURCE = 'spool'
 /** The node's absence, said when it starts and while it lasts. */
 const UNREACHABLE_SOURCE = 'node'
 const streamSource = (stream: StreamDefinition) => `stream:${stream.name}`
+
+/** The index of the first block that does not name the one before it as its parent; -1 when all link. */
+function unlinkedAt(bundles: BlockBundle[]): number {
+  for (let index = 1; index < bundles.length; index++) {
+    if (bundles[index]!.block.parentHash.toLowerCase() !== bundles[index - 1]!.block.hash.toLowerCase()) return index
+  }
+  return -1
+}
