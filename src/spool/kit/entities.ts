@@ -59,10 +59,15 @@ export class Entities<E> {
     if (!this.entries.has(id)) this.entries.set(id, { entity: row, key, block: null })
   }
 
-  /** Writes every row the pass changed (or deletes it). */
+  /**
+   * Writes every row the pass changed (or deletes it), in key order: rows changed at random
+   * places of a large table then share their pages, which a pass that changes thousands of rows
+   * of a table bigger than SQLite's cache needs (the order of the writes changes nothing else).
+   */
   flush(): void {
-    for (const { entity, key, block } of this.entries.values()) {
-      if (block === null) continue
+    const changed = [...this.entries.values()].filter((entry) => entry.block !== null)
+    changed.sort((a, b) => compareKeys(a.key, b.key))
+    for (const { entity, key } of changed) {
       if (entity === null) this.rows.remove(key)
       else this.rows.write(key, this.encode(entity))
     }
@@ -85,4 +90,24 @@ export class Entities<E> {
     }
     return entry
   }
+}
+
+/** Two keys of one table in SQLite's order: numbers, then text, then bytes; each by value. */
+export function compareKeys(a: readonly SQLQueryBindings[], b: readonly SQLQueryBindings[]): number {
+  for (let index = 0; index < a.length; index++) {
+    const order = compareValues(a[index], b[index])
+    if (order !== 0) return order
+  }
+  return 0
+}
+
+function compareValues(a: SQLQueryBindings | undefined, b: SQLQueryBindings | undefined): number {
+  const rank = (value: SQLQueryBindings | undefined) =>
+    value === null || value === undefined ? 0 : typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean' ? 1 : typeof value === 'string' ? 2 : 3
+  const difference = rank(a) - rank(b)
+  if (difference !== 0) return difference
+  if (a instanceof Uint8Array && b instanceof Uint8Array) return Buffer.compare(a, b)
+  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0
+  if (rank(a) === 1) return Number(a) < Number(b) ? -1 : Number(a) > Number(b) ? 1 : 0
+  return 0
 }

@@ -1,6 +1,6 @@
-import { Database } from 'bun:sqlite'
+import { Database, type SQLQueryBindings } from 'bun:sqlite'
 import { describe, expect, test } from 'bun:test'
-import { Entities } from './entities.ts'
+import { compareKeys, Entities } from './entities.ts'
 import { versionedHistorySql, versionedTable } from './tables.ts'
 import { versionedRows } from './versioned.ts'
 
@@ -107,5 +107,20 @@ describe('state versioned by block', () => {
     pass.edit('a', ['a'], 1)!.value = 10
     pass.flush()
     expect(current()).toEqual([{ id: 'a', value: 10 }])
+  })
+
+  test('a pass writes its rows in key order, whatever order it changed them in', () => {
+    const { db, entities } = setup()
+    db.run('CREATE TABLE written (id TEXT)')
+    db.run('CREATE TRIGGER things_written AFTER INSERT ON things BEGIN INSERT INTO written (id) VALUES (NEW.id); END')
+    const pass = entities()
+    for (const id of ['m', 'b', 'z', 'a']) pass.edit(id, [id], 1, () => ({ value: 0 }))
+    pass.flush()
+    expect(db.query<{ id: string }, []>('SELECT id FROM written ORDER BY rowid').all().map((row) => row.id)).toEqual(['a', 'b', 'm', 'z'])
+  })
+
+  test("keys compare as SQLite orders them: numbers by value (negative ticks too), then text, then bytes", () => {
+    const keys: SQLQueryBindings[][] = [[new Uint8Array([2])], ['b'], [3, 'a'], [-5, 'z'], [new Uint8Array([1, 9])], ['a'], [3, 'b'], [-5, 'a']]
+    expect([...keys].sort(compareKeys)).toEqual([[-5, 'a'], [-5, 'z'], [3, 'a'], [3, 'b'], ['a'], ['b'], [new Uint8Array([1, 9])], [new Uint8Array([2])]])
   })
 })
