@@ -13,7 +13,7 @@ import { LastingFailures, storageMessage, storageProblem, type StorageProblem } 
 import { getCursor, prepare, recordGap, rollbackTo, storedHash, writeBatch } from './store.ts'
 import { gapHolding, historyGaps } from './read/blocks.ts'
 import { spoolHead, streamPosition } from './read/cursors.ts'
-import { CAUGHT_UP_SLEEP_MS, rollbackStream, runPass, type StreamDefinition } from './streams.ts'
+import { CAUGHT_UP_SLEEP_MS, pruneStreamHistory, rollbackStream, runPass, type StreamDefinition } from './streams.ts'
 
 /** How the spool follows the node: what the worker is handed, and the follower works by. */
 export type FollowerSettings = {
@@ -59,6 +59,8 @@ const MAX_ANSWER_BYTES = 32 * 1024 * 1024
 const SAY_AFTER_TRIES = 3
 /** How often a catch-up says how it goes. */
 const PROGRESS_EVERY_MS = 5000
+/** How often a stream's history below the deepest reorganisation followed is dropped. */
+const PRUNE_EVERY_MS = 60_000
 
 /** The chain reorganised deeper than maxReorgDepth: the spool cannot find where it forked. */
 export class DeepReorgError extends FatalError {
@@ -99,6 +101,8 @@ export class Follower {
   private heads: NewHeadsSubscription | null = null
   private wake: (() => void) | null = null
   private identityChecked = false
+  /** When each stream's history was last pruned. */
+  private readonly prunedAt = new Map<string, number>()
   /** What keeps failing: the follower's own writes ('spool') and each stream ('stream:<name>'). */
   private readonly failures: LastingFailures
 
@@ -499,6 +503,7 @@ export class Follower {
     try {
       const { caughtUp } = runPass(this.db, stream, getCursor(this.db), maxLogs)
       this.worksAgain(stream)
+      this.pruneHistory(stream)
       return caughtUp
     } catch (error) {
       const storage = storageProblem(error, this.options.path)
@@ -512,6 +517,18 @@ export class Follower {
       }
       return true
     }
+  }
+
+  /**
+   * Now and then, forgets how a stream's versioned rows stood before blocks deeper than any
+   * reorganisation the spool follows: that history can never be rolled back to, and would
+   * otherwise grow with the chain.
+   */
+  private pruneHistory(stream: StreamDefinition): void {
+    const now = Date.now()
+    if (now - (this.prunedAt.get(stream.name) ?? 0) < PRUNE_EVERY_MS) return
+    this.prunedAt.set(stream.name, now)
+    pruneStreamHistory(this.db, stream, getCursor(this.db) - this.options.maxReorgDepth)
   }
 
   private async idle(signal: AbortSignal): Promise<void> {
