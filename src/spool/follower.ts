@@ -434,6 +434,8 @@ export class Follower {
   private async reorganise(from: number): Promise<void> {
     const { rpc, maxReorgDepth, startBlock } = this.options
     const floor = Math.max(startBlock - 1, getCursor(this.db) - maxReorgDepth)
+    // A block above the node's head is missing because the chain got shorter, not lost from history.
+    const nodeHead = Number.parseInt(await rpc.call<string>('eth_blockNumber'), 16)
     for (let high = from; high > floor; high -= 32) {
       const numbers = range(Math.max(floor + 1, high - 31), high).reverse()
       const answers = await rpc.batch(numbers.map((number) => ({ method: 'eth_getBlockByNumber', params: [`0x${number.toString(16)}`, false] })))
@@ -448,7 +450,7 @@ export class Follower {
         }
         const gap = stored === null ? gapHolding(this.db, number) : null
         if (gap) throw new DeepReorgError(`the chain reorganised below block ${gap.to + 1}, which follows a history gap the spool recorded (blocks ${gap.from} to ${gap.to}): the fork cannot be found`)
-        if (nodeHash === undefined && stored !== null) {
+        if (nodeHash === undefined && stored !== null && number <= nodeHead) {
           throw new DeepReorgError(`the chain reorganised below block ${number + 1}, and the node no longer has block ${number}: the fork cannot be found`)
         }
       }
