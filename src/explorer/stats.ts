@@ -135,6 +135,19 @@ export class StatsService {
       spoolUpdatedAt: health.updatedAt,
       tracesAvailable: health.tracesAvailable,
       historyGap: health.historyGap,
+      // Holes the spool recorded and moved past (spool.onHistoryGap = "record"): how many, how
+      // many blocks they hold, and the newest.
+      recordedGaps: health.historyGaps.length,
+      recordedGapBlocks: health.historyGaps.reduce((sum, gap) => sum + gap.to - gap.from + 1, 0),
+      lastRecordedGap: health.historyGaps.at(-1) ?? null,
+      // A catch-up under way (null at the head): blocks left, rates, seconds left.
+      catchUpBlocksLeft: health.catchUp?.blocksLeft ?? null,
+      catchUpBlocksPerSecond: health.catchUp?.blocksPerSecond ?? null,
+      catchUpTxsPerSecond: health.catchUp?.txsPerSecond ?? null,
+      catchUpEtaSeconds: health.catchUp?.etaSeconds ?? null,
+      // What the spool keeps trying again, and how many times; null and 0 when nothing is.
+      spoolRetrying: health.retrying?.reason ?? null,
+      spoolRetryAttempts: health.retrying?.attempts ?? 0,
       // Why the spool cannot write (a full disk, a read-only or damaged file); null while it can.
       spoolError: health.storageError,
     }

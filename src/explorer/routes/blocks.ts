@@ -8,7 +8,7 @@ import { valueOf } from '../node.ts'
 import { miniFromBlock, parseBlockNumber, type NodeBlock } from '../nodeBlocks.ts'
 import { page, PAGE } from '../paging.ts'
 import { blockRow, miniRow, txSummary } from '../rows.ts'
-import { blockByNumber, blockTxs, latestBlocks, minisOfBlock } from '../../spool/read.ts'
+import { blockByNumber, blockTxs, gapHolding, latestBlocks, minisOfBlock } from '../../spool/read.ts'
 
 /** Spec 03: `/blocks` (newest first, `active=1` for blocks with transactions) and the block detail. */
 export function blockRoutes(explorer: Explorer) {
@@ -25,7 +25,11 @@ export function blockRoutes(explorer: Explorer) {
   const detail = async (text: string, query: Record<string, unknown>) => {
     const number = parseBlockNumber(text)
     const block = number === null ? null : blockByNumber(db, number)
-    if (!block) throw new NotFoundError('unknown block')
+    if (!block) {
+      const gap = number === null ? null : gapHolding(db, number)
+      if (gap) throw new NotFoundError(`block ${number} is in a history gap: the node no longer had blocks ${gap.from} to ${gap.to} when the spool reached them`)
+      throw new NotFoundError('unknown block')
+    }
     const transactions = blockTxs(db, block.number, page(query, PAGE.block)).map((tx) => txSummary(tx, registry))
     const miner = checksumOrNull(block.miner)
     return {
