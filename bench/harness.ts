@@ -244,8 +244,8 @@ export type StackProcess = {
   spawnedAt: number
   /** Milliseconds from the spawn to the first 200 of `url`; throws if the process exits or `timeoutMs` passes first. */
   firstAnswer: (url: string, timeoutMs?: number) => Promise<number>
-  /** Log lines so far whose message matches `pattern`. */
-  count: (pattern: RegExp) => number
+  /** Log lines so far whose message matches `pattern`; with `warnings`, only those at warn level or above. */
+  count: (pattern: RegExp, warnings?: boolean) => number
   /** The warning and error lines so far (the first 50), as `level: message`. */
   problems: string[]
   /** SIGTERM, then the exit code (SIGKILL after 15 s). */
@@ -262,7 +262,8 @@ const STACK_SOURCE = [process.execPath, resolve(import.meta.dir, '../src/main.ts
 export function spawnStack(configFile: string, command: string[] = STACK_SOURCE): StackProcess {
   const spawnedAt = performance.now()
   const child = own(Bun.spawn([...command, 'start', '--config', configFile], { stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' }))
-  const messages = new Map<string, number>()
+  // By level (pino's numbers: 30 info, 40 warn, 50 error) and message.
+  const messages = new Map<string, { level: number; msg: string; times: number }>()
   const problems: string[] = []
   const stderr = new Response(child.stderr).text()
   void (async () => {
@@ -275,8 +276,10 @@ export function spawnStack(configFile: string, command: string[] = STACK_SOURCE)
         // Not a log line; counted by its text.
       }
       const msg = String(entry.msg ?? '')
-      messages.set(msg, (messages.get(msg) ?? 0) + 1)
-      if ((entry.level ?? 0) >= 40 && problems.length < 50) problems.push(`${entry.level! >= 50 ? 'error' : 'warn'}: ${msg}`)
+      const level = entry.level ?? 0
+      const seen = messages.get(`${level} ${msg}`) ?? messages.set(`${level} ${msg}`, { level, msg, times: 0 }).get(`${level} ${msg}`)!
+      seen.times++
+      if (level >= 40 && problems.length < 50) problems.push(`${level >= 50 ? 'error' : 'warn'}: ${msg}`)
     }
   })()
   return {
@@ -296,7 +299,8 @@ export function spawnStack(configFile: string, command: string[] = STACK_SOURCE)
         await Bun.sleep(5)
       }
     },
-    count: (pattern) => [...messages].reduce((sum, [msg, times]) => sum + (pattern.test(msg) ? times : 0), 0),
+    count: (pattern, warnings = false) =>
+      [...messages.values()].reduce((sum, { level, msg, times }) => sum + ((!warnings || level >= 40) && pattern.test(msg) ? times : 0), 0),
     problems,
     stop: async () => {
       child.kill('SIGTERM')
