@@ -277,8 +277,10 @@ export function spawnStack(configFile: string, command: string[] = STACK_SOURCE)
       }
       const msg = String(entry.msg ?? '')
       const level = entry.level ?? 0
-      const seen = messages.get(`${level} ${msg}`) ?? messages.set(`${level} ${msg}`, { level, msg, times: 0 }).get(`${level} ${msg}`)!
+      const key = `${level} ${msg}`
+      const seen = messages.get(key) ?? { level, msg, times: 0 }
       seen.times++
+      messages.set(key, seen)
       if (level >= 40 && problems.length < 50) problems.push(`${level >= 50 ? 'error' : 'warn'}: ${msg}`)
     }
   })()
