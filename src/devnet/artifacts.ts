@@ -12,6 +12,7 @@ import ArcadeBank from '../../contracts/out/ArcadeBank.json' with { type: 'json'
 import CoinFlip from '../../contracts/out/CoinFlip.json' with { type: 'json' }
 import DemoNFT from '../../contracts/out/DemoNFT.json' with { type: 'json' }
 import Faucet from '../../contracts/out/Faucet.json' with { type: 'json' }
+import FeeRouter from '../../contracts/out/FeeRouter.json' with { type: 'json' }
 import Token from '../../contracts/out/Token.json' with { type: 'json' }
 import WETH9 from '../../contracts/out/WETH9.json' with { type: 'json' }
 
@@ -30,6 +31,7 @@ export const ours = {
   DemoNFT: artifact(DemoNFT),
   ArcadeBank: artifact(ArcadeBank),
   CoinFlip: artifact(CoinFlip),
+  FeeRouter: artifact(FeeRouter),
 }
 
 /** The audited Uniswap contracts, as compiled in their npm packages (mainnet bytecode). */

@@ -35,6 +35,7 @@ export const DEPLOY_ORDER = [
   'DemoNFT',
   'ArcadeBank',
   'CoinFlip',
+  'FeeRouter',
 ] as const
 
 export type ContractName = (typeof DEPLOY_ORDER)[number]
@@ -54,6 +55,8 @@ export const DUSD_DECIMALS = 6
 export const DUSD_SUPPLY = parseUnits('1000000000', DUSD_DECIMALS)
 /** The arcade house's bankroll on the dev chain: what backs the winnings of open bets. */
 export const ARCADE_HOUSE_ETH = parseEther('100')
+/** The burned share of every fee the fee router splits, in basis points; the treasury gets the rest. */
+export const FEE_BURN_BPS = 2500n
 
 export function devChain(rpcUrl: string, chainId = 78270) {
   return defineChain({
@@ -157,6 +160,7 @@ export async function deployContracts(clients: DevClients, options: DeployOption
   }
   await bankOwner('setGame', [coinFlip, true], 'enabling the coin flip in the arcade bank')
   await bankOwner('fundHouse', [], 'funding the arcade house', ARCADE_HOUSE_ETH)
+  await deploy('FeeRouter', ours.FeeRouter.abi, ours.FeeRouter.bytecode, [treasury.address, bx, FEE_BURN_BPS])
 
   return {
     chainId: clients.chain.id,
