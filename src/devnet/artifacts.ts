@@ -12,7 +12,10 @@ import ArcadeBank from '../../contracts/out/ArcadeBank.json' with { type: 'json'
 import CoinFlip from '../../contracts/out/CoinFlip.json' with { type: 'json' }
 import DemoNFT from '../../contracts/out/DemoNFT.json' with { type: 'json' }
 import Faucet from '../../contracts/out/Faucet.json' with { type: 'json' }
+import EthUsdFeed from '../../contracts/out/EthUsdFeed.json' with { type: 'json' }
 import FeeRouter from '../../contracts/out/FeeRouter.json' with { type: 'json' }
+import NameRegistry from '../../contracts/out/NameRegistry.json' with { type: 'json' }
+import TokenLauncher from '../../contracts/out/TokenLauncher.json' with { type: 'json' }
 import Token from '../../contracts/out/Token.json' with { type: 'json' }
 import WETH9 from '../../contracts/out/WETH9.json' with { type: 'json' }
 
@@ -32,6 +35,9 @@ export const ours = {
   ArcadeBank: artifact(ArcadeBank),
   CoinFlip: artifact(CoinFlip),
   FeeRouter: artifact(FeeRouter),
+  NameRegistry: artifact(NameRegistry),
+  TokenLauncher: artifact(TokenLauncher),
+  EthUsdFeed: artifact(EthUsdFeed),
 }
 
 /** The audited Uniswap contracts, as compiled in their npm packages (mainnet bytecode). */

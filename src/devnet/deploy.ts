@@ -36,6 +36,9 @@ export const DEPLOY_ORDER = [
   'ArcadeBank',
   'CoinFlip',
   'FeeRouter',
+  'NameRegistry',
+  'TokenLauncher',
+  'EthUsdFeed',
 ] as const
 
 export type ContractName = (typeof DEPLOY_ORDER)[number]
@@ -57,6 +60,10 @@ export const DUSD_SUPPLY = parseUnits('1000000000', DUSD_DECIMALS)
 export const ARCADE_HOUSE_ETH = parseEther('100')
 /** The burned share of every fee the fee router splits, in basis points; the treasury gets the rest. */
 export const FEE_BURN_BPS = 2500n
+/** The name service's yearly prices in BX: labels of 3 characters, of 4, of 5 or more. */
+export const NAME_PRICES_BX = ['500', '100', '10'] as const
+/** The ether every token launch pays to the fee router. */
+export const LAUNCH_FEE = parseEther('0.05')
 
 export function devChain(rpcUrl: string, chainId = 78270) {
   return defineChain({
@@ -135,7 +142,7 @@ export async function deployContracts(clients: DevClients, options: DeployOption
     parseEther(options.faucetDripEth),
     parseEther(options.faucetDripBx),
   ])
-  await deploy('UniswapV2Factory', uniswap.UniswapV2Factory.abi, uniswap.UniswapV2Factory.bytecode, [treasury.address])
+  const v2Factory = await deploy('UniswapV2Factory', uniswap.UniswapV2Factory.abi, uniswap.UniswapV2Factory.bytecode, [treasury.address])
   const v3Factory = await deploy('UniswapV3Factory', uniswap.UniswapV3Factory.abi, uniswap.UniswapV3Factory.bytecode)
   const nftDescriptor = await deploy('NFTDescriptor', uniswap.NFTDescriptor.abi, uniswap.NFTDescriptor.bytecode)
   const { abi, bytecode, linkReferences } = uniswap.NonfungibleTokenPositionDescriptor
@@ -160,7 +167,10 @@ export async function deployContracts(clients: DevClients, options: DeployOption
   }
   await bankOwner('setGame', [coinFlip, true], 'enabling the coin flip in the arcade bank')
   await bankOwner('fundHouse', [], 'funding the arcade house', ARCADE_HOUSE_ETH)
-  await deploy('FeeRouter', ours.FeeRouter.abi, ours.FeeRouter.bytecode, [treasury.address, bx, FEE_BURN_BPS])
+  const feeRouter = await deploy('FeeRouter', ours.FeeRouter.abi, ours.FeeRouter.bytecode, [treasury.address, bx, FEE_BURN_BPS])
+  await deploy('NameRegistry', ours.NameRegistry.abi, ours.NameRegistry.bytecode, [treasury.address, bx, feeRouter, ...NAME_PRICES_BX.map((price) => parseEther(price))])
+  await deploy('TokenLauncher', ours.TokenLauncher.abi, ours.TokenLauncher.bytecode, [v2Factory, weth, feeRouter, LAUNCH_FEE])
+  await deploy('EthUsdFeed', ours.EthUsdFeed.abi, ours.EthUsdFeed.bytecode, [treasury.address])
 
   return {
     chainId: clients.chain.id,
