@@ -3,6 +3,7 @@ import { devAccounts } from './accounts.ts'
 import { ours, uniswap } from './artifacts.ts'
 import { confirm, DUSD_DECIMALS, type DevClients, type Manifest } from './deploy.ts'
 import { demoTokenUri } from './nft.ts'
+import { seedLapsedNames, seedProtocol, type ProtocolSeedReport } from './seedProtocol.ts'
 
 export type SeedOptions = {
   /** Ether sent to the faucet, in ether. */
@@ -19,6 +20,8 @@ export type SeedReport = {
   /** Position ids of the position manager, by what was done to them. */
   positions: { open: bigint[]; decreased: bigint; closed: bigint }
   nftIds: bigint[]
+  /** Names, launches and the price feed's rounds. */
+  protocol: ProtocolSeedReport
 }
 
 const MAX_DEADLINE = 2n ** 64n
@@ -54,6 +57,9 @@ export async function seedActivity(clients: DevClients, manifest: Manifest, opti
     publicClient.readContract({ address, abi, functionName, args }) as Promise<T>
   const transfer = (from: Account, token: Address, to: Address, amount: bigint) => write(from, token, erc20Abi, 'transfer', [to, amount])
   const approve = (from: Account, token: Address, spender: Address) => write(from, token, erc20Abi, 'approve', [spender, 2n ** 256n - 1n])
+
+  // First, a name left to expire: the chain's clock jumps a year here, before everything else.
+  await seedLapsedNames(clients, { write }, c)
 
   // The faucet: ether and BX to pay drips with.
   const faucetFund = walletFor(treasury)
@@ -209,6 +215,9 @@ export async function seedActivity(clients: DevClients, manifest: Manifest, opti
   await nftTransfer(treasury, carol.address, nftIds[1]!)
   await nftTransfer(treasury, alice.address, nftIds[2]!)
 
+  // The price feed, names, token launches with trades, and the fee router's split and claim.
+  const protocol = await seedProtocol({ write, read, swapV2 }, c)
+
   // The arcade: players fund their bank balance and flip coins, settled from the next block (each
   // transaction here is mined on its own), so the coinflip room has real plays to show.
   await write(alice, c.ArcadeBank, ours.ArcadeBank.abi, 'deposit', [], parseEther('20'))
@@ -234,6 +243,7 @@ export async function seedActivity(clients: DevClients, manifest: Manifest, opti
     v3Pools: [bxWethPool.pool, dusdWethPool.pool],
     positions: { open: [wide, broad, above, dusdWide, dusdNarrow], decreased: wide, closed: narrow },
     nftIds,
+    protocol,
   }
 }
 
