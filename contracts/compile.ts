@@ -48,4 +48,4 @@ export function compileContracts(): Record<string, Artifact> {
 }
 
 /** The artifacts the dev chain deploys, as committed under contracts/out/. */
-export const DEPLOYED = ['Token', 'WETH9', 'Faucet', 'DemoNFT', 'ArcadeBank', 'CoinFlip', 'FeeRouter', 'NameRegistry', 'TokenLauncher', 'EthUsdFeed'] as const
+export const DEPLOYED = ['Token', 'WETH9', 'Faucet', 'DemoNFT', 'ArcadeBank', 'CoinFlip', 'FeeRouter', 'NameRegistry', 'TokenLauncher', 'EthUsdFeed', 'Dice', 'Crash', 'Roulette', 'Slots', 'Plinko', 'Mines', 'Lottery'] as const

@@ -10,12 +10,19 @@ import NonfungibleTokenPositionDescriptor from '@uniswap/v3-periphery/artifacts/
 import SwapRouter from '@uniswap/v3-periphery/artifacts/contracts/SwapRouter.sol/SwapRouter.json' with { type: 'json' }
 import ArcadeBank from '../../contracts/out/ArcadeBank.json' with { type: 'json' }
 import CoinFlip from '../../contracts/out/CoinFlip.json' with { type: 'json' }
+import Crash from '../../contracts/out/Crash.json' with { type: 'json' }
 import DemoNFT from '../../contracts/out/DemoNFT.json' with { type: 'json' }
+import Dice from '../../contracts/out/Dice.json' with { type: 'json' }
 import Faucet from '../../contracts/out/Faucet.json' with { type: 'json' }
 import EthUsdFeed from '../../contracts/out/EthUsdFeed.json' with { type: 'json' }
 import FeeRouter from '../../contracts/out/FeeRouter.json' with { type: 'json' }
 import NameRegistry from '../../contracts/out/NameRegistry.json' with { type: 'json' }
 import TokenLauncher from '../../contracts/out/TokenLauncher.json' with { type: 'json' }
+import Lottery from '../../contracts/out/Lottery.json' with { type: 'json' }
+import Mines from '../../contracts/out/Mines.json' with { type: 'json' }
+import Plinko from '../../contracts/out/Plinko.json' with { type: 'json' }
+import Roulette from '../../contracts/out/Roulette.json' with { type: 'json' }
+import Slots from '../../contracts/out/Slots.json' with { type: 'json' }
 import Token from '../../contracts/out/Token.json' with { type: 'json' }
 import WETH9 from '../../contracts/out/WETH9.json' with { type: 'json' }
 
@@ -38,6 +45,13 @@ export const ours = {
   NameRegistry: artifact(NameRegistry),
   TokenLauncher: artifact(TokenLauncher),
   EthUsdFeed: artifact(EthUsdFeed),
+  Dice: artifact(Dice),
+  Crash: artifact(Crash),
+  Roulette: artifact(Roulette),
+  Slots: artifact(Slots),
+  Plinko: artifact(Plinko),
+  Mines: artifact(Mines),
+  Lottery: artifact(Lottery),
 }
 
 /** The audited Uniswap contracts, as compiled in their npm packages (mainnet bytecode). */

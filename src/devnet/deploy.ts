@@ -39,9 +39,19 @@ export const DEPLOY_ORDER = [
   'NameRegistry',
   'TokenLauncher',
   'EthUsdFeed',
+  'Dice',
+  'Crash',
+  'Roulette',
+  'Slots',
+  'Plinko',
+  'Mines',
+  'Lottery',
 ] as const
 
 export type ContractName = (typeof DEPLOY_ORDER)[number]
+
+/** The arcade's games beside the coin flip, each staking through the ArcadeBank (its one constructor argument). */
+export const ARCADE_GAMES = ['Dice', 'Crash', 'Roulette', 'Slots', 'Plinko', 'Mines', 'Lottery'] as const satisfies readonly ContractName[]
 
 /** The dev chain's deployment manifest: every contract of the deploy order. */
 export type Manifest = DeploymentManifest<ContractName>
@@ -171,6 +181,11 @@ export async function deployContracts(clients: DevClients, options: DeployOption
   await deploy('NameRegistry', ours.NameRegistry.abi, ours.NameRegistry.bytecode, [treasury.address, bx, feeRouter, ...NAME_PRICES_BX.map((price) => parseEther(price))])
   await deploy('TokenLauncher', ours.TokenLauncher.abi, ours.TokenLauncher.bytecode, [v2Factory, weth, feeRouter, LAUNCH_FEE])
   await deploy('EthUsdFeed', ours.EthUsdFeed.abi, ours.EthUsdFeed.bytecode, [treasury.address])
+  const games: Address[] = []
+  for (const game of ARCADE_GAMES) games.push(await deploy(game, ours[game].abi, ours[game].bytecode, [arcadeBank]))
+  // The bank's owner enables the other games and sends a share of every stake to the fee layer.
+  for (const [index, game] of games.entries()) await bankOwner('setGame', [game, true], `enabling ${ARCADE_GAMES[index]} in the arcade bank`)
+  await bankOwner('setFeeRouter', [feeRouter], 'naming the fee router in the arcade bank')
 
   return {
     chainId: clients.chain.id,

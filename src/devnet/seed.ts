@@ -4,6 +4,7 @@ import { ours, uniswap } from './artifacts.ts'
 import { confirm, DUSD_DECIMALS, type DevClients, type Manifest } from './deploy.ts'
 import { demoTokenUri } from './nft.ts'
 import { seedLapsedNames, seedProtocol, type ProtocolSeedReport } from './seedProtocol.ts'
+import { seedArcade, type ArcadeSeedReport } from './seedArcade.ts'
 
 export type SeedOptions = {
   /** Ether sent to the faucet, in ether. */
@@ -22,6 +23,7 @@ export type SeedReport = {
   nftIds: bigint[]
   /** Names, launches and the price feed's rounds. */
   protocol: ProtocolSeedReport
+  arcade: ArcadeSeedReport
 }
 
 const MAX_DEADLINE = 2n ** 64n
@@ -34,8 +36,8 @@ const dusd = (amount: string) => parseUnits(amount, DUSD_DECIMALS)
  * ERC-721 transfers between several accounts, three constant-product pairs (two with WETH,
  * one without) with liquidity, swaps both ways and a burn, and two concentrated pools at
  * different fee tiers with positions on several ranges, swaps that cross ticks, a partial
- * decrease, a collect and one fully closed position. Deterministic: the same calls in the same
- * order from the same accounts.
+ * decrease, a collect and one fully closed position; and a play of every arcade game.
+ * Deterministic: the same calls in the same order from the same accounts.
  */
 export async function seedActivity(clients: DevClients, manifest: Manifest, options: SeedOptions): Promise<SeedReport> {
   const { publicClient, walletFor } = clients
@@ -218,24 +220,9 @@ export async function seedActivity(clients: DevClients, manifest: Manifest, opti
   // The price feed, names, token launches with trades, and the fee router's split and claim.
   const protocol = await seedProtocol({ write, read, swapV2 }, c)
 
-  // The arcade: players fund their bank balance and flip coins, settled from the next block (each
-  // transaction here is mined on its own), so the coinflip room has real plays to show.
-  await write(alice, c.ArcadeBank, ours.ArcadeBank.abi, 'deposit', [], parseEther('20'))
-  await write(bob, c.ArcadeBank, ours.ArcadeBank.abi, 'deposit', [], parseEther('10'))
-  const flips: Array<[Account, boolean, string]> = [
-    [alice, true, '1'],
-    [bob, false, '0.5'],
-    [alice, false, '2'],
-    [bob, true, '0.25'],
-  ]
-  const betIds: bigint[] = []
-  for (const [player, heads, stake] of flips) {
-    const receipt = await write(player, c.CoinFlip, ours.CoinFlip.abi, 'place', [heads, parseEther(stake)])
-    const [placed] = parseEventLogs({ abi: ours.CoinFlip.abi, logs: receipt.logs, eventName: 'FlipPlaced' }) as unknown as Array<{ args: { betId: bigint } }>
-    betIds.push(placed!.args.betId)
-  }
-  for (const betId of betIds) await write(carol, c.CoinFlip, ours.CoinFlip.abi, 'settle', [betId])
-  await write(alice, c.ArcadeBank, ours.ArcadeBank.abi, 'withdraw', [parseEther('1')])
+  // The arcade last: the arcade reads the 64 blocks before its first head (arcade.catchUpBlocks),
+  // so every room starts with the seeded plays of its game. Add other seeding above this line.
+  const arcade = await seedArcade(write, manifest)
 
   return {
     transactions,
@@ -244,6 +231,7 @@ export async function seedActivity(clients: DevClients, manifest: Manifest, opti
     positions: { open: [wide, broad, above, dusdWide, dusdNarrow], decreased: wide, closed: narrow },
     nftIds,
     protocol,
+    arcade,
   }
 }
 
