@@ -1,6 +1,6 @@
 import type { MiniBlock, RpcLog } from '../chain/miniBlocks.ts'
 import type { ArcadeStats } from './arcade.ts'
-import { decodeLog } from './decodeLog.ts'
+import { decodeLog, type DecodedLog } from './decodeLog.ts'
 import { frames, type EventPayload, type HeadPayload } from './frames.ts'
 import type { Room } from './room.ts'
 import type { Binding } from './settings.ts'
@@ -10,14 +10,18 @@ export type AppliedListener = (head: HeadPayload, events: EventPayload[], starte
 
 /**
  * Turns applied mini-blocks into frames: a `head` frame to every room, then an `event` frame per
- * log of a contract bound to a room, decoded with the bound ABI, to that room. Remembers the head
- * and when it was applied, which is what readiness is judged on.
+ * log of a contract bound to a room, decoded with the bound ABI, to that room. An event of a
+ * contract every game shares that names its game (the bank's `Staked` of a dice roll) goes only
+ * to the rooms that bind that game too. Remembers the head and when it was applied, which is what
+ * readiness is judged on.
  */
 export class Relay {
   head: HeadPayload | null = null
   /** Date.now() when the last mini-block was applied. */
   appliedAt: number | null = null
   private readonly byAddress = new Map<string, Binding[]>()
+  /** Each room's bound addresses, lower-cased. */
+  private readonly roomAddresses = new Map<string, Set<string>>()
   private readonly listeners = new Set<AppliedListener>()
 
   constructor(
@@ -28,6 +32,8 @@ export class Relay {
     for (const binding of bindings) {
       const key = binding.address.toLowerCase()
       this.byAddress.set(key, [...(this.byAddress.get(key) ?? []), binding])
+      const bound = this.roomAddresses.get(binding.room) ?? new Set<string>()
+      this.roomAddresses.set(binding.room, bound.add(key))
     }
   }
 
@@ -43,9 +49,12 @@ export class Relay {
     const relayed: EventPayload[] = []
     for (const log of logs) {
       if (log.removed) continue
+      // A contract bound to several rooms (the bank) has its log decoded once.
+      const decodedWith = new Map<Binding['abi'], DecodedLog | null>()
       for (const binding of this.byAddress.get(log.address.toLowerCase()) ?? []) {
-        const decoded = decodeLog(binding.abi, log)
-        if (!decoded) continue
+        if (!decodedWith.has(binding.abi)) decodedWith.set(binding.abi, decodeLog(binding.abi, log))
+        const decoded = decodedWith.get(binding.abi)
+        if (!decoded || !this.concernsRoom(binding, decoded.args)) continue
         const event: EventPayload = {
           contract: binding.address,
           name: decoded.name,
@@ -60,6 +69,14 @@ export class Relay {
       }
     }
     for (const listener of this.listeners) listener(head, relayed, startedAt)
+  }
+
+  /** False for a shared contract's event about a game the binding's room does not bind. */
+  private concernsRoom(binding: Binding, args: EventPayload['args']): boolean {
+    if (binding.gameArgument === null) return true
+    const game = args[binding.gameArgument]
+    if (typeof game !== 'string') return true
+    return this.roomAddresses.get(binding.room)?.has(game.toLowerCase()) ?? false
   }
 
   /** Called after each applied mini-block, once its frames are sent; returns the unsubscribe. */

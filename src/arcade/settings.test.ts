@@ -3,7 +3,7 @@ import { ConfigError, parseConfig } from '../config/load.ts'
 import { predictedAddresses } from '../devnet/deploy.ts'
 import { arcadeSettings } from './settings.ts'
 
-test('the defaults: eight rooms, the spec limits, and the dev chain arcade bound to coinflip', () => {
+test('the defaults: eight rooms, the spec limits, and each room bound to the dev chain bank and its game', () => {
   const settings = arcadeSettings(parseConfig('', null))
   expect(settings.rooms).toHaveLength(8)
   expect(settings.limits).toEqual({
@@ -16,10 +16,14 @@ test('the defaults: eight rooms, the spec limits, and the dev chain arcade bound
   })
   expect(settings.readyMaxAgeMs).toBe(5000)
   const addresses = predictedAddresses()
-  expect(settings.bindings.map(({ room, address, abiName }) => ({ room, address, abiName }))).toEqual([
-    { room: 'coinflip', address: addresses.ArcadeBank, abiName: 'ArcadeBank' },
-    { room: 'coinflip', address: addresses.CoinFlip, abiName: 'CoinFlip' },
-  ])
+  const games = ['CoinFlip', 'Dice', 'Crash', 'Roulette', 'Slots', 'Plinko', 'Mines', 'Lottery'] as const
+  expect(settings.bindings.map(({ room, address, abiName, gameArgument }) => ({ room, address, abiName, gameArgument }))).toEqual(
+    settings.rooms.flatMap((room, index) => [
+      { room, address: addresses.ArcadeBank, abiName: 'ArcadeBank', gameArgument: 'game' },
+      { room, address: addresses[games[index]!], abiName: games[index]!, gameArgument: null },
+    ]),
+  )
+  expect(settings.rooms).toEqual(['coinflip', 'dice', 'crash', 'roulette', 'slots', 'plinko', 'mines', 'lottery'])
 })
 
 test('a binding to a room that does not exist stops the start with the key path', () => {

@@ -1,9 +1,13 @@
 import { getAddress, type Abi, type Address } from 'viem'
 import { ConfigError, type Config } from '../config/load.ts'
-import { ARCADE_ABI_NAMES, ARCADE_ABIS, isArcadeAbiName, type ArcadeAbiName } from './abis.ts'
+import { ARCADE_ABI_NAMES, ARCADE_ABIS, GAME_ARGUMENT, isArcadeAbiName, type ArcadeAbiName } from './abis.ts'
 
-/** A contract whose logs a room relays, with the ABI they are decoded with. */
-export type Binding = { room: string; address: Address; abiName: ArcadeAbiName; abi: Abi }
+/**
+ * A contract whose logs a room relays, with the ABI they are decoded with. `gameArgument` names
+ * the argument by which a contract shared by every game says which game an event is about
+ * (abis.ts, GAME_ARGUMENT); null for a game's own contract.
+ */
+export type Binding = { room: string; address: Address; abiName: ArcadeAbiName; abi: Abi; gameArgument: string | null }
 
 export type ArcadeLimits = {
   maxSockets: number
@@ -41,7 +45,8 @@ export function arcadeSettings(config: Config): ArcadeSettings {
       problems.push(`arcade.contracts[${index}].abi = ${JSON.stringify(binding.abi)}: expected the ABI to decode its logs with, one of ${known}`)
       return []
     }
-    return [{ room: binding.room, address: getAddress(binding.address), abiName: binding.abi, abi: ARCADE_ABIS[binding.abi] }]
+    const abiName = binding.abi
+    return [{ room: binding.room, address: getAddress(binding.address), abiName, abi: ARCADE_ABIS[abiName], gameArgument: GAME_ARGUMENT[abiName] ?? null }]
   })
   if (arcade.reconnectMinMs > arcade.reconnectMaxMs) {
     problems.push(`arcade.reconnectMinMs = ${arcade.reconnectMinMs}: expected at most arcade.reconnectMaxMs (${arcade.reconnectMaxMs})`)

@@ -11,7 +11,7 @@ for (const command of ['start', 'dev']) {
     expect(code).toBe(1)
     expect(stderr.trim().split('\n')).toEqual([
       'stack: the config is not valid, nothing was started',
-      `  ${file}: arcade.contracts[0].abi = "Poker": expected the ABI to decode its logs with, one of "ArcadeBank", "CoinFlip"`,
+      `  ${file}: arcade.contracts[0].abi = "Poker": expected the ABI to decode its logs with, one of "ArcadeBank", "CoinFlip", "Dice", "Crash", "Roulette", "Slots", "Plinko", "Mines", "Lottery"`,
     ])
     // Nothing was logged because nothing began: no spool, no dev chain, no listener.
     expect(stdout).toBe('')

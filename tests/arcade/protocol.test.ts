@@ -37,17 +37,32 @@ describe('the arcade socket protocol on a real chain', () => {
     await chain.mine()
     const mined = Number((await chain.clients.publicClient.getBlock({ blockTag: 'latest' })).number)
     await waitFor(() => running.arcade.relay.head?.number === mined, 'the mined head', 5000)
+    const bankEvents = ['Deposited', 'FeeRouterSet', 'GameEnabled', 'HouseFunded', 'Settled', 'Skimmed', 'Staked', 'Withdrawn']
     const socket = await join('dice')
     const [hello] = socket.frames
-    expect(hello).toEqual({ type: 'hello', room: 'dice', head: running.arcade.relay.head, sockets: 1, events: [], recent: [] })
+    expect(hello).toEqual({
+      type: 'hello',
+      room: 'dice',
+      head: running.arcade.relay.head,
+      sockets: 1,
+      events: [...bankEvents, 'DicePlaced', 'DiceRefunded', 'DiceRolled'],
+      recent: expect.any(Array),
+    })
     expect(hello!.head).toMatchObject({ number: mined, block: mined, timestamp_us: expect.any(Number), txCount: 0 })
     const coinflip = await join('coinflip')
     const { events, recent } = coinflip.frames[0]!
-    expect(events).toEqual(['Deposited', 'GameEnabled', 'HouseFunded', 'Settled', 'Staked', 'Withdrawn', 'FlipPlaced', 'FlipRefunded', 'FlipSettled'])
+    expect(events).toEqual([...bankEvents, 'FlipPlaced', 'FlipRefunded', 'FlipSettled'])
     // The arcade started after the contracts were deployed: it read the blocks just before its
-    // first head, so the room already knows the bank's set-up.
-    expect(recent.map((event: Frame) => event.name)).toEqual(['GameEnabled', 'HouseFunded'])
+    // first head, so each room already knows the bank's set-up, and of the games enabled only its own.
+    expect(recent.map((event: Frame) => event.name)).toEqual(['GameEnabled', 'HouseFunded', 'FeeRouterSet'])
+    expect(recent[0]).toMatchObject({ contract: chain.manifest.contracts.ArcadeBank, args: { game: chain.manifest.contracts.CoinFlip, enabled: true } })
     expect(recent[1]).toMatchObject({ contract: chain.manifest.contracts.ArcadeBank, args: { from: devAccounts.treasury.address, amount: '100000000000000000000' } })
+    expect(recent[2]).toMatchObject({ args: { feeRouter: chain.manifest.contracts.FeeRouter } })
+    expect(hello!.recent.map((event: Frame) => [event.name, event.args.game ?? null])).toEqual([
+      ['HouseFunded', null],
+      ['GameEnabled', chain.manifest.contracts.Dice],
+      ['FeeRouterSet', null],
+    ])
   })
 
   test('a head frame per applied mini-block in every room, with timestamp_us in microseconds', async () => {
@@ -88,9 +103,9 @@ describe('the arcade socket protocol on a real chain', () => {
     expect(settledFrame).toMatchObject({ txHash: settled.txHash, block: settled.block, args: { betId: String(placed.betId), heads: false } })
     expect(['0', '495000000000000000']).toContain(settledFrame.args.payout)
     expect(settledFrame.args.payout === '0').toBe(settledFrame.args.landedHeads === true)
-    // Other rooms get the heads, not the coinflip room's events.
+    // Other rooms get the heads and the bank's deposit, not the coin flip's events.
     await elsewhere.next((frame) => frame.type === 'head' && frame.number === settled.block)
-    expect(elsewhere.ofType('event')).toEqual([])
+    expect(elsewhere.ofType('event').map((frame) => frame.name)).toEqual(['Deposited'])
 
     const rooms = await json('/api/rooms')
     const coinflip = rooms.rooms.find((room: { name: string }) => room.name === 'coinflip')
@@ -125,7 +140,7 @@ describe('the arcade socket protocol on a real chain', () => {
     const socket = await join('coinflip')
     socket.send({ type: 'unsubscribe', events: ['Deposited', 'Staked', 'Settled', 'FlipPlaced'] })
     const ack = await socket.next((frame) => frame.type === 'subscribed')
-    expect(ack.events).toEqual(['GameEnabled', 'HouseFunded', 'Withdrawn', 'FlipRefunded', 'FlipSettled'])
+    expect(ack.events).toEqual(['FeeRouterSet', 'GameEnabled', 'HouseFunded', 'Skimmed', 'Withdrawn', 'FlipRefunded', 'FlipSettled'])
     const since = socket.frames.length
     socket.send({ type: 'subscribe', events: ['FlipPlaced'] })
     expect((await socket.next((frame) => frame.type === 'subscribed', { since })).events).toContain('FlipPlaced')
