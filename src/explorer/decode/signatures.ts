@@ -2,9 +2,9 @@ import { parseAbi } from 'viem'
 
 /**
  * The methods the explorer names in transactions: the common token standards, wrapped ether,
- * the Uniswap V2 and V3 routers, pairs, factories and position manager, the faucet, and the
- * multicall forms. Anything else shows its selector. The table is plain signatures so adding
- * one is a one-line change.
+ * the Uniswap V2 and V3 routers, pairs, factories and position manager, the faucet, the arcade
+ * bank and its games, and the multicall forms. Anything else shows its selector. The table is
+ * plain signatures so adding one is a one-line change.
  */
 export const METHOD_SIGNATURES = [
   // ERC-20
@@ -71,6 +71,22 @@ export const METHOD_SIGNATURES = [
   // The faucet
   'function dripTo(address to)',
   'function setAmounts(uint256 ethAmount, uint256 tokenAmount)',
+  // The arcade: the bank (deposit() and withdraw(uint256) share WETH's selectors) and its games
+  'function fundHouse()',
+  'function setGame(address game, bool enabled)',
+  'function setFeeRouter(address router)',
+  'function stake(address player, uint256 amount, uint256 reserve)',
+  'function settle(address player, uint256 reserve, uint256 payout)',
+  'function settle(uint256 betId)',
+  'function place(bool heads, uint256 stake)',
+  'function place(uint8 rollUnder, uint256 stake)',
+  'function place(uint32 cashOutX100, uint256 stake)',
+  'function place(uint8 kind, uint8 number, uint256 stake)',
+  'function spin(uint256 stake)',
+  'function drop(uint8 risk, uint256 stake)',
+  'function place(uint8 mines, uint32 picks, uint256 stake)',
+  'function buy(uint32 tickets)',
+  'function draw()',
   // Multicall: the periphery's and Multicall3's
   'function multicall(bytes[] data)',
   'function multicall(uint256 deadline, bytes[] data)',
@@ -110,6 +126,39 @@ export const EVENT_SIGNATURES = [
   'event Collect(uint256 indexed tokenId, address recipient, uint256 amount0, uint256 amount1)',
   'event Drip(address indexed to, uint256 ethAmount, uint256 tokenAmount)',
   'event Funded(address indexed from, uint256 amount)',
+  // The arcade bank and its games
+  'event Deposited(address indexed player, uint256 amount)',
+  'event Withdrawn(address indexed player, uint256 amount)',
+  'event HouseFunded(address indexed from, uint256 amount)',
+  'event GameEnabled(address indexed game, bool enabled)',
+  'event Staked(address indexed game, address indexed player, uint256 amount, uint256 reserved)',
+  'event Settled(address indexed game, address indexed player, uint256 reserved, uint256 payout)',
+  'event FeeRouterSet(address indexed feeRouter)',
+  'event Skimmed(address indexed game, address indexed player, address indexed feeRouter, uint256 amount)',
+  'event FlipPlaced(uint256 indexed betId, address indexed player, bool heads, uint256 stake, uint256 placedAt)',
+  'event FlipSettled(uint256 indexed betId, address indexed player, bool heads, bool landedHeads, uint256 payout)',
+  'event FlipRefunded(uint256 indexed betId, address indexed player, uint256 stake)',
+  'event DicePlaced(uint256 indexed betId, address indexed player, uint8 rollUnder, uint256 stake, uint256 payoutIfWon)',
+  'event DiceRolled(uint256 indexed betId, address indexed player, uint8 rollUnder, uint8 roll, uint256 payout)',
+  'event DiceRefunded(uint256 indexed betId, address indexed player, uint256 stake)',
+  'event CrashPlaced(uint256 indexed betId, address indexed player, uint32 cashOutX100, uint256 stake, uint256 payoutIfWon)',
+  'event Crashed(uint256 indexed betId, address indexed player, uint32 cashOutX100, uint256 crashX100, uint256 payout)',
+  'event CrashRefunded(uint256 indexed betId, address indexed player, uint256 stake)',
+  'event RoulettePlaced(uint256 indexed betId, address indexed player, uint8 kind, uint8 number, uint256 stake, uint256 payoutIfWon)',
+  'event RouletteSpun(uint256 indexed betId, address indexed player, uint8 kind, uint8 number, uint8 pocket, uint256 payout)',
+  'event RouletteRefunded(uint256 indexed betId, address indexed player, uint256 stake)',
+  'event SlotsPlaced(uint256 indexed betId, address indexed player, uint256 stake)',
+  'event SlotsSpun(uint256 indexed betId, address indexed player, uint8[3] reels, uint256 multiplierX100, uint256 payout)',
+  'event SlotsRefunded(uint256 indexed betId, address indexed player, uint256 stake)',
+  'event PlinkoPlaced(uint256 indexed betId, address indexed player, uint8 risk, uint256 stake)',
+  'event PlinkoDropped(uint256 indexed betId, address indexed player, uint8 risk, uint8 path, uint8 bucket, uint256 multiplierX100, uint256 payout)',
+  'event PlinkoRefunded(uint256 indexed betId, address indexed player, uint256 stake)',
+  'event MinesPlaced(uint256 indexed betId, address indexed player, uint8 mines, uint32 picks, uint256 stake, uint256 payoutIfWon)',
+  'event MinesRevealed(uint256 indexed betId, address indexed player, uint8 mines, uint32 picks, uint32 minesMask, uint256 payout)',
+  'event MinesRefunded(uint256 indexed betId, address indexed player, uint256 stake)',
+  'event TicketsBought(uint256 indexed round, address indexed player, uint32 tickets, uint256 cost, uint256 endsAt)',
+  'event LotteryDrawn(uint256 indexed round, address indexed winner, uint256 winningTicket, uint256 tickets, uint256 pot, uint256 prize)',
+  'event LotteryRefunded(uint256 indexed round, uint256 entries, uint256 pot)',
 ] as const
 
 export const methodAbi = parseAbi(METHOD_SIGNATURES)
