@@ -59,6 +59,10 @@ const MAX_ANSWER_BYTES = 32 * 1024 * 1024
 const SAY_AFTER_TRIES = 3
 /** How often a catch-up says how it goes. */
 const PROGRESS_EVERY_MS = 5000
+/** While the spool catches up, each stream takes one pass this often. */
+const STREAMS_WHILE_CATCHING_UP_MS = 5000
+/** Blocks whose transactions are counted at once, ahead of the requests (a few bytes each). */
+const COUNTS_AHEAD = 500
 /** How often a stream's history below the deepest reorganisation followed is dropped. */
 const PRUNE_EVERY_MS = 60_000
 
@@ -308,8 +312,7 @@ export class Follower {
 
   /** The work of the blocks from `from` (at most as far as a full window of requests could take). */
   private async worksAhead(from: number, head: number): Promise<number[]> {
-    const { batchBlocks, concurrency } = this.options
-    const last = Math.min(head, from + batchBlocks * concurrency - 1)
+    const last = Math.min(head, from + COUNTS_AHEAD - 1)
     // One block left: there is nothing to cut, and the count would cost a round trip.
     if (last === from) return [blockWork(this.counts.get(from) ?? 0)]
     if (!this.counts.has(from) || !this.counts.has(last)) {
@@ -477,7 +480,8 @@ export class Follower {
 
   /**
    * The derived streams, each on a schedule of its own (spec 02): a stream behind the spool runs
-   * pass after pass, one that has caught up sleeps its own two seconds. Passes read only the
+   * pass after pass (one every five seconds while the spool itself catches up), one that has
+   * caught up sleeps its own two seconds. Passes read only the
    * spool, never the node. One stream per pass, never two in one transaction, and the event loop
    * turns between passes so that the fetches in flight are written as they come.
    */
@@ -488,7 +492,10 @@ export class Follower {
     while (!signal.aborted) {
       for (const stream of streams) {
         if (signal.aborted || dueAt.get(stream.name)! > Date.now()) continue
-        dueAt.set(stream.name, this.streamPass(stream, maxLogsPerPass) ? Date.now() + CAUGHT_UP_SLEEP_MS : 0)
+        const caughtUp = this.streamPass(stream, maxLogsPerPass)
+        // While the spool catches up, copying what the node may soon drop comes first: a stream
+        // takes one pass every few seconds, and runs flat out once the spool is at the head.
+        dueAt.set(stream.name, caughtUp ? Date.now() + CAUGHT_UP_SLEEP_MS : this.catchUpStatus ? Date.now() + STREAMS_WHILE_CATCHING_UP_MS : 0)
         this.options.onHealth(this.health())
         await sleep(0, signal)
       }

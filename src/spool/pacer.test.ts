@@ -28,9 +28,14 @@ test('a late answer sizes the next requests by the rate it measured; a very late
   for (let round = 0; round < 20; round++) pacer.answered(pacer.state().workPerRequest, 100, 1000)
   expect(pacer.concurrency).toBe(4)
   const work = pacer.state().workPerRequest
-  // Four times the target: a quarter of the work, and half the requests.
-  pacer.answered(work, 8000, 1000)
-  expect(pacer.state().workPerRequest).toBe(Math.floor(work / 4))
+  // Twice the target: half the work, as many requests (a busy node, not an overloaded one).
+  pacer.answered(work, 4000, 1000)
+  expect(pacer.state().workPerRequest).toBe(Math.floor(work / 2))
+  expect(pacer.concurrency).toBe(4)
+  // Five times the target: a fifth of the work, and half the requests.
+  const smaller = pacer.state().workPerRequest
+  pacer.answered(smaller, 10_000, 1000)
+  expect(pacer.state().workPerRequest).toBe(Math.floor(smaller / 5))
   expect(pacer.concurrency).toBe(2)
   // 500-transaction blocks at 0.36 s each: a request is cut to what the node does in 2 s.
   const perBlock = 360

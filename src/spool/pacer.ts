@@ -26,6 +26,8 @@ export const blockWork = (transactions: number) => transactions + BLOCK_OVERHEAD
 const BLOCK_OVERHEAD = 4
 /** The first request carries this much work: a few empty blocks, or one small busy block. */
 const START_WORK = 64
+/** An answer this many times the target means the node is overloaded, not busy. */
+const OVERLOADED = 4
 /** The least work a request is sized for; one block always goes, whatever it weighs. */
 const MIN_WORK = 8
 
@@ -70,10 +72,11 @@ export class Pacer {
       return
     }
     if (ms > targetMs) {
-      // Late: size the next requests by the rate this one measured, and send fewer at once when
-      // the node is clearly overloaded.
+      // Late: size the next requests by the rate this one measured. A node that is merely busy
+      // answers smaller requests in time again; one that takes several times the target even so
+      // is overloaded, and gets fewer requests at once.
       this.work = Math.max(MIN_WORK, Math.min(this.work, Math.floor((work * targetMs) / ms)))
-      if (ms > 2 * targetMs) this.window = Math.max(1, this.window / 2)
+      if (ms > OVERLOADED * targetMs) this.window = Math.max(1, this.window / 2)
       return
     }
     // Quick, and the request carried what it was allowed (a short one proves nothing): grow.
