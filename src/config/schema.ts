@@ -107,6 +107,18 @@ export const ConfigSchema = T.Object(
       rateLimitPerMinute: T.Integer({ minimum: 1, maximum: 1_000_000_000, default: 300, description: 'requests one client may make per wall-clock minute, an integer from 1 to 1000000000' }),
       liveSeconds: T.Integer({ minimum: 1, maximum: 86_400, default: 300, description: 'seconds before a /live stream is closed, an integer from 1 to 86400' }),
       nodeTimeoutMs: T.Integer({ minimum: 50, maximum: 30_000, default: 1500, description: 'milliseconds a live read from the node may take, an integer from 50 to 30000' }),
+      // The name service and the fee layer. The defaults are the dev chain's fixed addresses
+      // (src/devnet/deploy.ts, DEPLOY_ORDER); "" says the chain has none.
+      nameRegistry: T.String({
+        pattern: '^(0x[0-9a-fA-F]{40})?$',
+        default: '0x9A676e781A523b5d0C0e43731313A708CB607508',
+        description: 'the name registry contract (0x and 40 hex digits), or "" for no name service',
+      }),
+      feeRouter: T.String({
+        pattern: '^(0x[0-9a-fA-F]{40})?$',
+        default: '0x0DCd1Bf9A1b36cE34237eEaFef220932846BCD82',
+        description: 'the fee router contract (0x and 40 hex digits), or "" for no fee layer',
+      }),
     }),
     exchange: table('exchange', {
       host: host('127.0.0.1'),
@@ -117,7 +129,18 @@ export const ConfigSchema = T.Object(
       v2Factory: T.String({ pattern: '^0x[0-9a-fA-F]{40}$', default: '0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9', description: 'the constant-product factory address (0x and 40 hex digits)' }),
       v3Factory: T.String({ pattern: '^0x[0-9a-fA-F]{40}$', default: '0x5FC8d32690cc91D4c39d9d3abcBD16989F875707', description: 'the concentrated-liquidity factory address (0x and 40 hex digits)' }),
       weth: T.String({ pattern: '^0x[0-9a-fA-F]{40}$', default: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512', description: 'the wrapped-ether token address (0x and 40 hex digits)' }),
-      usdToken: T.String({ pattern: '^(0x[0-9a-fA-F]{40})?$', default: '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0', description: 'the dollar token ethUsd is read against (0x and 40 hex digits), or "" for no dollar figures' }),
+      // Dollar figures come from a price feed, never from the exchange's own reserves (spec 02).
+      ethUsdFeed: T.String({
+        pattern: '^(0x[0-9a-fA-F]{40})?$',
+        default: '0x959922bE3CAee4b8Cd9a407cc3ac1C251C2007B1',
+        description: 'the ETH/USD price feed (a Chainlink AggregatorV3Interface, 0x and 40 hex digits), or "" for no dollar figures',
+      }),
+      ethUsdMaxAgeSeconds: T.Integer({
+        minimum: 1,
+        maximum: 31_536_000,
+        default: 3600,
+        description: "the oldest feed answer used, in seconds of chain time before the node's latest block, an integer from 1 to 31536000",
+      }),
     }),
     faucet: table('faucet', {
       host: host('127.0.0.1'),

@@ -1,7 +1,10 @@
 import type { Chain } from '../chain/client.ts'
 import type { Config } from '../config/load.ts'
+import { KeptTokenList } from '../registry/kept.ts'
 import type { Spool } from '../spool/spool.ts'
-import { ethUsdSource, type Fraction } from './http/dollars.ts'
+import { getAddress } from 'viem'
+import { ethUsdFeed } from './ethUsdFeed.ts'
+import type { Fraction } from './http/dollars.ts'
 import { TokenBook } from './http/tokens.ts'
 import { clQueries } from './read/cl.ts'
 import { IndexReader } from './read/indexReader.ts'
@@ -14,8 +17,10 @@ export type ExchangeDeps = {
   v2: ReturnType<typeof v2Queries>
   cl: ReturnType<typeof clQueries>
   tokens: TokenBook
+  /** The explorer's validated token list: listed means verified (spec 01). */
+  listed: KeptTokenList
   addresses: ExchangeAddresses
-  /** The dollar price of one ether, as an exact fraction; null when it cannot be derived. */
+  /** The dollar price of one ether from the price feed, as an exact fraction; null when it cannot be derived. */
   ethUsd: () => Promise<Fraction | null>
   /** How the spool's writer stands (for the storage error in /health). */
   spoolHealth: Spool['health']
@@ -27,5 +32,7 @@ export function exchangeDeps(config: Config, chain: Chain, spool: Spool): Exchan
   const cl = clQueries(index)
   const tokens = new TokenBook(chain.publicClient)
   const addresses = exchangeAddresses(config)
-  return { index, v2, cl, tokens, addresses, ethUsd: ethUsdSource(index, v2, cl, tokens, addresses), spoolHealth: spool.health }
+  const { ethUsdFeed: feed, ethUsdMaxAgeSeconds } = config.exchange
+  const ethUsd = ethUsdFeed({ rpcUrl: chain.rpcUrl, feed: feed ? getAddress(feed) : null, maxAgeSeconds: ethUsdMaxAgeSeconds })
+  return { index, v2, cl, tokens, listed: KeptTokenList.of(config), addresses, ethUsd, spoolHealth: spool.health }
 }

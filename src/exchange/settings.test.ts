@@ -10,17 +10,18 @@ test('the default addresses are the ones every fresh dev chain deploys to (and i
     v2Factory: deployed.UniswapV2Factory,
     v3Factory: deployed.UniswapV3Factory,
     weth: deployed.WETH9,
-    usdToken: deployed.DUSD,
+    ethUsdFeed: deployed.EthUsdFeed,
+    ethUsdMaxAgeSeconds: 3600,
   })
   expect(exchangeAddresses(config)).toEqual({
     v2Factory: deployed.UniswapV2Factory.slice(2).toLowerCase(),
     v3Factory: deployed.UniswapV3Factory.slice(2).toLowerCase(),
     weth: deployed.WETH9.slice(2).toLowerCase(),
-    usdToken: deployed.DUSD.slice(2).toLowerCase(),
   })
 })
 
-test('usdToken = "" turns dollar figures off; a malformed address is a config error', () => {
-  expect(exchangeAddresses(parseConfig('[exchange]\nusdToken = ""\n', null)).usdToken).toBeNull()
+test('ethUsdFeed = "" turns dollar figures off; a malformed address is a config error', () => {
+  expect(parseConfig('[exchange]\nethUsdFeed = ""\n', null).exchange.ethUsdFeed).toBe('')
+  expect(() => parseConfig('[exchange]\nethUsdFeed = "0x12"\n', null)).toThrow(/exchange\.ethUsdFeed/)
   expect(() => parseConfig('[exchange]\nv2Factory = "0x12"\n', null)).toThrow(/exchange\.v2Factory/)
 })

@@ -5,13 +5,11 @@ export type ExchangeAddresses = {
   v2Factory: string
   v3Factory: string
   weth: string
-  /** null: no dollar token, so ethUsd and every dollar figure stay null. */
-  usdToken: string | null
 }
 
 const bare = (address: string) => address.slice(2).toLowerCase()
 
 export function exchangeAddresses(config: Config): ExchangeAddresses {
-  const { v2Factory, v3Factory, weth, usdToken } = config.exchange
-  return { v2Factory: bare(v2Factory), v3Factory: bare(v3Factory), weth: bare(weth), usdToken: usdToken ? bare(usdToken) : null }
+  const { v2Factory, v3Factory, weth } = config.exchange
+  return { v2Factory: bare(v2Factory), v3Factory: bare(v3Factory), weth: bare(weth) }
 }

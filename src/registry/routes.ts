@@ -1,8 +1,9 @@
 import { Elysia } from 'elysia'
-import { dirname, join } from 'node:path'
+import { dirname } from 'node:path'
 import type { ServiceContext } from '../context.ts'
 import { NotFoundError, UnavailableError } from '../errors.ts'
 import { RegistryCopy, type Logo, type RegistryFileName } from './copy.ts'
+import { keptRegistryDir } from './kept.ts'
 import { registrySource } from './source.ts'
 
 /** SVG logos are served as images that can do nothing: no script, no fetch, no form. */
@@ -15,7 +16,7 @@ export function createRegistryCopy({ config, log }: ServiceContext): RegistryCop
     source: registrySource(source, config.file ? dirname(config.file) : process.cwd()),
     network,
     rawBase,
-    dir: join(config.dataDir, 'registry'),
+    dir: keptRegistryDir(config),
     log,
   })
   copy.loadFromDisk()

@@ -1,5 +1,5 @@
 import { afterAll, expect, test } from 'bun:test'
-import { configDir, fromSource, startStack, type RunningStack } from '../helpers/stack.ts'
+import { configDir, fromSource, ROOT, startStack, type RunningStack } from '../helpers/stack.ts'
 import { waitFor } from '../helpers/wait.ts'
 
 // `stack dev` as a developer runs it: a fresh dev chain, the spool's worker running both
@@ -17,7 +17,7 @@ const get = async (path: string) => {
 }
 
 test('stack dev: every exchange route answers from the seeded chain', async () => {
-  const { dir, file } = configDir('[dev]\nport = 0\n')
+  const { dir, file } = configDir(`[dev]\nport = 0\n[registry]\nsource = "${ROOT}/registry"\n`)
   stack = await startStack(fromSource, ['dev', '--config', file], { cwd: dir, timeoutMs: 60_000 })
   // Both streams have read the seeded blocks (the seed ends well past block 100).
   await waitFor(async () => {
@@ -26,13 +26,18 @@ test('stack dev: every exchange route answers from the seeded chain', async () =
   }, 'both streams past the seeded blocks', 30_000)
 
   const pools = (await get('/pools')).body
-  expect(pools.pools.map((row: Body) => `${row.token0.symbol}/${row.token1.symbol}`).sort()).toEqual(['BX/DUSD', 'BX/WETH', 'DUSD/WETH'])
-  expect(Number(pools.ethUsd)).toBeGreaterThan(2900)
+  // The seed's three pairs, and the pairs of the three tokens it launches.
+  expect(pools.pools.map((row: Body) => `${row.token0.symbol}/${row.token1.symbol}`).sort()).toEqual(['BX/DUSD', 'BX/WETH', 'DCM/WETH', 'DUSD/WETH', 'MOON/WETH', 'PXL/WETH'])
+  // From the price feed the seed updates: 3000 dollars.
+  expect(pools.ethUsd).toBe('3000')
   expect((await get(`/api/pool/${pools.pools[0].pair.slice(2)}`)).body.pair).toBe(pools.pools[0].pair)
-  expect((await get('/tokens')).body.tokens).toHaveLength(3)
-  expect((await get('/swaps')).body.swaps).toHaveLength(6)
-  expect((await get('/events')).body.events).toHaveLength(5)
-  expect((await get('/stats')).body).toMatchObject({ pools: 3, swaps: 6, poolsWithEth: 2, concentrated: { pools: 2, positions: 5, closedPositions: 1 } })
+  // The explorer has kept its validated token list: the listed tokens are verified, launched ones not.
+  await waitFor(async () => (await get('/tokens')).body.tokens.some((token: Body) => token.verified), 'the explorer\'s token list kept', 10_000)
+  const marks = Object.fromEntries((await get('/tokens')).body.tokens.map((token: Body) => [token.symbol, token.verified]))
+  expect(marks).toEqual({ BX: true, WETH: true, DUSD: true, MOON: false, PXL: false, DCM: false })
+  expect((await get('/swaps')).body.swaps).toHaveLength(11)
+  expect((await get('/events')).body.events).toHaveLength(8)
+  expect((await get('/stats')).body).toMatchObject({ pools: 6, swaps: 11, poolsWithEth: 5, ethUsd: '3000', concentrated: { pools: 2, positions: 5, closedPositions: 1 } })
 
   const clPools = (await get('/cl/pools')).body.pools
   expect(clPools.map((row: Body) => row.fee).sort((a: number, b: number) => a - b)).toEqual([500, 3000])

@@ -1,8 +1,16 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { erc20Abi, getAddress, type Address } from 'viem'
+import { copyFileSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { erc20Abi, getAddress, parseUnits, type Address } from 'viem'
 import { devAccounts } from '../../src/devnet/accounts.ts'
-import { uniswap } from '../../src/devnet/artifacts.ts'
+import { ours, uniswap } from '../../src/devnet/artifacts.ts'
+import { createExchangeApp } from '../../src/exchange/app.ts'
 import { INVALID_PARAMETER } from '../../src/exchange/http/params.ts'
+import { silentLogger } from '../../src/log.ts'
+import { keptRegistryDir } from '../../src/registry/kept.ts'
+import { ROOT } from '../helpers/stack.ts'
+import { serveOnFreePort } from '../helpers/service.ts'
+import { waitFor } from '../helpers/wait.ts'
 import { manySmallSwaps } from './activity.ts'
 import { indexedChain, type IndexedChain } from './helpers.ts'
 
@@ -14,6 +22,9 @@ let indexed: IndexedChain
 let pairs: Body[]
 let pools: Body[]
 const SWAPS = 60
+// What the seed does on constant-product pairs: three pairs of its own with 4 mints, 6 swaps and
+// a burn, and three launched tokens, each launch a pair with one mint, with 5 swaps among them.
+const SEED = { pairs: 3 + 3, swaps: 6 + 5, mints: 4 + 3, burns: 1, pairsWithEth: 2 + 3 }
 
 beforeAll(async () => {
   indexed = await indexedChain()
@@ -77,16 +88,31 @@ describe('constant-product routes', () => {
     }
   })
 
-  test('ethUsd is read from the WETH/DUSD pair, adjusted for 18 and 6 decimals', async () => {
-    const { WETH9, DUSD } = indexed.manifest.contracts
-    const pair = pairs.find((row) => [row.token0.address, row.token1.address].sort().join() === [WETH9, DUSD].sort().join())!
-    const [reserveUsd, reserveWeth] = pair.token0.address === DUSD ? [pair.reserve0, pair.reserve1] : [pair.reserve1, pair.reserve0]
-    const expected = (Number(reserveUsd) / 1e6) / (Number(reserveWeth) / 1e18)
-    const { ethUsd } = (await get('/pools')).body
-    // A decimal string worked out in bigint, like every amount.
-    expect(ethUsd).toMatch(/^\d+(\.\d+)?$/)
-    expect(Number(ethUsd)).toBeCloseTo(expected, 6)
-    expect(Number(ethUsd)).toBeGreaterThan(2900)
+  test("ethUsd is the price feed's latest answer scaled by its decimals, not the exchange's reserves", async () => {
+    const { EthUsdFeed } = indexed.manifest.contracts
+    const [, answer] = await indexed.dev.read<[bigint, bigint, bigint, bigint, bigint]>(EthUsdFeed, ours.EthUsdFeed.abi, 'latestRoundData')
+    const decimals = await indexed.dev.read<number>(EthUsdFeed, ours.EthUsdFeed.abi, 'decimals')
+    expect([answer, decimals]).toEqual([3000n * 10n ** 8n, 8])
+    expect((await get('/pools')).body.ethUsd).toBe('3000')
+    // A new round shows within a second (one reading serves the requests of a second), to the
+    // feed's last decimal: a decimal string worked out in bigint, like every amount.
+    await indexed.dev.write(devAccounts.treasury, EthUsdFeed, ours.EthUsdFeed.abi, 'update', [parseUnits('3123.45678901', 8)])
+    await waitFor(async () => (await get('/pools')).body.ethUsd === '3123.45678901', 'the new round in ethUsd')
+    for (const path of ['/cl/pools', `/pool/${pairs[0]!.pair}`, '/stats']) expect((await get(path)).body.ethUsd).toBe('3123.45678901')
+  })
+
+  test('ethUsd and every dollar figure are null, never 0, with no feed configured', async () => {
+    const config = { ...indexed.config, exchange: { ...indexed.config.exchange, ethUsdFeed: '' } }
+    const app = serveOnFreePort(createExchangeApp({ config, log: silentLogger, chain: indexed.chain }, indexed.spool), 'exchange')
+    try {
+      const body = async (path: string) => (await (await fetch(`${app.url}${path}`)).json()) as Body
+      expect((await body('/pools')).ethUsd).toBeNull()
+      expect((await body('/cl/pools')).ethUsd).toBeNull()
+      expect(await body('/stats')).toMatchObject({ ethUsd: null, valueUsd: null })
+      expect((await body('/stats')).valueEthWei).not.toBe('0')
+    } finally {
+      await app.stop()
+    }
   })
 
   test('/pool/{pair}: the same row plus ethUsd, any case, with or without 0x', async () => {
@@ -107,16 +133,29 @@ describe('constant-product routes', () => {
   test('/tokens lists every token on either side of a pair with its chain metadata', async () => {
     const { tokens } = (await get('/tokens')).body
     const { BX, WETH9, DUSD } = indexed.manifest.contracts
-    expect(tokens.map((token: Body) => token.address).sort()).toEqual([BX, WETH9, DUSD].sort())
+    const launched = indexed.dev.seed!.protocol.launches.map((launch) => launch.token)
+    expect(tokens.map((token: Body) => token.address).sort()).toEqual([BX, WETH9, DUSD, ...launched].sort())
     for (const token of tokens) {
       expect(token.symbol).toBe(await indexed.chain.publicClient.readContract({ address: token.address, abi: erc20Abi, functionName: 'symbol' }))
       expect(token.decimals).toBe(await indexed.chain.publicClient.readContract({ address: token.address, abi: erc20Abi, functionName: 'decimals' }))
     }
   })
 
+  test('/tokens: the verified mark only for tokens the explorer\'s kept token list lists; a launched token has none', async () => {
+    const verified = async () => Object.fromEntries(((await get('/tokens')).body.tokens as Body[]).map((token) => [token.symbol, token.verified]))
+    // No kept copy of the registry yet: nothing is verified.
+    expect(Object.values(await verified()).every((mark) => mark === false)).toBe(true)
+    // The copy the explorer keeps once it has validated the registry's list (BX, WETH, DUSD).
+    const dir = join(keptRegistryDir(indexed.config), indexed.config.registry.network)
+    mkdirSync(dir, { recursive: true })
+    copyFileSync(join(ROOT, 'registry/testnet/tokenlist.json'), join(dir, 'tokenlist.json'))
+    await waitFor(async () => (await verified()).BX === true, 'the kept token list read')
+    expect(await verified()).toEqual({ BX: true, WETH: true, DUSD: true, MOON: false, PXL: false, DCM: false })
+  })
+
   test('/swaps: newest first, default 50, limit clamped to 1..500, filters by pair and sender', async () => {
     const all = (await get('/swaps?limit=500')).body.swaps as Body[]
-    expect(all.length).toBe(6 + SWAPS)
+    expect(all.length).toBe(SEED.swaps + SWAPS)
     newestFirst(all)
     expect(Object.keys(all[0]!)).toEqual(['txHash', 'logIndex', 'block', 'pair', 'sender', 'recipient', 'amount0In', 'amount1In', 'amount0Out', 'amount1Out'])
     expect((await get('/swaps')).body.swaps).toEqual(all.slice(0, 50))
@@ -138,7 +177,7 @@ describe('constant-product routes', () => {
   test('/events: mints and burns newest first; a mint has a null recipient', async () => {
     const { events } = (await get('/events')).body
     newestFirst(events)
-    expect(events.map((event: Body) => event.kind).sort()).toEqual(['burn', 'mint', 'mint', 'mint', 'mint'])
+    expect(events.map((event: Body) => event.kind).sort()).toEqual(['burn', ...Array(SEED.mints).fill('mint')])
     for (const event of events) {
       expect(Object.keys(event)).toEqual(['txHash', 'logIndex', 'block', 'pair', 'kind', 'sender', 'recipient', 'amount0', 'amount1'])
       if (event.kind === 'mint') expect(event.recipient).toBeNull()
@@ -158,12 +197,12 @@ describe('constant-product routes', () => {
       if (row.token1.address === WETH9) valueEthWei += 2n * reserve1
     }
     expect(stats).toMatchObject({
-      pools: 3,
-      swaps: 6 + SWAPS,
-      mints: 4,
-      burns: 1,
-      poolsWithEth: 2,
-      poolsWithoutEth: 1,
+      pools: SEED.pairs,
+      swaps: SEED.swaps + SWAPS,
+      mints: SEED.mints,
+      burns: SEED.burns,
+      poolsWithEth: SEED.pairsWithEth,
+      poolsWithoutEth: SEED.pairs - SEED.pairsWithEth,
       valueEthWei: valueEthWei.toString(),
       valueEthDenominator: '1000000000000000000',
     })
@@ -289,5 +328,18 @@ describe('health', () => {
       v2: { cursorBlock: head, lagBlocks: 0, updatedAt: expect.any(String) },
       cl: { cursorBlock: head, lagBlocks: 0, updatedAt: expect.any(String) },
     })
+  })
+})
+
+// Last: it moves the chain's clock on.
+describe('the price feed left alone', () => {
+  test('an answer older than exchange.ethUsdMaxAgeSeconds of chain time gives null dollar figures, never 0', async () => {
+    expect((await get('/pools')).body.ethUsd).not.toBeNull()
+    await indexed.dev.advanceTime(indexed.config.exchange.ethUsdMaxAgeSeconds + 1)
+    await waitFor(async () => (await get('/pools')).body.ethUsd === null, 'ethUsd null once the answer is stale')
+    expect(await get('/stats')).toMatchObject({ body: { ethUsd: null, valueUsd: null } })
+    // A fresh round brings the figures back.
+    await indexed.dev.write(devAccounts.treasury, indexed.manifest.contracts.EthUsdFeed, ours.EthUsdFeed.abi, 'update', [parseUnits('2999.5', 8)])
+    await waitFor(async () => (await get('/pools')).body.ethUsd === '2999.5', 'ethUsd back with a fresh round')
   })
 })

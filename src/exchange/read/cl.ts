@@ -52,8 +52,6 @@ export function clQueries(index: IndexReader) {
     /** Most swapped first, like the constant-product list; the older pool first on a tie. */
     pools: () => index.all<PoolRow>(`${POOL_SELECT} ORDER BY s.swap_count DESC, p.created_tx, p.created_log`),
     pool: (address: Uint8Array) => index.get<PoolRow>(`${POOL_SELECT} WHERE p.pool = ?`, address),
-    poolsOf: (tokenA: Uint8Array, tokenB: Uint8Array) =>
-      index.all<PoolRow>(`${POOL_SELECT} WHERE (p.token0 = ? AND p.token1 = ?) OR (p.token0 = ? AND p.token1 = ?)`, tokenA, tokenB, tokenB, tokenA),
 
     tiers: () =>
       index

@@ -40,9 +40,6 @@ export function v2Queries(index: IndexReader) {
     /** Spec 02: `/pools` is ordered by swap count (most first; the older pair first on a tie). */
     pairs: () => index.all<PairRow>(`${PAIR_SELECT} ORDER BY s.swap_count DESC, p.created_tx, p.created_log`),
     pair: (address: Uint8Array) => index.get<PairRow>(`${PAIR_SELECT} WHERE p.pair = ?`, address),
-    /** Pairs made of these two tokens, either way round. */
-    pairsOf: (tokenA: Uint8Array, tokenB: Uint8Array) =>
-      index.all<PairRow>(`${PAIR_SELECT} WHERE (p.token0 = ? AND p.token1 = ?) OR (p.token0 = ? AND p.token1 = ?)`, tokenA, tokenB, tokenB, tokenA),
 
     swaps: (filter: { pair: Uint8Array | null; sender: Uint8Array | null; limit: number }) => {
       return newestEvents<SwapRow>(

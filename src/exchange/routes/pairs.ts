@@ -9,7 +9,7 @@ import { pairJson } from '../read/v2.ts'
 
 /** The constant-product routes, at the bare paths (spec 02 "Endpoints"; DESIGN names the unnamed ones). */
 export function pairRoutes(deps: ExchangeDeps) {
-  const { v2, tokens } = deps
+  const { v2, tokens, listed } = deps
   const price = async () => dollars(await deps.ethUsd())
 
   return new Elysia()
@@ -31,7 +31,8 @@ export function pairRoutes(deps: ExchangeDeps) {
       return {
         tokens: rows.map((row) => {
           const meta = metas.get(checksum(row.token).toLowerCase())!
-          return { address: meta.address, symbol: meta.symbol, decimals: meta.decimals, pools: row.pools }
+          // A launched token has no verified mark until the registry lists it (spec 01, 02).
+          return { address: meta.address, symbol: meta.symbol, decimals: meta.decimals, verified: listed.has(meta.address), pools: row.pools }
         }),
       }
     })
