@@ -288,6 +288,9 @@ describe('every game', () => {
     const router = c().FeeRouter
     expect(await view<Address>('ArcadeBank', 'feeRouter')).toBe(router)
     const routerBefore = await chain.clients.publicClient.getBalance({ address: router })
+    // The fee router counts what each source paid it; the arcade is source 2.
+    const arcadeReceived = () => chain.read<bigint>(router, ours.FeeRouter.abi, 'receivedEth', [2])
+    const receivedBefore = await arcadeReceived()
     const houseBefore = await view<bigint>('ArcadeBank', 'house')
     const plays: Array<[Exclude<Game, 'Lottery'>, string, unknown[], string]> = [
       ['CoinFlip', 'place', [true], '0.7'],
@@ -312,6 +315,7 @@ describe('every game', () => {
     skims += skimOf(parseEther('0.03'))
     expect(skims).toBeGreaterThan(0n)
     expect((await chain.clients.publicClient.getBalance({ address: router })) - routerBefore).toBe(skims)
+    expect((await arcadeReceived()) - receivedBefore).toBe(skims)
     // The house keeps each stake less its skim and payout (the lottery's tickets are held for its pot, less their skim).
     expect((await view<bigint>('ArcadeBank', 'house')) - houseBefore).toBe(kept - skimOf(parseEther('0.03')))
   })
