@@ -41,6 +41,8 @@ contract FeeRouter {
     mapping(Source => uint256) public receivedEth;
     mapping(Source => uint256) public receivedToken;
 
+    /// The router's fixed settings, emitted once at deployment so that an indexer of its logs knows them.
+    event Configured(address indexed treasury, address indexed token, uint256 burnBps, address burnAddress);
     /// `asset` is the zero address for ether, else the token.
     event FeeReceived(Source indexed source, address indexed from, address indexed asset, uint256 amount);
     event Distributed(address indexed caller, uint256 ethBurned, uint256 ethToTreasury, uint256 tokenBurned, uint256 tokenToTreasury);
@@ -57,6 +59,7 @@ contract FeeRouter {
         treasury = treasury_;
         token = token_;
         burnBps = burnBps_;
+        emit Configured(treasury_, address(token_), burnBps_, BURN_ADDRESS);
     }
 
     /// @notice The arcade bank's skim of each stake, in ether.

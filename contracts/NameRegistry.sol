@@ -58,7 +58,7 @@ contract NameRegistry {
     /// The label an address names itself by (valid while that name is live and resolves to it).
     mapping(address => string) private reverse;
 
-    event NameRegistered(bytes32 indexed id, string label, address indexed owner, uint256 expires, uint256 fee);
+    event NameRegistered(bytes32 indexed id, address indexed owner, string label, uint256 expires, uint256 fee);
     event NameRenewed(bytes32 indexed id, string label, uint256 expires, uint256 fee);
     event NameTransferred(bytes32 indexed id, address indexed from, address indexed to);
     event ResolvedChanged(bytes32 indexed id, address resolved);
@@ -71,7 +71,7 @@ contract NameRegistry {
     error InvalidLabel(string label);
     error Unavailable(string label);
     error NotRegistered(string label);
-    error BadYears(uint256 years_);
+    error BadYears(uint256 yearCount);
     error NotResolvedTo(string label, address account);
 
     constructor(address owner_, IERC20 token_, INamesFeeRouter feeRouter_, uint256 price3_, uint256 price4_, uint256 price5_) {
@@ -161,16 +161,16 @@ contract NameRegistry {
 
     // ---- writing
 
-    /// @notice Registers `label` for `years_` years, owned by and resolving to the caller, paying
+    /// @notice Registers `label` for `yearCount` years, owned by and resolving to the caller, paying
     /// the yearly price times the years in BX (approved to this contract) into the fee router.
     /// The caller's reverse record is set too when it has none.
-    function register(string calldata label, uint256 years_) external {
+    function register(string calldata label, uint256 yearCount) external {
         if (!validLabel(label)) revert InvalidLabel(label);
-        if (years_ == 0 || years_ > MAX_YEARS) revert BadYears(years_);
+        if (yearCount == 0 || yearCount > MAX_YEARS) revert BadYears(yearCount);
         bytes32 id = idOf(label);
         if (reserved[id] || live(id)) revert Unavailable(label);
-        uint256 fee = yearlyPrice(label) * years_;
-        uint64 expires = uint64(block.timestamp + years_ * YEAR);
+        uint256 fee = yearlyPrice(label) * yearCount;
+        uint64 expires = uint64(block.timestamp + yearCount * YEAR);
         address previous = names[id].owner;
         names[id] = Name(msg.sender, msg.sender, expires);
         // A name taken again after it expired starts without the old owner's records.
@@ -178,7 +178,7 @@ contract NameRegistry {
         delete texts[id]["website"];
         delete texts[id]["description"];
         if (previous != address(0) && previous != msg.sender) emit NameTransferred(id, previous, msg.sender);
-        emit NameRegistered(id, label, msg.sender, expires, fee);
+        emit NameRegistered(id, msg.sender, label, expires, fee);
         emit ResolvedChanged(id, msg.sender);
         if (bytes(nameOf(msg.sender)).length == 0) {
             reverse[msg.sender] = label;
@@ -187,13 +187,13 @@ contract NameRegistry {
         _pay(fee);
     }
 
-    /// @notice Extends a live name by `years_` years; anyone may pay for it.
-    function renew(string calldata label, uint256 years_) external {
+    /// @notice Extends a live name by `yearCount` years; anyone may pay for it.
+    function renew(string calldata label, uint256 yearCount) external {
         bytes32 id = idOf(label);
         if (!live(id)) revert NotRegistered(label);
-        if (years_ == 0 || years_ > MAX_YEARS) revert BadYears(years_);
-        uint256 fee = yearlyPrice(label) * years_;
-        uint64 expires = uint64(names[id].expires + years_ * YEAR);
+        if (yearCount == 0 || yearCount > MAX_YEARS) revert BadYears(yearCount);
+        uint256 fee = yearlyPrice(label) * yearCount;
+        uint64 expires = uint64(names[id].expires + yearCount * YEAR);
         names[id].expires = expires;
         emit NameRenewed(id, label, expires, fee);
         _pay(fee);
@@ -229,11 +229,11 @@ contract NameRegistry {
     }
 
     /// @notice The owner reserves a label (or frees it): a reserved label cannot be registered.
-    function setReserved(string calldata label, bool reserved_) external {
+    function setReserved(string calldata label, bool isReserved) external {
         if (msg.sender != owner) revert NotOwner(msg.sender);
         if (!validLabel(label)) revert InvalidLabel(label);
-        reserved[idOf(label)] = reserved_;
-        emit ReservedChanged(idOf(label), label, reserved_);
+        reserved[idOf(label)] = isReserved;
+        emit ReservedChanged(idOf(label), label, isReserved);
     }
 
     function _owned(string calldata label) private view returns (bytes32 id) {

@@ -53,6 +53,6 @@ export function createExplorerApp(context: ServiceContext, spool: Spool, timings
     .use(accountRoutes(explorer))
     .use(tokenRoutes(explorer))
     .use(nftRoutes(explorer))
-    .use(feeRoutes())
-    .use(nameRoutes())
+    .use(feeRoutes(explorer))
+    .use(nameRoutes(explorer))
 }

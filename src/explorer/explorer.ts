@@ -1,4 +1,5 @@
 import type { Database } from 'bun:sqlite'
+import { getAddress, type Address } from 'viem'
 import type { ServiceContext } from '../context.ts'
 import type { RegistryCopy } from '../registry/copy.ts'
 import type { Spool } from '../spool/spool.ts'
@@ -33,6 +34,8 @@ export const EXPLORER_TIMINGS: ExplorerTimings = {
 /** Everything the explorer's routes read from: the spool, the registry, the node, and the caches. */
 export type Explorer = {
   db: Database
+  /** The contracts of the name service and the fee layer the config names; null: the chain has none. */
+  contracts: { nameRegistry: Address | null; feeRouter: Address | null }
   registry: RegistryView
   node: LiveNode
   stats: StatsService
@@ -58,8 +61,10 @@ export function createExplorer(context: ServiceContext, spool: Spool, copy: Regi
     if (!warned) log.warn({ service: 'explorer', err: error }, 'the explorer stats could not be computed; retrying every second')
     warned = true
   }, t.statsCacheMs)
+  const contract = (address: string) => (address ? getAddress(address) : null)
   return {
     db,
+    contracts: { nameRegistry: contract(config.explorer.nameRegistry), feeRouter: contract(config.explorer.feeRouter) },
     registry: new RegistryView(copy),
     node,
     stats,

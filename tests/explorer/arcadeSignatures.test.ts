@@ -5,10 +5,12 @@ import { ours } from '../../src/devnet/artifacts.ts'
 import { decodeInput, decodeLog } from '../../src/explorer/decode/decode.ts'
 
 // The explorer names every call a player or the bank's owner makes, and every event the arcade
-// emits, from its table of plain signatures: each must match the compiled contracts.
+// emits, from its table of plain signatures: each must match the compiled contracts. The same
+// holds for the fee router, the name registry, the token launcher and the price feed.
 const ARCADE = ['ArcadeBank', 'CoinFlip', 'Dice', 'Crash', 'Roulette', 'Slots', 'Plinko', 'Mines', 'Lottery'] as const
+const PROTOCOL = ['FeeRouter', 'NameRegistry', 'TokenLauncher', 'EthUsdFeed'] as const
 
-for (const name of ARCADE) {
+for (const name of [...ARCADE, ...PROTOCOL]) {
   const abi = ours[name].abi
   test(`the explorer decodes every state-changing call and every event of ${name}`, () => {
     const writes = abi.filter((item): item is AbiFunction => item.type === 'function' && item.stateMutability !== 'view' && item.stateMutability !== 'pure')
@@ -35,6 +37,9 @@ function sample(input: { type: string }): unknown {
   if (input.type === 'address') return '0x00000000000000000000000000000000000000a1'
   if (input.type === 'bool') return true
   if (input.type === 'uint8[3]') return [1, 2, 3]
+  if (input.type === 'string') return 'alice'
+  if (input.type === 'bytes32') return `0x${'ab'.repeat(32)}`
+  if (input.type === 'int256') return -7n
   if (input.type.startsWith('uint')) return input.type === 'uint256' || input.type === 'uint96' || input.type === 'uint64' ? 7n : 7
   throw new Error(`no sample for ${input.type}`)
 }

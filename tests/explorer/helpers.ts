@@ -9,7 +9,7 @@ import type { Listening } from '../../src/http/serve.ts'
 import { startSpool, type Spool } from '../../src/spool/spool.ts'
 import { spoolWiring } from '../../src/streams.ts'
 import type { Anvil } from '../helpers/anvil.ts'
-import { devNode, startDevChain, type UnlockedSend } from '../helpers/devChain.ts'
+import { devNode, startDevChain, type DevChain, type UnlockedSend } from '../helpers/devChain.ts'
 import { serveOnFreePort, testContext } from '../helpers/service.ts'
 import { waitFor } from '../helpers/wait.ts'
 import { rpcProxy } from '../spool/helpers.ts'
@@ -19,6 +19,10 @@ export { waitFor }
 export type SeededExplorer = {
   anvil: Anvil
   manifest: Manifest
+  /** What the seeding made (names, launches...). */
+  seed: DevChain['seed']
+  /** The dev chain's typed reads and writes. */
+  dev: DevChain
   spool: Spool
   explorer: Listening
   /** The spool's own way to the node, which a test may cut without touching the explorer's. */
@@ -51,7 +55,7 @@ export async function seededExplorer(toml = '', timings: Partial<ExplorerTimings
   const explorer = serveOnFreePort(createExplorerApp(context, spool, timings), 'explorer')
   const { head } = dev
   const top = await head()
-  await waitFor(() => ['explorer', 'tally'].every((name) => spool.health().streams[name]?.cursorBlock === top), 'the spool and the explorer streams at the head', 30_000)
+  await waitFor(() => ['explorer', 'tally', 'fees'].every((name) => spool.health().streams[name]?.cursorBlock === top), 'the spool and the explorer streams at the head', 30_000)
   const url = (path: string) => `${explorer.url}/api${path}`
   const get = (path: string, init?: RequestInit) => fetch(url(path), init)
   const json = async <T>(path: string, status = 200) => {
@@ -68,6 +72,8 @@ export async function seededExplorer(toml = '', timings: Partial<ExplorerTimings
   return {
     anvil,
     manifest,
+    seed: dev.seed,
+    dev,
     spool,
     explorer,
     spoolProxy,

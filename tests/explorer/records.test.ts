@@ -192,7 +192,7 @@ describe('/address/{address}', () => {
     expect(answer.address).toBe(alice)
     expect(answer.balance).toBe(BigInt(await rpc.call<string>('eth_getBalance', [alice, 'latest'])).toString())
     expect(answer.nonce).toBe(Number.parseInt(await rpc.call<string>('eth_getTransactionCount', [alice, 'latest']), 16))
-    expect(answer).toMatchObject({ contract: false, bytecode: null, bytecodeSize: 0, creator: null, name: null })
+    expect(answer).toMatchObject({ contract: false, bytecode: null, bytecodeSize: 0, creator: null, name: { name: 'alice.bx', owner: alice } })
     expect(answer.counts.sent).toBe(answer.nonce!)
     expect(answer.counts.tokenTransfers).toBeGreaterThan(0)
     expect(answer.tokens.find((token) => token.token === c.BX)).toMatchObject({ symbol: 'BX', verified: true, balance: expect.stringMatching(DECIMAL) })
@@ -222,7 +222,8 @@ describe('/address/{address}', () => {
     const pair = tokens.find((token) => token.symbol === 'UNI-V2')!.address
     expect((await addressOf<AddressAnswer>(pair)).creator?.address).toBe(c.UniswapV2Factory)
     const factory = await addressOf<AddressAnswer>(c.UniswapV2Factory)
-    expect(factory.createdContracts).toHaveLength(3)
+    // The seed's three pairs, and one for each token it launches (made by the launcher's call).
+    expect(factory.createdContracts).toHaveLength(3 + seeded.seed!.protocol.launches.length)
   })
 
   test('cached about a few seconds under a key that includes the paging', async () => {
@@ -283,17 +284,4 @@ describe('/tokens and /nfts', () => {
   })
 })
 
-describe('/fees and /name', () => {
-  test('no fee layer: {deployed:false} and nothing else', async () => {
-    expect(await seeded.json('/fees')).toEqual({ deployed: false })
-  })
-
-  test('names: 3 to 32 characters after the suffix, and no name service configured: 404 either way', async () => {
-    expect((await seeded.json<{ error: string }>('/name/ab', 404)).error).toContain('3 to 32')
-    expect((await seeded.json<{ error: string }>('/name/ab.stack', 404)).error).toContain('3 to 32')
-    expect((await seeded.json<{ error: string }>(`/name/${'a'.repeat(33)}`, 404)).error).toContain('3 to 32')
-    expect((await seeded.json<{ error: string }>('/name/alice.stack', 404)).error).toBe('no name service is configured')
-    expect((await seeded.json<{ error: string }>(`/name/${'a'.repeat(32)}`, 404)).error).toBe('no name service is configured')
-  })
-})
 

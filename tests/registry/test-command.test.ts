@@ -26,7 +26,7 @@ describe('the registry test command', () => {
 
   test('the validator runs directly on Bun', async () => {
     const { code, output } = await run([process.execPath, 'scripts/validate.mjs'])
-    expect(output).toContain('checked testnet: tokenlist.json (3 tokens), tags.json (19 tags), 5 logos')
+    expect(output).toContain('checked testnet: tokenlist.json (3 tokens), tags.json (23 tags), 5 logos')
     expect(code).toBe(0)
   })
 })

@@ -3,7 +3,8 @@ import { parseAbi } from 'viem'
 /**
  * The methods the explorer names in transactions: the common token standards, wrapped ether,
  * the Uniswap V2 and V3 routers, pairs, factories and position manager, the faucet, the arcade
- * bank and its games, and the multicall forms. Anything else shows its selector. The table is
+ * bank and its games, the fee router, the name registry, the token launcher, the price feed, and
+ * the multicall forms. Anything else shows its selector. The table is
  * plain signatures so adding one is a one-line change.
  */
 export const METHOD_SIGNATURES = [
@@ -87,6 +88,24 @@ export const METHOD_SIGNATURES = [
   'function place(uint8 mines, uint32 picks, uint256 stake)',
   'function buy(uint32 tickets)',
   'function draw()',
+  // The fee router
+  'function receiveArcadeSkim()',
+  'function payEther(uint8 source)',
+  'function payToken(uint8 source, uint256 amount)',
+  'function distribute()',
+  'function claim()',
+  // The name registry
+  'function register(string label, uint256 yearCount)',
+  'function renew(string label, uint256 yearCount)',
+  'function transfer(string label, address to)',
+  'function setResolved(string label, address resolved)',
+  'function setText(string label, string key, string value)',
+  'function setReverse(string label)',
+  'function setReserved(string label, bool isReserved)',
+  // The token launcher
+  'function launch(string name, string symbol, uint256 supply, uint256 liquidityTokens)',
+  // The ETH/USD price feed
+  'function update(int256 answer)',
   // Multicall: the periphery's and Multicall3's
   'function multicall(bytes[] data)',
   'function multicall(uint256 deadline, bytes[] data)',
@@ -159,6 +178,24 @@ export const EVENT_SIGNATURES = [
   'event TicketsBought(uint256 indexed round, address indexed player, uint32 tickets, uint256 cost, uint256 endsAt)',
   'event LotteryDrawn(uint256 indexed round, address indexed winner, uint256 winningTicket, uint256 tickets, uint256 pot, uint256 prize)',
   'event LotteryRefunded(uint256 indexed round, uint256 entries, uint256 pot)',
+  // The fee router
+  'event Configured(address indexed treasury, address indexed token, uint256 burnBps, address burnAddress)',
+  'event FeeReceived(uint8 indexed source, address indexed from, address indexed asset, uint256 amount)',
+  'event Distributed(address indexed caller, uint256 ethBurned, uint256 ethToTreasury, uint256 tokenBurned, uint256 tokenToTreasury)',
+  'event Claimed(address indexed treasury, uint256 eth, uint256 tokenAmount)',
+  // The name registry
+  'event NameRegistered(bytes32 indexed id, address indexed owner, string label, uint256 expires, uint256 fee)',
+  'event NameRenewed(bytes32 indexed id, string label, uint256 expires, uint256 fee)',
+  'event NameTransferred(bytes32 indexed id, address indexed from, address indexed to)',
+  'event ResolvedChanged(bytes32 indexed id, address resolved)',
+  'event TextChanged(bytes32 indexed id, string key, string value)',
+  'event ReverseChanged(address indexed account, string label)',
+  'event ReservedChanged(bytes32 indexed id, string label, bool reserved)',
+  // The token launcher
+  'event TokenLaunched(address indexed token, address indexed pair, address indexed creator, string name, string symbol, uint256 supply, uint256 liquidityTokens, uint256 liquidityEth, uint256 fee)',
+  // The ETH/USD price feed (Chainlink's events)
+  'event AnswerUpdated(int256 indexed current, uint256 indexed roundId, uint256 updatedAt)',
+  'event NewRound(uint256 indexed roundId, address indexed startedBy, uint256 startedAt)',
 ] as const
 
 export const methodAbi = parseAbi(METHOD_SIGNATURES)

@@ -5,6 +5,7 @@ import type { Explorer } from '../explorer.ts'
 import { checksum, parseAddress } from '../../eth/address.ts'
 import { blob, hex } from '../../eth/bytes.ts'
 import { valueOf, viewCall, viewResult } from '../node.ts'
+import { reverseCall, reverseResult } from '../names.ts'
 import { page } from '../paging.ts'
 import { addressTransactions } from '../read/accounts.ts'
 import { accountCounts, contractCreation, contractsCreatedBy, rankedAccounts, tallyTotals } from '../read/tally.ts'
@@ -26,6 +27,7 @@ export function truncateBytecode(code: Hex): string {
 /** Spec 03: `/accounts` ({total, accounts} by transaction count) and `/address/{address}`. */
 export function accountRoutes(explorer: Explorer) {
   const { db, registry, node } = explorer
+  const { nameRegistry } = explorer.contracts
 
   /** A contract or creator from the tally with the hash of its transaction. */
   const contractRef = (contract: Uint8Array, txHash: Uint8Array | undefined) => {
@@ -42,14 +44,17 @@ export function accountRoutes(explorer: Explorer) {
     // The transactions that created it and what it created, looked up at once.
     const hashes = txHashes(db, [...(creation ? [creation.txId] : []), ...created.map((entry) => entry.txId)])
 
-    // Live: balance, nonce, code, the token balances and the probes of unlisted tokens, one batch.
+    // Live: balance, nonce, code, the token balances, the name the address goes by (its reverse
+    // record) and the probes of unlisted tokens, one batch.
     const tokens = tokensReceived(db, bytes).map((token) => checksum(token))
     const probes = explorer.probes.plan(tokens.filter((token) => !registry.token(token)), 60_000)
+    const nameAt = 3 + tokens.length
     const own = [
       { method: 'eth_getBalance', params: [address, 'latest'] },
       { method: 'eth_getTransactionCount', params: [address, 'latest'] },
       { method: 'eth_getCode', params: [address, 'latest'] },
       ...tokens.map((token) => viewCall(token, erc20Abi, 'balanceOf', [address])),
+      ...(nameRegistry ? [reverseCall(nameRegistry, address)] : []),
     ]
     const results = await node.batch([...own, ...probes.calls])
     const probed = probes.read(results, own.length)
@@ -98,8 +103,9 @@ export function accountRoutes(explorer: Explorer) {
       counts: { transactions: counts.sent + counts.received - counts.self, sent: counts.sent, received: counts.received, ...transferCounts(db, bytes) },
       tokens: holdings,
       nfts,
-      // No name service is configured on this stack, so there is no record to read.
-      name: null,
+      // The name-service record of the name the address goes by: null with no name service, no
+      // reverse record (or one whose name expired or resolves elsewhere), or the node away.
+      name: nameRegistry ? reverseResult(results, nameAt) : null,
       transactions: addressTransactions(db, bytes, creation?.txId ?? null, paging).map((tx) => txSummary(tx, registry)),
       tokenTransfers: addressTransfers(db, bytes, true, paging).map((transfer) => transferRow(transfer, registry)),
       nftTransfers: addressTransfers(db, bytes, false, paging).map((transfer) => transferRow(transfer, registry)),
