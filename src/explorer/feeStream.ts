@@ -38,16 +38,16 @@ export const FEES_STREAM = 'fees'
  *   claimed:eth | claimed:token                       what the treasury took
  *   distributions | claims                            counts alone
  */
-const totalsTable = versionedTable({ table: 'fee_totals', keys: ['router', 'figure'], columns: ['amount', 'count'] })
+const totalsTable = versionedTable({ table: 'explorer_fee_totals', keys: ['router', 'figure'], columns: ['amount', 'count'] })
 
-export const feeTables = [createdTable('fee_routers', 'block_number'), totalsTable, eventTable('fee_movements')]
+export const feeTables = [createdTable('explorer_fee_routers', 'block_number'), totalsTable, eventTable('explorer_fee_movements')]
 
 const feeMigrations: Migration[] = [
   {
     id: 'explorer/fees/001-routers-totals-movements',
     sql: `
       -- A router's fixed settings, from the event its constructor emits.
-      CREATE TABLE fee_routers (
+      CREATE TABLE explorer_fee_routers (
         router BLOB PRIMARY KEY,
         treasury BLOB NOT NULL,
         token BLOB NOT NULL,
@@ -56,7 +56,7 @@ const feeMigrations: Migration[] = [
         block_number INTEGER NOT NULL
       ) WITHOUT ROWID;
 
-      CREATE TABLE fee_totals (
+      CREATE TABLE explorer_fee_totals (
         router BLOB NOT NULL,
         figure TEXT NOT NULL,
         amount TEXT NOT NULL,                -- decimal
@@ -68,7 +68,7 @@ const feeMigrations: Migration[] = [
       -- Every movement: a fee received (kind 'received', its source and payer), a split
       -- ('distributed': eth and token split, of which eth_burned and token_burned burned), a
       -- claim ('claimed', by the treasury).
-      CREATE TABLE fee_movements (
+      CREATE TABLE explorer_fee_movements (
         tx_id INTEGER NOT NULL,
         log_index INTEGER NOT NULL,
         block_number INTEGER NOT NULL,
@@ -82,7 +82,7 @@ const feeMigrations: Migration[] = [
         token_burned TEXT,
         PRIMARY KEY (tx_id, log_index)
       ) WITHOUT ROWID;
-      CREATE INDEX fee_movements_router ON fee_movements(router, tx_id, log_index);
+      CREATE INDEX explorer_fee_movements_router ON explorer_fee_movements(router, tx_id, log_index);
     `,
   },
 ]
@@ -107,10 +107,10 @@ export function applyFeeLogs(db: Database, logs: SpoolLog[], router: string | nu
     total.count++
   }
   const insertRouter = db.query(
-    'INSERT OR REPLACE INTO fee_routers (router, treasury, token, burn_bps, burn_address, block_number) VALUES (?, ?, ?, ?, ?, ?)',
+    'INSERT OR REPLACE INTO explorer_fee_routers (router, treasury, token, burn_bps, burn_address, block_number) VALUES (?, ?, ?, ?, ?, ?)',
   )
   const insertMovement = db.query(
-    `INSERT INTO fee_movements (tx_id, log_index, block_number, router, kind, source, account, eth, token, eth_burned, token_burned)
+    `INSERT INTO explorer_fee_movements (tx_id, log_index, block_number, router, kind, source, account, eth, token, eth_burned, token_burned)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   )
   for (const log of logs) {

@@ -9,7 +9,7 @@ export type FeeRouterRow = { treasury: Uint8Array; token: Uint8Array; burnBps: n
 export function feeRouterSettings(db: Database, router: Uint8Array): FeeRouterRow | null {
   return db
     .query<FeeRouterRow, [Uint8Array]>(
-      'SELECT treasury, token, burn_bps AS burnBps, burn_address AS burnAddress, block_number AS blockNumber FROM fee_routers WHERE router = ?',
+      'SELECT treasury, token, burn_bps AS burnBps, burn_address AS burnAddress, block_number AS blockNumber FROM explorer_fee_routers WHERE router = ?',
     )
     .get(router)
 }
@@ -18,7 +18,7 @@ export type FeeTotal = { amount: bigint; count: number }
 
 /** Every running total of the router, by figure (see feeStream.ts); a figure nothing moved is absent. */
 export function feeTotals(db: Database, router: Uint8Array): Map<string, FeeTotal> {
-  const rows = db.query<{ figure: string; amount: string; count: number }, [Uint8Array]>('SELECT figure, amount, count FROM fee_totals WHERE router = ?').all(router)
+  const rows = db.query<{ figure: string; amount: string; count: number }, [Uint8Array]>('SELECT figure, amount, count FROM explorer_fee_totals WHERE router = ?').all(router)
   return new Map(rows.map((row) => [row.figure, { amount: BigInt(row.amount), count: row.count }]))
 }
 
@@ -41,7 +41,7 @@ export function latestFeeMovements(db: Database, router: Uint8Array, limit: numb
     .query<FeeMovement, [Uint8Array, number]>(
       `SELECT tx_id AS txId, log_index AS logIndex, block_number AS blockNumber, kind, source, account, eth, token,
               eth_burned AS ethBurned, token_burned AS tokenBurned
-         FROM fee_movements WHERE router = ? ORDER BY tx_id DESC, log_index DESC LIMIT ?`,
+         FROM explorer_fee_movements WHERE router = ? ORDER BY tx_id DESC, log_index DESC LIMIT ?`,
     )
     .all(router, limit)
 }
