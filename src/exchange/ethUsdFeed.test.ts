@@ -1,5 +1,6 @@
 import { expect, test } from 'bun:test'
-import { ethUsdFeed, feedPrice, type FeedReading } from './ethUsdFeed.ts'
+import { encodeFunctionData, encodeFunctionResult, type Hex } from 'viem'
+import { aggregatorV3Abi, ethUsdFeed, feedPrice, type FeedReading } from './ethUsdFeed.ts'
 
 const reading = (overrides: Partial<FeedReading> = {}): FeedReading => ({ answer: 300_012_345_678n, decimals: 8, updatedAt: 1000n, chainTime: 1000n, ...overrides })
 
@@ -25,4 +26,45 @@ test('no feed configured: null without asking any node', async () => {
 test('a node that cannot be reached: null, not an error', async () => {
   const read = ethUsdFeed({ rpcUrl: 'http://127.0.0.1:9', feed: '0x959922bE3CAee4b8Cd9a407cc3ac1C251C2007B1', maxAgeSeconds: 3600, timeoutMs: 500 })
   expect(await read()).toBeNull()
+})
+
+/** A node that answers the feed's batch with `answer` (8 decimals, written at chain time), after `delayMs`. */
+function fakeNode(state: { answer: bigint; delayMs: number }) {
+  return Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    fetch: async (request) => {
+      const calls = (await request.json()) as Array<{ id: number; method: string; params: Array<{ data?: Hex }> }>
+      await Bun.sleep(state.delayMs)
+      const answer = (call: (typeof calls)[number]) => {
+        if (call.method === 'eth_getBlockByNumber') return { timestamp: '0x3e8' }
+        const latest = call.params[0]!.data === encodeFunctionData({ abi: aggregatorV3Abi, functionName: 'latestRoundData' })
+        return latest
+          ? encodeFunctionResult({ abi: aggregatorV3Abi, functionName: 'latestRoundData', result: [1n, state.answer, 1000n, 1000n, 1n] })
+          : encodeFunctionResult({ abi: aggregatorV3Abi, functionName: 'decimals', result: 8 })
+      }
+      return Response.json(calls.map((call) => ({ jsonrpc: '2.0', id: call.id, result: answer(call) })))
+    },
+  })
+}
+
+test('one reading serves a second; then a slow node keeps no request waiting while a recent reading stands', async () => {
+  const state = { answer: 300_000_000_000n, delayMs: 0 }
+  const node = fakeNode(state)
+  try {
+    const read = ethUsdFeed({ rpcUrl: `http://127.0.0.1:${node.port}`, feed: '0x959922bE3CAee4b8Cd9a407cc3ac1C251C2007B1', maxAgeSeconds: 3600, keptMs: 100 })
+    expect(await read()).toEqual({ numerator: 300_000_000_000n, denominator: 10n ** 8n })
+    state.answer = 310_000_000_000n
+    expect((await read())!.numerator).toBe(300_000_000_000n)
+    await Bun.sleep(120)
+    state.delayMs = 300
+    const started = performance.now()
+    expect((await read())!.numerator).toBe(300_000_000_000n)
+    expect(performance.now() - started).toBeLessThan(100)
+    // The reading in flight lands, and is the answer from then on.
+    await Bun.sleep(350)
+    expect((await read())!.numerator).toBe(310_000_000_000n)
+  } finally {
+    node.stop(true)
+  }
 })

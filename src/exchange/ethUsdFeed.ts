@@ -28,13 +28,16 @@ export function feedPrice(reading: FeedReading | null, maxAgeSeconds: number): F
 
 /** How long one reading serves every request. */
 const READING_KEPT_MS = 1000
+/** How many times that a reading still answers while the next one is on its way. */
+const LAST_READING_SERVES = 5
 
 export type EthUsdFeedOptions = { rpcUrl: string; feed: Address | null; maxAgeSeconds: number; timeoutMs?: number; keptMs?: number }
 
 /**
  * ethUsd as the routes ask for it (spec 02: dollar figures come from another layer): read from
  * the price feed through the node, its latest round, its decimals and the latest block's time in
- * one JSON-RPC batch, the answer kept for a second and shared by the requests that ask meanwhile.
+ * one JSON-RPC batch, the answer kept for a second and shared by the requests that ask meanwhile
+ * (and for a few seconds more while the next reading is on its way, so a slow node delays no answer).
  * null with no feed configured, a feed that does not answer (no code, a revert, no round yet),
  * a stale or non-positive answer, and while the node cannot be reached.
  */
@@ -65,10 +68,18 @@ export function ethUsdFeed({ rpcUrl, feed, maxAgeSeconds, timeoutMs = 3000, kept
       return null
     }
   }
-  let kept: { at: number; value: Promise<Fraction | null> } | null = null
-  return () => {
+  let last: { at: number; value: Fraction | null } | null = null
+  let pending: Promise<Fraction | null> | null = null
+  return async () => {
     const now = Date.now()
-    if (!kept || now - kept.at >= keptMs) kept = { at: now, value: read().then((reading) => feedPrice(reading, maxAgeSeconds)) }
-    return kept.value
+    if (last && now - last.at < keptMs) return last.value
+    pending ??= read()
+      .then((reading) => feedPrice(reading, maxAgeSeconds))
+      .then((value) => ((last = { at: Date.now(), value }), value))
+      .finally(() => (pending = null))
+    // While a new reading is on its way, a recent one answers rather than keep requests waiting
+    // on a slow node (a hanging node is given `timeoutMs`).
+    if (last && now - last.at < keptMs * LAST_READING_SERVES) return last.value
+    return pending
   }
 }
