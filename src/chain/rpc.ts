@@ -52,17 +52,15 @@ export function createRpc(url: string, { timeoutMs = 30_000 } = {}): Rpc {
       throw new NodeUnreachableError(`the node at ${url} cannot be reached: ${(error as Error).message}`)
     }
     if (!response.ok) throw new NodeUnreachableError(`the node at ${url} answered HTTP ${response.status}`)
-    let text: string
+    // Parsed from the bytes as they come (no string copy of a large answer); its size from the header.
+    const length = Number(response.headers.get('content-length') ?? Number.NaN)
     try {
-      text = await response.text()
+      const answer: unknown = await response.json()
+      return { answer, bytes: Number.isFinite(length) ? length : JSON.stringify(answer).length }
     } catch (error) {
       if (signal.aborted) throw timedOut()
+      if (error instanceof SyntaxError) throw new NodeUnreachableError(`the node at ${url} answered something that is not JSON`)
       throw new NodeUnreachableError(`the node at ${url} broke off its answer: ${(error as Error).message}`)
-    }
-    try {
-      return { answer: JSON.parse(text), bytes: text.length }
-    } catch {
-      throw new NodeUnreachableError(`the node at ${url} answered something that is not JSON`)
     }
   }
 

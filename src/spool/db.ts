@@ -19,6 +19,9 @@ export function openSpool(path: string, extraMigrations: Migration[] = []): Data
   try {
     db.run('PRAGMA journal_mode = WAL')
     db.run('PRAGMA synchronous = NORMAL')
+    // The transactions' hash index takes its rows in random order: a page cache that holds it
+    // keeps the writes from reading pages back from disk (64 MiB at most, taken as it is used).
+    db.run('PRAGMA cache_size = -65536')
     db.run('PRAGMA busy_timeout = 5000')
     db.run('PRAGMA foreign_keys = OFF')
     migrate(db, [...spoolMigrations, ...extraMigrations])
