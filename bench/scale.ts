@@ -297,7 +297,7 @@ try {
       ['spool bytes per transaction', (bytes / totalTxs).toFixed(0), ''],
     ],
     [
-      'the copy includes the start-up, so the ratio means something only at hundreds of full blocks; while the spool catches up the derived streams take one short pass every 5 s, and catch up after it',
+      'the copy includes the start-up, so the ratio means something only at hundreds of full blocks; while the spool catches up the derived streams take one short pass every 15 s, and catch up after it',
       ...(distinct.length > 0 ? ['warnings and errors logged during catch-up:', ...distinct.map((line) => `  ${line}`)] : []),
     ],
   )
