@@ -16,6 +16,16 @@ export type MiniBlock = {
   txCount: number
 }
 
+/**
+ * The mini-block of a block on a node without mini-blocks of its own (anvil, DESIGN "Local
+ * chain"): the block is its own mini-block, with the same number, its time in microseconds and
+ * all its transactions. The one place this rule is written: the spool, the explorer, the arcade
+ * and the faucet take their mini-blocks from here.
+ */
+export function blockAsMiniBlock(block: { number: number; hash: Hex; timestamp: number; txCount: number }): MiniBlock {
+  return { number: block.number, block: block.number, hash: block.hash, timestampUs: block.timestamp * 1_000_000, txCount: block.txCount }
+}
+
 /** A log as the node's JSON-RPC returns it. */
 export type RpcLog = {
   address: Address
@@ -108,7 +118,7 @@ export function followMiniBlocks(options: MiniBlockFollowerOptions): MiniBlockFo
     if (count!.value === null) return
     if (logs && !logs.ok) throw logs.error
     apply(
-      { number: head.number, block: head.number, hash: head.hash, timestampUs: head.timestamp * 1_000_000, txCount: Number(count!.value) },
+      blockAsMiniBlock({ number: head.number, hash: head.hash, timestamp: head.timestamp, txCount: Number(count!.value) }),
       (logs?.value as RpcLog[] | undefined) ?? EMPTY,
     )
   }
@@ -134,7 +144,7 @@ export function followMiniBlocks(options: MiniBlockFollowerOptions): MiniBlockFo
       if (!block) continue
       const number = Number(block.number)
       apply(
-        { number, block: number, hash: block.hash, timestampUs: Number(block.timestamp) * 1_000_000, txCount: block.transactions.length },
+        blockAsMiniBlock({ number, hash: block.hash, timestamp: Number(block.timestamp), txCount: block.transactions.length }),
         logsByBlock.get(block.hash) ?? EMPTY,
       )
     }

@@ -1,4 +1,5 @@
 import type { Hex } from 'viem'
+import { blockAsMiniBlock } from '../chain/miniBlocks.ts'
 import { methodName } from './decode/decode.ts'
 import { checksum, checksumOrNull } from '../eth/address.ts'
 import { decimal } from '../eth/quantity.ts'
@@ -27,19 +28,10 @@ export type NodeReceipt = {
   logs: unknown[]
 }
 
-/**
- * A node without mini-blocks makes each block its own mini-block (DESIGN "Local chain"): the
- * same number, the block's time in microseconds, all its transactions.
- */
+/** A block the node gave, as its mini-block (the chain layer's rule), in the explorer's fields. */
 export function miniFromBlock(block: NodeBlock) {
-  const number = Number(BigInt(block.number))
-  return {
-    number,
-    blockNumber: number,
-    hash: block.hash,
-    timestamp_us: Number(BigInt(block.timestamp)) * 1_000_000,
-    txCount: block.transactions.length,
-  }
+  const mini = blockAsMiniBlock({ number: Number(BigInt(block.number)), hash: block.hash, timestamp: Number(BigInt(block.timestamp)), txCount: block.transactions.length })
+  return { number: mini.number, blockNumber: mini.block, hash: mini.hash, timestamp_us: mini.timestampUs, txCount: mini.txCount }
 }
 
 /** A transaction the node gave, as a list line (the spool's fields it cannot know are absent). */

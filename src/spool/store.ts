@@ -1,4 +1,5 @@
 import type { Database } from 'bun:sqlite'
+import { blockAsMiniBlock } from '../chain/miniBlocks.ts'
 import { blob, hex } from '../eth/bytes.ts'
 import { decimal, quantity } from '../eth/quantity.ts'
 import { txId } from './codec.ts'
@@ -63,8 +64,9 @@ export function writeBatch(db: Database, statements: Statements, bundles: BlockB
         block.size ? quantity(block.size) : null,
         block.transactions.length,
       )
-      // No mini-blocks on this node: the block is its own mini-block, its time in microseconds.
-      statements.mini.run(number, number, blob(block.hash), timestamp * 1_000_000, block.transactions.length)
+      // No mini-blocks on this node: the block is its own mini-block (the chain layer's rule).
+      const mini = blockAsMiniBlock({ number, hash: block.hash, timestamp, txCount: block.transactions.length })
+      statements.mini.run(mini.number, mini.block, blob(mini.hash), mini.timestampUs, mini.txCount)
       block.transactions.forEach((tx, index) => {
         const receipt = receipts[index]!
         const id = txId(number, index)

@@ -1,5 +1,6 @@
 import type { Address, PublicClient } from 'viem'
 import { fromChain } from '../../chain/client.ts'
+import { blockAsMiniBlock, type MiniBlock } from '../../chain/miniBlocks.ts'
 import { faucetAbi, tokenAbi } from '../contract.ts'
 
 /** What one drip pays and what the contract holds to pay it with. */
@@ -48,8 +49,13 @@ export class FaucetReader {
     return fromChain(async () => Number(await this.client.readContract({ address: faucet, abi: faucetAbi, functionName: 'retryIn', args: [address], blockNumber })))
   }
 
-  blockNumber(): Promise<bigint> {
-    return fromChain(() => this.client.getBlockNumber({ cacheTime: 0 }))
+  /** The node's head: its latest block, and the mini-block head that block makes (the chain layer's rule). */
+  head(): Promise<{ blockNumber: bigint; miniBlock: MiniBlock }> {
+    return fromChain(async () => {
+      const block = await this.client.getBlock({ blockTag: 'latest' })
+      const miniBlock = blockAsMiniBlock({ number: Number(block.number), hash: block.hash, timestamp: Number(block.timestamp), txCount: block.transactions.length })
+      return { blockNumber: block.number, miniBlock }
+    })
   }
 
   private async readFacts(faucet: Address): Promise<FaucetFacts> {

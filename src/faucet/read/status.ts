@@ -28,7 +28,7 @@ export type FaucetStatus = {
  * quotas are not part of that answer.
  */
 export async function readStatus(reader: FaucetReader, faucet: Address, address: Address | null): Promise<FaucetStatus> {
-  const [facts, blockNumber] = await Promise.all([reader.factsOf(faucet), reader.blockNumber()])
+  const [facts, { blockNumber, miniBlock }] = await Promise.all([reader.factsOf(faucet), reader.head()])
   const [treasury, retryIn] = await Promise.all([
     reader.treasury(faucet, blockNumber),
     address ? reader.retryIn(faucet, address, blockNumber) : Promise.resolve(null),
@@ -46,8 +46,8 @@ export async function readStatus(reader: FaucetReader, faucet: Address, address:
     treasuryBxFmt: formatAmount(treasury.tokenBalance, facts.decimals, facts.symbol),
     cooldown: facts.cooldown,
     evmBlock: Number(blockNumber),
-    // A node without mini-blocks (anvil) makes each block its own mini-block.
-    miniBlock: Number(blockNumber),
+    // The node's mini-block head, read with its head block.
+    miniBlock: miniBlock.number,
   }
   if (retryIn !== null) {
     status.canDrip = retryIn === 0
