@@ -214,6 +214,25 @@ describe('/fees', () => {
     expect(fees.recent.slice(0, 2).map((movement: Body) => [movement.kind, movement.account])).toEqual([['claimed', treasury.address], ['distributed', alice.address]])
   })
 
+  test('a revert to a snapshot takes the fees it orphaned out of the figures, and those paid after it in', async () => {
+    const before = (await compareFees()).fees
+    const snapshot = await seeded.dev.test.snapshot()
+    // A launch fee and a split that the revert will orphan.
+    await seeded.dev.write(alice, c.FeeRouter, ours.FeeRouter.abi, 'payEther', [0], { value: 7_000_000_000_000_000n })
+    await seeded.dev.write(alice, c.FeeRouter, ours.FeeRouter.abi, 'distribute')
+    const orphaned = (await compareFees()).fees
+    expect(orphaned.distributions).toBe(before.distributions + 1)
+    await seeded.dev.test.revert({ id: snapshot })
+    // The chain goes on another way: a smaller fee, and three blocks past the old head.
+    await seeded.dev.write(alice, c.FeeRouter, ours.FeeRouter.abi, 'payEther', [0], { value: 3_000_000_000_000_000n })
+    await seeded.dev.mine(3)
+    const { fees } = await compareFees()
+    expect(fees.distributions).toBe(before.distributions)
+    expect(fees.launches.count).toBe(before.launches.count + 1)
+    expect(BigInt(fees.launches.eth)).toBe(BigInt(before.launches.eth) + 3_000_000_000_000_000n)
+    expect(fees.recent.some((movement: Body) => orphaned.recent.slice(0, 2).some((gone: Body) => gone.txHash === movement.txHash))).toBe(false)
+  })
+
   test('{deployed:false} and nothing else when the config names no fee layer', async () => {
     await otherExplorer('[explorer]\nfeeRouter = ""\n', async (json) => {
       expect(await json('/fees')).toEqual({ deployed: false })
