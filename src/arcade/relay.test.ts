@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test'
-import { encodeAbiParameters, encodeEventTopics, getAddress, type Address, type Hex } from 'viem'
+import { encodeAbiParameters, getAddress, type Address, type Hex } from 'viem'
 import type { RpcLog } from '../chain/miniBlocks.ts'
 import { ARCADE_ABIS, GAME_ARGUMENT, type ArcadeAbiName } from './abis.ts'
 import { ArcadeStats } from './arcade.ts'
@@ -7,6 +7,7 @@ import { Delivery } from './delivery.ts'
 import { Relay } from './relay.ts'
 import { Room } from './room.ts'
 import type { Binding } from './settings.ts'
+import { eventTopics } from '../eth/events.ts'
 
 const bank = getAddress('0xb7f8bc63bbcad18155201308c8f3540b07f84f5e')
 const coinFlip = getAddress('0xa51c1fc2f0d1a1b8494ed1fe312d7c3a78ed91c0')
@@ -24,7 +25,7 @@ function relayOf(bindings: Binding[]) {
 
 let logIndex = 0
 function bankLog(eventName: 'Staked' | 'Deposited', args: Record<string, unknown>, data: Hex): RpcLog {
-  const topics = encodeEventTopics({ abi: ARCADE_ABIS.ArcadeBank, eventName, args } as never) as Hex[]
+  const topics = eventTopics(ARCADE_ABIS.ArcadeBank, eventName, args)
   return { address: bank, topics, data, blockNumber: '0x5', blockHash: `0x${'ab'.repeat(32)}`, transactionHash: `0x${'cd'.repeat(32)}`, transactionIndex: '0x0', logIndex: `0x${(logIndex++).toString(16)}`, removed: false } as RpcLog
 }
 

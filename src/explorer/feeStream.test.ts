@@ -1,12 +1,13 @@
 import { Database } from 'bun:sqlite'
 import { expect, test } from 'bun:test'
-import { encodeAbiParameters, encodeEventTopics, type Hex } from 'viem'
+import { encodeAbiParameters } from 'viem'
 import { parseConfig } from '../config/load.ts'
 import { blob } from '../eth/bytes.ts'
 import { migrate } from '../spool/migrations.ts'
 import type { SpoolLog } from '../spool/streams.ts'
 import { applyFeeLogs, feeRouterAbi, feeStream } from './feeStream.ts'
 import { feeTotals, latestFeeMovements } from './read/fees.ts'
+import { eventTopics } from '../eth/events.ts'
 
 const ROUTER = '0dcd1bf9a1b36ce34237eeafef220932846bcd82'
 const OTHER = '11'.repeat(20)
@@ -16,7 +17,7 @@ const TOKEN = `0x${'33'.repeat(20)}` as const
 let txId = 0
 function log(emitter: string, eventName: string, args: Record<string, unknown>): SpoolLog {
   const event = feeRouterAbi.find((item) => item.type === 'event' && item.name === eventName) as unknown as { inputs: Array<{ name: string; type: string; indexed?: boolean }> }
-  const topics = encodeEventTopics({ abi: feeRouterAbi, eventName, args } as never) as Hex[]
+  const topics = eventTopics(feeRouterAbi, eventName, args)
   const plain = event.inputs.filter((input) => !input.indexed)
   const data = encodeAbiParameters(plain, plain.map((input) => args[input.name]))
   const [topic0, topic1, topic2, topic3] = topics.map((topic) => (topic ? blob(topic) : null))

@@ -1,8 +1,9 @@
 import type { Database } from 'bun:sqlite'
-import { toEventSelector, type Abi, type Hex } from 'viem'
+import type { Abi, Hex } from 'viem'
 import FeeRouter from '../../contracts/out/FeeRouter.json' with { type: 'json' }
 import type { Config } from '../config/load.ts'
 import { blob } from '../eth/bytes.ts'
+import { eventSelector } from '../eth/events.ts'
 import { addressTopic, addressWord, hexOf, uint } from '../eth/words.ts'
 import { Entities } from '../spool/kit/entities.ts'
 import { createdTable, eventTable, versionedHistorySql, versionedTable } from '../spool/kit/tables.ts'
@@ -12,7 +13,7 @@ import type { SpoolLog, StreamDefinition } from '../spool/streams.ts'
 /** The fee router's ABI, as compiled from contracts/FeeRouter.sol. */
 export const feeRouterAbi = FeeRouter.abi as Abi
 
-const selector = (name: string): Hex => toEventSelector(feeRouterAbi.find((item) => item.type === 'event' && item.name === name) as never)
+const selector = (name: string): Hex => eventSelector(feeRouterAbi, name)
 
 export const FEE_TOPICS = {
   Configured: selector('Configured'),

@@ -1,8 +1,9 @@
 import { expect, test } from 'bun:test'
-import { encodeAbiParameters, encodeEventTopics, toFunctionSelector, type AbiEvent, type AbiFunction, type Hex } from 'viem'
+import { encodeAbiParameters, toFunctionSelector, type AbiEvent, type AbiFunction, type Hex } from 'viem'
 import { formatAbiItem } from 'viem/utils'
 import { ours } from '../../src/devnet/artifacts.ts'
 import { decodeInput, decodeLog } from '../../src/explorer/decode/decode.ts'
+import { eventTopics } from '../../src/eth/events.ts'
 
 // The explorer names every call a player or the bank's owner makes, and every event the arcade
 // emits, from its table of plain signatures: each must match the compiled contracts. The same
@@ -24,7 +25,7 @@ for (const name of [...ARCADE, ...PROTOCOL]) {
     }
     for (const item of abi.filter((entry): entry is AbiEvent => entry.type === 'event')) {
       const indexed = item.inputs.filter((input) => input.indexed)
-      const topics = encodeEventTopics({ abi: [item], eventName: item.name, args: Object.fromEntries(indexed.map((input) => [input.name!, sample(input)])) } as never) as Hex[]
+      const topics = eventTopics([item], item.name, Object.fromEntries(indexed.map((input) => [input.name!, sample(input)])))
       const plain = item.inputs.filter((input) => !input.indexed)
       const decoded = decodeLog(topics, encodeAbiParameters(plain, plain.map(sample)))
       expect(decoded?.signature ?? `${formatAbiItem(item)} not decoded`).toBe(formatAbiItem(item))
