@@ -63,7 +63,7 @@ describe('closed and kind', () => {
 
   test('kind is mint, burn or collect', () => {
     expect(kindParam(undefined)).toBeNull()
-    for (const kind of ['mint', 'burn', 'collect']) expect(kindParam(kind)).toBe(kind as never)
+    for (const kind of ['mint', 'burn', 'collect'] as const) expect(kindParam(kind)).toBe(kind)
     for (const kind of ['swap', 'MINT', '', 'mint,burn']) {
       expect(statusOf(refused(() => kindParam(kind)))).toBe(400)
       expect(refused(() => kindParam(kind)).message).toBe(INVALID_PARAMETER)

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { ContractFunctionExecutionError, ContractFunctionRevertedError, HttpRequestError, stringToHex, type PublicClient } from 'viem'
+import { ContractFunctionExecutionError, ContractFunctionRevertedError, HttpRequestError, stringToHex, type Address, type PublicClient } from 'viem'
 import { TokenBook } from './tokens.ts'
 
 const TOKEN = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
@@ -27,7 +27,7 @@ describe('token metadata', () => {
     expect(await book.get(TOKEN)).toEqual({ address: TOKEN, symbol: 'BX', decimals: 18 })
     const after = state.calls
     await book.get(TOKEN)
-    await book.get(TOKEN.toLowerCase() as never)
+    await book.get(TOKEN.toLowerCase() as Address)
     expect(state.calls).toBe(after)
   })
 
