@@ -79,9 +79,8 @@ export type Meter = { bytes: number }
  * How many transactions each block holds (null: the node has no such block), from the cheap
  * per-block counts, so that requests can be cut by the work they carry. One batch.
  */
-export async function countTransactions(rpc: Rpc, numbers: number[], meter?: Meter): Promise<Array<number | null>> {
-  const { results, bytes } = await rpc.sizedBatch(numbers.map((number) => ({ method: 'eth_getBlockTransactionCountByNumber', params: [toHex(number)] })))
-  if (meter) meter.bytes += bytes
+export async function countTransactions(rpc: Rpc, numbers: number[]): Promise<Array<number | null>> {
+  const results = await rpc.batch(numbers.map((number) => ({ method: 'eth_getBlockTransactionCountByNumber', params: [toHex(number)] })))
   return results.map((result) => {
     if (!result.ok) throw result.error
     return result.value === null ? null : Number.parseInt(result.value as string, 16)

@@ -105,10 +105,10 @@ export class Follower {
   /** Transactions per block ahead of the spool, from the node's counts: the work of each. */
   private readonly counts = new Map<number, number>()
   /** The request that last timed out: how much it carried and how long it was given. */
-  private timedOutWork: { work: number; ms: number; blocks: number } | null = null
+  private timedOutWork: { ms: number; blocks: number } | null = null
   /** The last rollback: to which block, and how many blocks it dropped. */
   private lastRollback: { to: number; dropped: number } | null = null
-  private retry: (Retrying & { kind: string; startedAt: number }) | null = null
+  private retry: (Retrying & { kind: string }) | null = null
   private nodeHead: number | null = null
   private reachable = false
   private lastError: string | null = null
@@ -230,7 +230,7 @@ export class Follower {
    */
   private retrying(kind: string, reason: string, log = true): number {
     const now = Date.now()
-    const retry = this.retry?.kind === kind ? this.retry : { kind, reason, attempts: 0, since: new Date(now).toISOString(), nextInMs: 0, startedAt: now }
+    const retry = this.retry?.kind === kind ? this.retry : { kind, reason, attempts: 0, since: new Date(now).toISOString(), nextInMs: 0 }
     retry.reason = reason
     retry.attempts++
     retry.nextInMs = Math.min(10_000, 250 * 2 ** Math.min(retry.attempts - 1, 6))
@@ -362,7 +362,7 @@ export class Follower {
     } catch (error) {
       if (error instanceof NodeTimeoutError) {
         this.pacer.timedOut()
-        this.timedOutWork = { work, ms: performance.now() - started, blocks: count }
+        this.timedOutWork = { ms: performance.now() - started, blocks: count }
       }
       return { ok: false, error }
     }
@@ -388,11 +388,7 @@ export class Follower {
         if (broken !== 0) this.write(broken === -1 ? present : present.slice(0, broken))
         if (broken !== -1) {
           const block = present[broken]!.block
-          const parent = present[broken - 1]!.block
-          this.retrying(
-            'unlinked',
-            `block ${quantity(block.number)} of the node names ${block.parentHash} as its parent, but its block ${quantity(parent.number)} is ${parent.hash}: the node's blocks do not link`,
-          )
+          this.retrying('unlinked', doNotLink(quantity(block.number), block.parentHash, present[broken - 1]!.block.hash))
           return 'stopped'
         }
       }
@@ -430,7 +426,7 @@ export class Follower {
     const parent = first.block.parentHash.toLowerCase()
     if (stored === null || parent === stored) return 'follows'
     if (this.lastRollback?.to !== tip || this.lastRollback.dropped !== 0) return 'reorganised'
-    this.retrying('unlinked', `block ${tip + 1} of the node names ${parent} as its parent, but the node's block ${tip} is ${stored}: the node's blocks do not link`)
+    this.retrying('unlinked', doNotLink(tip + 1, parent, stored))
     return 'unlinked'
   }
 
@@ -661,6 +657,10 @@ const SPOOL_SOURCE = 'spool'
 /** The node's absence, said when it starts and while it lasts. */
 const UNREACHABLE_SOURCE = 'node'
 const streamSource = (stream: StreamDefinition) => `stream:${stream.name}`
+
+/** What the follower says of block `number` whose parent is not the node's block before it. */
+const doNotLink = (number: number, parentHash: string, previousHash: string) =>
+  `block ${number} of the node names ${parentHash} as its parent, but the node's block ${number - 1} is ${previousHash}: the node's blocks do not link`
 
 /** The index of the first block that does not name the one before it as its parent; -1 when all link. */
 function unlinkedAt(bundles: BlockBundle[]): number {
