@@ -34,16 +34,16 @@ export type Rpc = {
   url: string
   call: <T>(method: string, params?: unknown[]) => Promise<T>
   batch: (calls: RpcCall[]) => Promise<RpcResult[]>
-  /** A batch with its answer's size; `timeoutMs` replaces the client's time limit for this request. */
-  sizedBatch: (calls: RpcCall[], options?: { timeoutMs?: number }) => Promise<SizedResults>
+  /** A batch with its answer's size. */
+  sizedBatch: (calls: RpcCall[]) => Promise<SizedResults>
 }
 
 export function createRpc(url: string, { timeoutMs = 30_000 } = {}): Rpc {
   let nextId = 1
 
-  const post = async (body: unknown, limitMs: number): Promise<{ answer: unknown; bytes: number }> => {
-    const signal = AbortSignal.timeout(limitMs)
-    const timedOut = () => new NodeTimeoutError(`the node at ${url} did not answer within ${limitMs / 1000} s`)
+  const post = async (body: unknown): Promise<{ answer: unknown; bytes: number }> => {
+    const signal = AbortSignal.timeout(timeoutMs)
+    const timedOut = () => new NodeTimeoutError(`the node at ${url} did not answer within ${timeoutMs / 1000} s`)
     let response: Response
     try {
       response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal })
@@ -66,14 +66,11 @@ export function createRpc(url: string, { timeoutMs = 30_000 } = {}): Rpc {
 
   const batch = async (calls: RpcCall[]): Promise<RpcResult[]> => (await sizedBatch(calls)).results
 
-  const sizedBatch = async (calls: RpcCall[], options: { timeoutMs?: number } = {}): Promise<SizedResults> => {
+  const sizedBatch = async (calls: RpcCall[]): Promise<SizedResults> => {
     if (calls.length === 0) return { results: [], bytes: 0 }
     const first = nextId
     nextId += calls.length
-    const { answer: answers, bytes } = await post(
-      calls.map((call, index) => ({ jsonrpc: '2.0', id: first + index, method: call.method, params: call.params })),
-      options.timeoutMs ?? timeoutMs,
-    )
+    const { answer: answers, bytes } = await post(calls.map((call, index) => ({ jsonrpc: '2.0', id: first + index, method: call.method, params: call.params })))
     if (!Array.isArray(answers)) {
       const error = (answers as { error?: { code: number; message: string } })?.error
       throw new NodeUnreachableError(`the node refused the batch: ${error?.message ?? 'not an array'}`)
