@@ -5,6 +5,7 @@ import { decimal, quantity } from '../eth/quantity.ts'
 import { txId } from './codec.ts'
 import { getMeta, setMeta } from './db.ts'
 import type { BlockBundle } from './fetchBlocks.ts'
+import { packTrace } from './traces.ts'
 
 /** The last block stored in full, or -1 before the first one. */
 export function getCursor(db: Database): number {
@@ -106,7 +107,7 @@ export function writeBatch(db: Database, statements: Statements, bundles: BlockB
           )
           logs++
         }
-        if (traces) statements.trace.run(id, JSON.stringify(traces[index]))
+        if (traces) statements.trace.run(id, packTrace(traces[index]!, { from: tx.from, to: tx.to ?? null, value: tx.value, input: tx.input }))
       })
     }
     setMeta(db, 'cursor', String(quantity(bundles.at(-1)!.block.number)))

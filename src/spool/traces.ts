@@ -125,3 +125,59 @@ export function fromCallTracer(frame: GethFrame): CallFrame {
     calls: (frame.calls ?? []).map(fromCallTracer),
   }
 }
+
+/** What a transaction says of its own top call: a stored tree leaves out what matches it. */
+export type TxCall = { from: string; to: string | null; value: string; input: string }
+
+/**
+ * A frame as the spool stores it: short keys, and only what cannot be taken from elsewhere. A
+ * null field, an input of `0x` and no calls are left out everywhere; the top frame's from, to,
+ * value and input are left out where they are the transaction's own (a plain transfer keeps only
+ * its type and gas, a contract's deployment does not store its code twice). A key that is there,
+ * null included, says what the frame holds.
+ */
+type PackedFrame = { t: string; f?: string; o?: string | null; v?: string | null; g?: string; u?: string; i?: string; r?: string; e?: string; c?: PackedFrame[] }
+
+const same = (a: string | null, b: string | null) => (a === null || b === null ? a === b : a.toLowerCase() === b.toLowerCase())
+
+/** A call tree as the text the spool stores; `unpackTrace` gives the same tree back with `tx`. */
+export function packTrace(frame: CallFrame, tx: TxCall): string {
+  return JSON.stringify(pack(frame, tx))
+}
+
+function pack(frame: CallFrame, top: TxCall | null): PackedFrame {
+  const packed: PackedFrame = { t: frame.type }
+  if (!top || !same(frame.from, top.from)) packed.f = frame.from
+  if (top ? !same(frame.to, top.to) : frame.to !== null) packed.o = frame.to
+  if (top ? !same(frame.value, top.value) : frame.value !== null) packed.v = frame.value
+  if (frame.gas !== null) packed.g = frame.gas
+  if (frame.gasUsed !== null) packed.u = frame.gasUsed
+  if (top ? !same(frame.input, top.input) : frame.input !== '0x') packed.i = frame.input
+  if (frame.output !== null) packed.r = frame.output
+  if (frame.error !== null) packed.e = frame.error
+  if (frame.calls.length > 0) packed.c = frame.calls.map((call) => pack(call, null))
+  return packed
+}
+
+/** A stored call tree, whole again; `tx` fills in what the top frame left out. Trees stored whole (before packing) come back as they were. */
+export function unpackTrace(text: string, tx: TxCall): CallFrame {
+  const stored = JSON.parse(text) as PackedFrame | CallFrame
+  return 'type' in stored ? stored : unpack(stored, tx)
+}
+
+function unpack(packed: PackedFrame, top: TxCall | null): CallFrame {
+  const field = <K extends 'f' | 'o' | 'v' | 'i'>(key: K, fromTx: string | null, otherwise: string | null) =>
+    key in packed ? (packed[key] ?? null) : top ? fromTx : otherwise
+  return {
+    type: packed.t,
+    from: field('f', top?.from ?? null, null) ?? '0x',
+    to: field('o', top?.to ?? null, null),
+    value: field('v', top?.value ?? null, null),
+    gas: packed.g ?? null,
+    gasUsed: packed.u ?? null,
+    input: field('i', top?.input ?? null, '0x') ?? '0x',
+    output: packed.r ?? null,
+    error: packed.e ?? null,
+    calls: (packed.c ?? []).map((call) => unpack(call, null)),
+  }
+}

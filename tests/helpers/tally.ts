@@ -1,6 +1,7 @@
 import type { Database } from 'bun:sqlite'
 import { tallyTables } from '../../src/explorer/tallyStream.ts'
 import { tableNames } from '../../src/spool/kit/tables.ts'
+import { txTrace } from '../../src/spool/read.ts'
 import type { CallFrame } from '../../src/spool/traces.ts'
 
 // The explorer's tally checked from outside the stream: counted again from scratch over the
@@ -30,7 +31,6 @@ export function countTally(db: Database): CountedTally {
 
   // Every creation in chain order, the transaction's own first, then its call tree depth first; an address's first creation stands.
   const contracts = new Map<string, { creator: string; txId: number }>()
-  const traces = new Map(db.query<{ tx_id: number; trace: string }, []>('SELECT tx_id, trace FROM traces').all().map((row) => [row.tx_id, JSON.parse(row.trace) as CallFrame]))
   for (const tx of db.query<{ id: number; from_addr: Uint8Array; created: Uint8Array | null }, []>('SELECT id, from_addr, created FROM txs ORDER BY id').all()) {
     const add = (contract: string, creator: string) => {
       if (!contracts.has(contract)) contracts.set(contract, { creator, txId: tx.id })
@@ -40,7 +40,7 @@ export function countTally(db: Database): CountedTally {
       if (frame.type.startsWith('CREATE') && !frame.error && frame.to) add(frame.to.slice(2).toLowerCase(), frame.from.slice(2).toLowerCase())
       frame.calls.forEach(walk)
     }
-    const trace = traces.get(tx.id)
+    const trace = txTrace(db, tx.id)
     if (trace) walk(trace)
   }
 

@@ -58,7 +58,7 @@ test('amounts are stored as exact decimal strings, and every transaction has its
   expect(values.some(({ value }) => value === '1000000000000000000000')).toBe(true)
   const missing = spool.reader.query<{ n: number }, []>('SELECT count(*) AS n FROM txs WHERE id NOT IN (SELECT tx_id FROM traces)').get()!
   expect(missing.n).toBe(0)
-  const nested = spool.reader.query<{ n: number }, []>(`SELECT count(*) AS n FROM traces WHERE trace LIKE '%"calls":[%'`).get()!
+  const nested = spool.reader.query<{ n: number }, []>(`SELECT count(*) AS n FROM traces WHERE trace LIKE '%"c":[%'`).get()!
   expect(nested.n).toBeGreaterThan(0)
 })
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { createRpc } from '../../src/chain/rpc.ts'
 import type { Manifest } from '../../src/devnet/deploy.ts'
 import { fetchBlocks, type Capabilities } from '../../src/spool/fetchBlocks.ts'
-import type { CallFrame } from '../../src/spool/traces.ts'
+import { packTrace, unpackTrace, type CallFrame } from '../../src/spool/traces.ts'
 import { startDevChain, type DevChain } from '../helpers/devChain.ts'
 import { rpcProxy } from './helpers.ts'
 
@@ -58,6 +58,19 @@ test('trace_block is folded into nested calls, the same tree the call tracer giv
 
   const geth = await traceOf(chain.rpcUrl, { blockReceipts: null, traces: 'calltracer' })
   expect(parity!.map(shape)).toEqual(geth!.map(shape))
+})
+
+test("every tree of a block comes back whole from the spool's packed form, from either source", async () => {
+  const [bundle] = await fetchBlocks(createRpc(chain.rpcUrl), [swapBlock], { blockReceipts: null, traces: null })
+  const geth = await traceOf(chain.rpcUrl, { blockReceipts: null, traces: 'calltracer' })
+  for (const [index, tx] of bundle!.block.transactions.entries()) {
+    const call = { from: tx.from, to: tx.to, value: tx.value, input: tx.input }
+    for (const tree of [bundle!.traces![index]!, geth![index]!]) {
+      const packed = packTrace(tree, call)
+      expect(unpackTrace(packed, call)).toEqual(tree)
+      expect(packed.length).toBeLessThan(JSON.stringify(tree).length)
+    }
+  }
 })
 
 test('a node without trace_block falls back to the call tracer', async () => {

@@ -1,6 +1,7 @@
 import type { Database } from 'bun:sqlite'
 import { txId } from '../codec.ts'
-import type { CallFrame } from '../traces.ts'
+import { hex } from '../../eth/bytes.ts'
+import { unpackTrace, type CallFrame, type TxCall } from '../traces.ts'
 import type { Page } from './blocks.ts'
 
 // Transactions, their logs and call traces as the spool holds them. A transaction's `id` is the
@@ -118,8 +119,18 @@ export function txLogs(db: Database, id: number): TxLog[] {
 
 /** A transaction's call tree, or null when the node gave no traces for it. */
 export function txTrace(db: Database, id: number): CallFrame | null {
-  const row = db.query<{ trace: string }, [number]>('SELECT trace FROM traces WHERE tx_id = ?').get(id)
-  return row ? (JSON.parse(row.trace) as CallFrame) : null
+  const row = db.query<StoredTrace, [number]>(`SELECT ${TRACE} ${TRACE_FROM} WHERE r.tx_id = ?`).get(id)
+  return row ? traceOf(row) : null
+}
+
+/** A stored trace with what its transaction says of its own top call, which the stored tree leaves out. */
+type StoredTrace = { trace: string; from: Uint8Array; to: Uint8Array | null; value: string; input: Uint8Array }
+const TRACE = 'r.trace, t.from_addr AS "from", t.to_addr AS "to", t.value, t.input'
+const TRACE_FROM = 'FROM traces r JOIN txs t ON t.id = r.tx_id'
+
+function traceOf(row: StoredTrace): CallFrame {
+  const tx: TxCall = { from: hex(row.from), to: hex(row.to), value: `0x${BigInt(row.value).toString(16)}`, input: hex(row.input) }
+  return unpackTrace(row.trace, tx)
 }
 
 /** The ids of the newest `limit` transactions `address` sent. */
@@ -150,11 +161,11 @@ export function txPartiesOfBlocks(db: Database, firstBlock: number, lastBlock: n
  */
 export function creationTraces(db: Database, firstBlock: number, lastBlock: number): Array<{ txId: number; trace: CallFrame }> {
   return db
-    .query<{ txId: number; trace: string }, [number, number]>(
-      `SELECT tx_id AS txId, trace FROM traces WHERE tx_id >= ? AND tx_id < ? AND instr(trace, '"CREATE') > 0 ORDER BY tx_id`,
+    .query<StoredTrace & { txId: number }, [number, number]>(
+      `SELECT r.tx_id AS txId, ${TRACE} ${TRACE_FROM} WHERE r.tx_id >= ? AND r.tx_id < ? AND instr(r.trace, '"CREATE') > 0 ORDER BY r.tx_id`,
     )
     .all(txId(firstBlock, 0), txId(lastBlock + 1, 0))
-    .map((row) => ({ txId: row.txId, trace: JSON.parse(row.trace) as CallFrame }))
+    .map((row) => ({ txId: row.txId, trace: traceOf(row) }))
 }
 
 export function txCount(db: Database): number {
