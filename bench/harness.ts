@@ -238,6 +238,14 @@ export function memoryMiB(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): numb
   return Number(match[1]) / 1024
 }
 
+/** CPU seconds a process has used so far, all its threads, user and system (/proc/<pid>/stat, in 1/100 s). */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  // The fields after the command name, which may hold spaces: utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+
 export type StackProcess = {
   pid: number
   /** performance.now() at the spawn. */

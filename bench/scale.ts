@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fillBlocks } from '../tests/helpers/chainLoad.ts'
 import { startDevChain, type DevChain } from '../tests/helpers/devChain.ts'
-import { againstCeiling, atExit, findWrk, fmt, freePorts, HTTP_COLUMNS, httpCells, memoryMiB, printTable, runConcurrently, spawnStack, type StackProcess } from './harness.ts'
+import { againstCeiling, atExit, cpuSeconds, findWrk, fmt, freePorts, HTTP_COLUMNS, httpCells, memoryMiB, printTable, runConcurrently, spawnStack, type StackProcess } from './harness.ts'
 
 const [blocks = 300, txsPerBlock = 500] = process.argv.slice(2).map(Number)
 const SWAPS_PER_BLOCK = Math.min(3, Math.floor(txsPerBlock / 10))
@@ -82,10 +82,13 @@ async function nodeCeiling(chain: DevChain, head: number) {
     }) as [{ transactions: unknown[] }]
     txs += block.transactions.length
   }
-  const runs: Array<{ width: number; seconds: number }> = []
+  const runs: Array<{ width: number; seconds: number; nodeCpu: number }> = []
+  const node = chain.anvil.process.pid
   for (const width of [1, 2, 4]) {
     txs = 0
-    runs.push({ width, seconds: (await runConcurrently(head + 1, width, fetchBlock)).seconds })
+    const cpuBefore = cpuSeconds(node)
+    const { seconds } = await runConcurrently(head + 1, width, fetchBlock)
+    runs.push({ width, seconds, nodeCpu: cpuSeconds(node) - cpuBefore })
   }
   return { runs, best: runs.reduce((best, run) => (run.seconds < best.seconds ? run : best)), txs }
 }
@@ -98,7 +101,7 @@ type Stats = { indexedBlock: number | null; derivedLag: number | null; transacti
  * exchange's health for the spool and its two streams, read from the spool itself; the
  * explorer's stats for its own), or `deadlineMs` after `from` has passed.
  */
-async function waitCaughtUp(urls: Urls, head: number, from: number, deadlineMs: number) {
+async function waitCaughtUp(urls: Urls, head: number, from: number, deadlineMs: number, atSpoolHead = () => {}) {
   let where = 'no answer yet'
   let told = performance.now()
   let spoolSeconds: number | null = null
@@ -109,7 +112,10 @@ async function waitCaughtUp(urls: Urls, head: number, from: number, deadlineMs: 
       upSeconds ??= (performance.now() - from) / 1000
       const { v2, cl } = health.streams
       where = `spool at ${health.spoolHeadBlock}, v2 at ${v2.cursorBlock}, cl at ${cl.cursorBlock} of ${head}`
-      if (health.spoolHeadBlock === head) spoolSeconds ??= (performance.now() - from) / 1000
+      if (health.spoolHeadBlock === head && spoolSeconds === null) {
+        spoolSeconds = (performance.now() - from) / 1000
+        atSpoolHead()
+      }
       if (health.spoolHeadBlock === head && v2.cursorBlock === head && cl.cursorBlock === head) {
         // The explorer's stats are a cached object (about 0.6 s) and its limit counts requests.
         const stats = await getJson<Stats>(`${urls.explorer}/api/stats`)
@@ -213,8 +219,8 @@ try {
   )
   printTable(
     'ceiling: the node alone, each block as the spool asks for it (eth_getBlockByNumber with transactions, eth_getBlockReceipts, trace_block in one batch)',
-    ['in flight', 'seconds', 'blocks/s', 'transactions/s'],
-    ceiling.runs.map(({ width, seconds }) => [String(width), seconds.toFixed(2), fmt.count((head + 1) / seconds), fmt.count(totalTxs / seconds)]),
+    ['in flight', 'seconds', 'blocks/s', 'transactions/s', 'node CPU s'],
+    ceiling.runs.map(({ width, seconds, nodeCpu }) => [String(width), seconds.toFixed(2), fmt.count((head + 1) / seconds), fmt.count(totalTxs / seconds), nodeCpu.toFixed(1)]),
   )
 
   // 2. Catch-up with the default config, from a fresh spool.
@@ -222,10 +228,16 @@ try {
   const plain = writeConfig('default', big, dataDir)
   const deadlineMs = Math.min(600_000, Math.max(60_000, ceiling.best.seconds * 5000))
   progress(`catch-up of a fresh spool with the default config (deadline ${(deadlineMs / 1000).toFixed(0)} s)...`)
+  const nodeCpuBefore = cpuSeconds(big.anvil.process.pid)
   const catchUp = await withStack(plain.file, async (stack) => {
-    const caught = await waitCaughtUp(plain, head, stack.spawnedAt, deadlineMs)
+    // CPU seconds of the node and of the stack from the spawn to the spool at the head: the copy.
+    let cpu: { node: number; stack: number } | null = null
+    const caught = await waitCaughtUp(plain, head, stack.spawnedAt, deadlineMs, () => {
+      cpu = { node: cpuSeconds(big!.anvil.process.pid) - nodeCpuBefore, stack: cpuSeconds(stack.pid) }
+    })
     return {
       ...caught,
+      cpu: cpu as { node: number; stack: number } | null,
       bytes: spoolBytes(dataDir),
       unreachable: stack.count(/unreachable/i, true),
       retries: stack.count(/trying again|retrying/i, true),
@@ -271,7 +283,7 @@ try {
   routeRows = smallRun.value.flatMap((row, index) => (routeRows[index] ? [routeRows[index]!, row] : [row]))
 
   // The figures.
-  const { seconds, upSeconds, spoolSeconds, where, bytes, unreachable, retries, problems } = catchUp.value
+  const { seconds, upSeconds, spoolSeconds, where, bytes, unreachable, retries, problems, cpu } = catchUp.value
   // The ceiling fetches; the spool fetches and writes: the ratio compares the copy, from the
   // process's spawn to the spool at the node's head. Deriving the streams is work the ceiling
   // does not do, shown beside it.
@@ -287,6 +299,8 @@ try {
       ['copy, transactions/s', spoolSeconds === null ? '' : fmt.count(totalTxs / spoolSeconds), ''],
       [`node ceiling, s (best: ${ceiling.best.width} in flight)`, ceiling.best.seconds.toFixed(2), ''],
       ['ratio: ceiling s / copy s', ratio === null ? '-' : ratio.toFixed(2), `≥ ${TARGETS.ratio}`],
+      ['CPU during the ceiling: node, s', ceiling.best.nodeCpu.toFixed(1), ''],
+      ['CPU during the copy: node, stack, s', cpu === null ? '-' : `${cpu.node.toFixed(1)}, ${cpu.stack.toFixed(1)}`, ''],
       ['every derived stream at the head too, s', seconds === null ? '-' : seconds.toFixed(2), ''],
       ['"node unreachable" log lines during catch-up', String(unreachable), String(TARGETS.unreachable)],
       ['retry warnings during catch-up (any cause)', String(retries), ''],
@@ -298,6 +312,7 @@ try {
     ],
     [
       'the copy includes the start-up, so the ratio means something only at hundreds of full blocks; while the spool catches up the derived streams take one short pass every 15 s, and catch up after it',
+      `CPU: the node's and the stack's own (every thread, user and system), from /proc; the machine has ${navigator.hardwareConcurrency} cores, which the node and the stack share during the copy`,
       ...(distinct.length > 0 ? ['warnings and errors logged during catch-up:', ...distinct.map((line) => `  ${line}`)] : []),
     ],
   )
