@@ -1,5 +1,6 @@
 import { expect, test } from 'bun:test'
 import { captureLog } from '../tests/helpers/service.ts'
+import { requestLogger } from './log.ts'
 
 test('keys, authorization headers and secrets never reach a log line', () => {
   const { log, lines } = captureLog()
@@ -19,4 +20,19 @@ test('one JSON object per line, with level and time', () => {
   expect(lines).toHaveLength(1)
   expect(lines[0]).toMatchObject({ level: 30, service: 'explorer', msg: 'listening' })
   expect(typeof lines[0]!.time).toBe('string')
+})
+
+test('a request line is the line the logger itself would write, and none below its level', () => {
+  const { log, lines } = captureLog()
+  const line = { service: 'explorer', method: 'GET', path: '/api/tx/"quoted"\\\u0000', status: 404, ms: 1.25 }
+  requestLogger(log)(line)
+  log.info(line, 'request')
+  expect(lines).toHaveLength(2)
+  const [written, fromPino] = lines.map(({ time, ...rest }) => ({ ...rest, time: typeof time }))
+  expect(written).toEqual(fromPino!)
+  expect(Object.keys(lines[0]!)).toEqual(Object.keys(lines[1]!))
+
+  const quiet = captureLog('warn')
+  requestLogger(quiet.log)(line)
+  expect(quiet.lines).toEqual([])
 })

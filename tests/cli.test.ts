@@ -92,6 +92,26 @@ describe('running', () => {
   }
 })
 
+test('every request has its log line, the last ones too when the stack stops', async () => {
+  const { file } = configDir()
+  const stack = await startStack(fromSource, ['start', '--config', file])
+  const { explorer, exchange, faucet, arcade } = stack.urls
+  const urls = [`${explorer}/api/health`, `${explorer}/api/nope`, `${exchange}/health`, `${faucet}/health`, `${arcade}/api/health`]
+  const asked = 1000
+  let next = 0
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next < asked) await (await fetch(urls[next++ % urls.length]!)).arrayBuffer()
+    }),
+  )
+  // Stopped at once: the lines still in the buffer are written on the way out.
+  expect(await stack.stop('SIGTERM')).toBe(0)
+  const requests = stack.lines.filter((line) => line.msg === 'request')
+  expect(requests).toHaveLength(asked)
+  // The explorer's per-client minute (429) answers some of its share; each has its line all the same.
+  expect(requests.filter((line) => line.path === '/api/nope' && (line.status === 404 || line.status === 429))).toHaveLength(asked / urls.length)
+})
+
 describe('the spool under stack start', () => {
   test('follows the node, and a restart against another chain is refused before any port opens', async () => {
     const first = await startNode()

@@ -90,7 +90,10 @@ test('a disk that fills while running: the health says so, the log says it again
     await waitFor(() => spool.latest()?.storageError === null && spool.latest()?.spoolHeadBlock === head, 'the spool to resume', 30_000)
     expect(spool.latest()).toMatchObject({ nodeReachable: true, lastError: null })
     await waitFor(() => spool.latest()?.streamErrors.every((error) => error === null), 'the streams to pass again')
-    expect(spool.logs.filter((line) => line.msg === 'the spool can write again')).toHaveLength(1)
+    // Log lines reach standard output on their own schedule, apart from the health lines.
+    const writesAgain = () => spool.logs.filter((line) => line.msg === 'the spool can write again')
+    await waitFor(() => writesAgain().length > 0, 'the log to say the spool writes again')
+    expect(writesAgain()).toHaveLength(1)
   } finally {
     const { code, stderr } = await spool.stop()
     expect(stderr).toBe('')
