@@ -37,7 +37,7 @@ export function arcadeApp(arcade: Arcade, { config, log }: Pick<ServiceContext, 
       perMessageDeflate: false,
     },
   })
-    .use(shared)
+    .use(shared.plugin)
     .onStart(() => arcade.start())
     .onStop(() => arcade.stop())
     .group('/api', (api) => api.use(snapshotRoutes(arcade)))

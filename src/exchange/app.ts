@@ -18,7 +18,7 @@ export function createExchangeApp({ config, log, chain }: ServiceContext, spool:
   const deps = exchangeDeps(config, chain, spool)
   return new Elysia({ nativeStaticResponse: false })
     // Spec 02 "Authentication": no CORS header at all and no OPTIONS handler; only GET exists.
-    .use(conventions({ service: 'exchange', log, host: config.exchange.host, cors: null, trustedProxyHops: 0 }))
+    .use(conventions({ service: 'exchange', log, host: config.exchange.host, cors: null, trustedProxyHops: 0 }).plugin)
     .use(routes(deps))
     .group('/api', (api) => api.use(routes(deps)))
 }

@@ -39,7 +39,7 @@ export function createExplorerApp(context: ServiceContext, spool: Spool, timings
         readOnly: true,
         maxBodyBytes: EXPLORER_MAX_BODY,
         rateLimitPerMinute,
-      }),
+      }).plugin,
     )
     .onStart(() => explorer.start())
     .onStop(() => explorer.stop())

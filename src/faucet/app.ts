@@ -37,7 +37,7 @@ export function faucetApp(context: ServiceContext, faucet: Faucet) {
   const api = () =>
     new Elysia().use(healthRoutes()).use(statusRoutes(faucet)).use(dripRoutes(shared, faucet)).use(addressesRoutes(manifest))
   return new Elysia({ nativeStaticResponse: false })
-    .use(shared)
+    .use(shared.plugin)
     .use(forwardedForWarning(log, trustedProxyHops))
     .use(api())
     .group('/api', (group) => group.use(api()))

@@ -12,19 +12,18 @@ const ALLOWED = 'https://app.example'
 const { log, lines } = captureLog()
 
 function testApp(options: Partial<ConventionsOptions> = {}) {
+  const shared = conventions({
+    service: 'test',
+    log,
+    host: '127.0.0.1',
+    cors: { origins: [ALLOWED], methods: ['GET', 'OPTIONS'], headers: 'Content-Type' },
+    trustedProxyHops: 0,
+    ...options,
+  })
   return new Elysia()
-    .use(
-      conventions({
-        service: 'test',
-        log,
-        host: '127.0.0.1',
-        cors: { origins: [ALLOWED], methods: ['GET', 'OPTIONS'], headers: 'Content-Type' },
-        trustedProxyHops: 0,
-        ...options,
-      }),
-    )
+    .use(shared.plugin)
     .get('/ok', () => ({ ok: true }))
-    .get('/client', ({ client }) => ({ client }))
+    .get('/client', ({ request }) => ({ client: shared.client(request) }))
     .get('/boom', () => {
       throw new Error('database password is hunter2')
     })
@@ -85,6 +84,8 @@ describe('headers and error bodies', () => {
     expect(text).not.toContain('at ')
     const logged = lines.find((line) => line.msg === 'unhandled error')
     expect(JSON.stringify(logged)).toContain('hunter2')
+    // The request that failed has its line like any other.
+    expect(lines).toContainEqual(expect.objectContaining({ msg: 'request', path: '/boom', status: 500 }))
   })
 
   test('an HttpError keeps its status, message and extra keys', async () => {

@@ -19,19 +19,27 @@ const MAX_LOGGED_PATH = 2048
  * on these is what used to end the process.
  */
 export function requestPath(url: string): string {
-  let start = 0
-  if (!url.startsWith('/')) {
-    const scheme = url.indexOf('://')
-    if (scheme < 0) return shorten(url)
-    start = scheme + 3
-    while (start < url.length && url[start] !== '/' && url[start] !== '?' && url[start] !== '#') start++
-    if (url[start] !== '/') return '/'
-  }
+  const start = pathStart(url)
+  if (start < 0) return url.includes('://') ? '/' : shorten(url)
   let end = url.indexOf('?', start)
   if (end < 0) end = url.length
   const hash = url.indexOf('#', start)
   if (hash >= 0 && hash < end) end = hash
   return shorten(url.slice(start, end))
+}
+
+/**
+ * Where the path of `url` starts: 0 for a bare path, the first `/` after the authority of an
+ * absolute URL; -1 when there is no path (an absolute URL that ends, or goes on with a query,
+ * after its authority; anything else that is no URL).
+ */
+export function pathStart(url: string): number {
+  if (url.startsWith('/')) return 0
+  const scheme = url.indexOf('://')
+  if (scheme < 0) return -1
+  let start = scheme + 3
+  while (start < url.length && url[start] !== '/' && url[start] !== '?' && url[start] !== '#') start++
+  return url[start] === '/' ? start : -1
 }
 
 function shorten(text: string): string {

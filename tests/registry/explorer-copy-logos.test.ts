@@ -53,7 +53,7 @@ function registryFixture() {
       const context = testContext(toml)
       const copy = createRegistryCopy(context)
       const api = new Elysia({ prefix: '/api' })
-        .use(conventions({ service: 'explorer', log: context.log, host: '127.0.0.1', cors: null, trustedProxyHops: 0 }))
+        .use(conventions({ service: 'explorer', log: context.log, host: '127.0.0.1', cors: null, trustedProxyHops: 0 }).plugin)
         .use(registryRoutes(copy, 86_400))
       const get = async (path: string) => {
         const response = await api.handle(new Request(`http://127.0.0.1/api${path}`))
