@@ -176,7 +176,7 @@ try {
 
   // The app over the derived spool, the node giving token metadata.
   const reader = openReader(path)
-  const spool: Spool = { path, reader, health: () => emptyHealth(78270), onHealth: () => () => true, fatal: new Promise(() => {}), stop: async () => reader.close() }
+  const spool: Spool = { path, reader, health: () => emptyHealth(78270), version: () => 0, onHealth: () => () => true, fatal: new Promise(() => {}), stop: async () => reader.close() }
   const chain = createChain({ rpcUrl: dev.rpcUrl, wsUrl: dev.wsUrl, chainId: 78270 })
   const exchange = createExchangeApp({ config, log: silentLogger, chain }, spool)
   const app = listen(exchange, 'exchange', '127.0.0.1', 0)

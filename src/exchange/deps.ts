@@ -1,4 +1,5 @@
 import type { Chain } from '../chain/client.ts'
+import { AnswerCache } from '../http/answerCache.ts'
 import type { Config } from '../config/load.ts'
 import { KeptTokenList } from '../registry/kept.ts'
 import type { Spool } from '../spool/spool.ts'
@@ -24,7 +25,15 @@ export type ExchangeDeps = {
   ethUsd: () => Promise<Fraction | null>
   /** How the spool's writer stands (for the storage error in /health). */
   spoolHealth: Spool['health']
+  /**
+   * The answers, kept while the spool holds the same and for a second at most (the token
+   * metadata and the price feed are the node's): a new block is in the next answer.
+   */
+  answers: AnswerCache
 }
+
+/** How long an answer is kept at most while the spool does not change. */
+const ANSWER_MAX_AGE_MS = 1000
 
 export function exchangeDeps(config: Config, chain: Chain, spool: Spool): ExchangeDeps {
   const index = new IndexReader(spool.reader)
@@ -34,5 +43,6 @@ export function exchangeDeps(config: Config, chain: Chain, spool: Spool): Exchan
   const addresses = exchangeAddresses(config)
   const { ethUsdFeed: feed, ethUsdMaxAgeSeconds } = config.exchange
   const ethUsd = ethUsdFeed({ rpcUrl: chain.rpcUrl, feed: feed ? getAddress(feed) : null, maxAgeSeconds: ethUsdMaxAgeSeconds })
-  return { index, v2, cl, tokens, listed: KeptTokenList.of(config), addresses, ethUsd, spoolHealth: spool.health }
+  const answers = new AnswerCache(spool.version, ANSWER_MAX_AGE_MS)
+  return { index, v2, cl, tokens, listed: KeptTokenList.of(config), addresses, ethUsd, spoolHealth: spool.health, answers }
 }

@@ -3,7 +3,7 @@ import { getAddress, type Address } from 'viem'
 import type { ServiceContext } from '../context.ts'
 import type { RegistryCopy } from '../registry/copy.ts'
 import type { Spool } from '../spool/spool.ts'
-import { TtlCache } from './cache.ts'
+import { AnswerCache } from '../http/answerCache.ts'
 import { LiveHub } from './live.ts'
 import { METADATA_DEFAULTS, NftMetadata, type MetadataOptions } from './nftMetadata.ts'
 import { LiveNode } from './node.ts'
@@ -43,9 +43,15 @@ export type Explorer = {
   probes: ContractProbes
   metadata: NftMetadata
   timings: ExplorerTimings
-  /** Answers of the cached routes, keyed by route and paging. */
-  answers: TtlCache<unknown>
-  collections: TtlCache<unknown>
+  /** Answers kept a few seconds (spec 03 "Limits"), keyed by route and paging: an address, a transaction, the token lists, an NFT. */
+  answers: AnswerCache
+  /** Collections, kept 15 s. */
+  collections: AnswerCache
+  /**
+   * Answers read from the spool alone (the lists, the overview), kept while the spool holds
+   * the same and at most as long as the stats: a new block is in the next answer.
+   */
+  lists: AnswerCache
   start: () => void
   stop: () => void
 }
@@ -72,8 +78,9 @@ export function createExplorer(context: ServiceContext, spool: Spool, copy: Regi
     probes: new ContractProbes(node, t.answerCacheMs),
     metadata: new NftMetadata(node, t.metadata),
     timings: t,
-    answers: new TtlCache(t.answerCacheMs),
-    collections: new TtlCache(t.collectionCacheMs),
+    answers: new AnswerCache(() => 0, t.answerCacheMs),
+    collections: new AnswerCache(() => 0, t.collectionCacheMs),
+    lists: new AnswerCache(spool.version, t.statsCacheMs),
     start: () => stats.start(t.statsIntervalMs),
     stop: () => stats.stop(),
   }

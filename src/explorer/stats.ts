@@ -24,7 +24,7 @@ type NodeFigures = { head: number | null; gasPrice: string | null; reachable: bo
  * (the /live streams) hear of each change, never of a tick that changed nothing.
  */
 export class StatsService {
-  private current: { stats: Stats; json: string; at: number } | null = null
+  private current: { stats: Stats; json: string; bytes: Uint8Array; at: number } | null = null
   private lastPushed = ''
   private node: NodeFigures = { head: null, gasPrice: null, reachable: false }
   private timer: ReturnType<typeof setInterval> | null = null
@@ -53,13 +53,16 @@ export class StatsService {
 
   /** The stats as JSON text, fresh within the cache window. */
   json(): string {
-    if (!this.current || Date.now() - this.current.at > this.cacheMs) this.refresh()
-    return this.current!.json
+    return this.fresh().json
+  }
+
+  /** The same JSON as the bytes that go out: /stats copies them. */
+  bytes(): Uint8Array {
+    return this.fresh().bytes
   }
 
   stats(): Stats {
-    this.json()
-    return this.current!.stats
+    return this.fresh().stats
   }
 
   /** Called with the JSON of every new stats object; returns the unsubscribe. */
@@ -91,9 +94,15 @@ export class StatsService {
     }
   }
 
+  private fresh() {
+    if (!this.current || Date.now() - this.current.at > this.cacheMs) this.refresh()
+    return this.current!
+  }
+
   private refresh(): void {
     const stats = this.compute()
-    this.current = { stats, json: JSON.stringify(stats), at: Date.now() }
+    const json = JSON.stringify(stats)
+    this.current = { stats, json, bytes: new TextEncoder().encode(json), at: Date.now() }
   }
 
   private compute(): Stats {

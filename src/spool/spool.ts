@@ -18,6 +18,11 @@ export type Spool = {
   /** A read-only connection for the services' queries. */
   reader: Database
   health: () => SpoolHealth
+  /**
+   * A number that changes whenever what the spool holds changes: a write, a rollback, a pass of a
+   * derived stream. Answers read from the spool can be kept while it stays the same.
+   */
+  version: () => number
   /** Called with every new health object (the explorer's live stream, the exchange's lag). */
   onHealth: (listener: (health: SpoolHealth) => void) => () => void
   /** Settles when the writer stops for good (another chain, a reorganisation too deep). */
@@ -81,6 +86,8 @@ export async function startSpool(config: SpoolConfig, wiring: SpoolWiring, log: 
   const reader = openOrExplain(path, () => openReader(path))
 
   let health = emptyHealth(config.chain.chainId)
+  let version = 0
+  let versionOf = ''
   const listeners = new Set<(health: SpoolHealth) => void>()
   let reportFatal: (error: Error) => void = () => {}
   const fatal = new Promise<Error>((resolve) => (reportFatal = resolve))
@@ -91,11 +98,17 @@ export async function startSpool(config: SpoolConfig, wiring: SpoolWiring, log: 
   worker.onmessage = (event: MessageEvent<FromWorker>) => {
     const message = event.data
     switch (message.type) {
-      case 'health':
+      case 'health': {
         health = message.health
+        const held = contentsOf(health)
+        if (held !== versionOf) {
+          versionOf = held
+          version++
+        }
         showCatchUp(health)
         for (const listener of listeners) listener(health)
         return
+      }
       case 'log':
         log[message.level]({ component: 'spool', ...message.fields }, message.message)
         return
@@ -122,6 +135,7 @@ export async function startSpool(config: SpoolConfig, wiring: SpoolWiring, log: 
     path,
     reader,
     health: () => health,
+    version: () => version,
     onHealth: (listener) => {
       listeners.add(listener)
       return () => listeners.delete(listener)
@@ -158,6 +172,16 @@ function openOrExplain(path: string, open: () => Database): Database {
   } catch (error) {
     throw asSpoolFileError(error, path)
   }
+}
+
+/**
+ * What the spool holds, as far as a health object tells: its head and last write, and each
+ * derived stream's place and last pass that moved it.
+ */
+function contentsOf({ spoolHeadBlock, updatedAt, streams }: SpoolHealth): string {
+  let text = `${spoolHeadBlock}@${updatedAt}`
+  for (const name in streams) text += ` ${name}:${streams[name]!.cursorBlock}@${streams[name]!.updatedAt}`
+  return text
 }
 
 /** A catch-up under way, as the terminal's status line (nothing when the log is not on a terminal). */

@@ -18,6 +18,7 @@ const spool: Spool = {
   path,
   reader,
   health: () => emptyHealth(78270),
+  version: () => 0,
   onHealth: () => () => true,
   fatal: new Promise(() => {}),
   stop: async () => reader.close(),

@@ -22,6 +22,11 @@ export function addressParam(value: unknown): Uint8Array {
   return blob(address)
 }
 
+/** A parsed address (or none) as it goes into the key of a kept answer. */
+export function hexKey(address: Uint8Array | null): string {
+  return address === null ? '-' : Buffer.from(address).toString('hex')
+}
+
 /** An optional address filter: absent is null, present must parse. */
 export function optionalAddress(value: unknown): Uint8Array | null {
   return value === undefined ? null : addressParam(value)

@@ -2,49 +2,50 @@ import { Elysia } from 'elysia'
 import { NotFoundError } from '../../errors.ts'
 import type { ExchangeDeps } from '../deps.ts'
 import { dollars } from '../http/dollars.ts'
-import { addressParam, closedParam, invalidParameter, kindParam, limitParam, optionalAddress } from '../http/params.ts'
+import { addressParam, closedParam, hexKey, invalidParameter, kindParam, limitParam, optionalAddress } from '../http/params.ts'
 import { poolJson } from '../read/cl.ts'
 import { tokensOf } from '../read/tokenJson.ts'
 
 /** The concentrated routes, under `/cl/` (paths from DESIGN). */
 export function concentratedRoutes(deps: ExchangeDeps) {
-  const { cl, tokens, addresses } = deps
+  const { cl, tokens, addresses, answers } = deps
   const price = async () => dollars(await deps.ethUsd())
 
   return new Elysia({ prefix: '/cl' })
-    .get('/pools', async () => {
-      const rows = cl.pools()
-      const [metas, usd] = await Promise.all([tokens.many(tokensOf(rows)), price()])
-      return { pools: rows.map((row) => poolJson(row, metas, addresses.weth)), ethUsd: usd }
-    })
-    .get('/pool/:address', async ({ params }) => {
-      const row = cl.pool(addressParam(params.address))
-      if (!row) throw new NotFoundError('unknown pool')
-      const [metas, usd] = await Promise.all([tokens.many(tokensOf([row])), price()])
-      return { ...poolJson(row, metas, addresses.weth), ethUsd: usd }
-    })
-    .get('/tiers', () => ({ tiers: cl.tiers() }))
-    .get('/positions', ({ query }) => ({
-      positions: cl.positions({
-        pool: optionalAddress(query.pool),
-        owner: optionalAddress(query.owner),
-        closed: closedParam(query.closed),
-        limit: limitParam(query.limit),
+    .get('/pools', () =>
+      answers.answer('cl:pools', async () => {
+        const rows = cl.pools()
+        const [metas, usd] = await Promise.all([tokens.many(tokensOf(rows)), price()])
+        return { pools: rows.map((row) => poolJson(row, metas, addresses.weth)), ethUsd: usd }
       }),
-    }))
+    )
+    .get('/pool/:address', ({ params }) => {
+      const pool = addressParam(params.address)
+      return answers.answer(`cl:pool:${hexKey(pool)}`, async () => {
+        const row = cl.pool(pool)
+        if (!row) throw new NotFoundError('unknown pool')
+        const [metas, usd] = await Promise.all([tokens.many(tokensOf([row])), price()])
+        return { ...poolJson(row, metas, addresses.weth), ethUsd: usd }
+      })
+    })
+    .get('/tiers', () => answers.answer('cl:tiers', () => ({ tiers: cl.tiers() })))
+    .get('/positions', ({ query }) => {
+      const filter = { pool: optionalAddress(query.pool), owner: optionalAddress(query.owner), closed: closedParam(query.closed), limit: limitParam(query.limit) }
+      const key = `cl:positions:${hexKey(filter.pool)}:${hexKey(filter.owner)}:${filter.closed}:${filter.limit}`
+      return answers.answer(key, () => ({ positions: cl.positions(filter) }))
+    })
     .get('/ticks', ({ query }) => {
       if (query.pool === undefined) throw invalidParameter()
-      return { ticks: cl.ticks(addressParam(query.pool)) }
+      const pool = addressParam(query.pool)
+      return answers.answer(`cl:ticks:${hexKey(pool)}`, () => ({ ticks: cl.ticks(pool) }))
     })
-    .get('/swaps', ({ query }) => ({
-      swaps: cl.swaps({ pool: optionalAddress(query.pool), sender: optionalAddress(query.sender), limit: limitParam(query.limit) }),
-    }))
-    .get('/events', ({ query }) => ({
-      events: cl.events({
-        pool: optionalAddress(query.pool),
-        owner: optionalAddress(query.owner),
-        kind: kindParam(query.kind),
-        limit: limitParam(query.limit),
-      }),
-    }))
+    .get('/swaps', ({ query }) => {
+      const filter = { pool: optionalAddress(query.pool), sender: optionalAddress(query.sender), limit: limitParam(query.limit) }
+      return answers.answer(`cl:swaps:${hexKey(filter.pool)}:${hexKey(filter.sender)}:${filter.limit}`, () => ({ swaps: cl.swaps(filter) }))
+    })
+    .get('/events', ({ query }) => {
+      const filter = { pool: optionalAddress(query.pool), owner: optionalAddress(query.owner), kind: kindParam(query.kind), limit: limitParam(query.limit) }
+      const key = `cl:events:${hexKey(filter.pool)}:${hexKey(filter.owner)}:${filter.kind}:${filter.limit}`
+      return answers.answer(key, () => ({ events: cl.events(filter) }))
+    })
 }

@@ -2,44 +2,53 @@ import { Elysia } from 'elysia'
 import { NotFoundError } from '../../errors.ts'
 import type { ExchangeDeps } from '../deps.ts'
 import { dollars } from '../http/dollars.ts'
-import { addressParam, limitParam, optionalAddress } from '../http/params.ts'
+import { addressParam, hexKey, limitParam, optionalAddress } from '../http/params.ts'
 import { checksum } from '../../eth/address.ts'
 import { tokensOf } from '../read/tokenJson.ts'
 import { pairJson } from '../read/v2.ts'
 
 /** The constant-product routes, at the bare paths (spec 02 "Endpoints"; DESIGN names the unnamed ones). */
 export function pairRoutes(deps: ExchangeDeps) {
-  const { v2, tokens, listed } = deps
+  const { v2, tokens, listed, answers } = deps
   const price = async () => dollars(await deps.ethUsd())
 
   return new Elysia()
-    .get('/pools', async () => {
-      const rows = v2.pairs()
-      const [metas, usd] = await Promise.all([tokens.many(tokensOf(rows)), price()])
-      return { pools: rows.map((row) => pairJson(row, metas)), ethUsd: usd }
+    .get('/pools', () =>
+      answers.answer('pools', async () => {
+        const rows = v2.pairs()
+        const [metas, usd] = await Promise.all([tokens.many(tokensOf(rows)), price()])
+        return { pools: rows.map((row) => pairJson(row, metas)), ethUsd: usd }
+      }),
+    )
+    .get('/pool/:pair', ({ params }) => {
+      const pair = addressParam(params.pair)
+      return answers.answer(`pool:${hexKey(pair)}`, async () => {
+        // A keyed lookup: the row is the one /pools lists, without reading the others.
+        const row = v2.pair(pair)
+        if (!row) throw new NotFoundError('unknown pool')
+        const [metas, usd] = await Promise.all([tokens.many(tokensOf([row])), price()])
+        return { ...pairJson(row, metas), ethUsd: usd }
+      })
     })
-    .get('/pool/:pair', async ({ params }) => {
-      // A keyed lookup: the row is the one /pools lists, without reading the others.
-      const row = v2.pair(addressParam(params.pair))
-      if (!row) throw new NotFoundError('unknown pool')
-      const [metas, usd] = await Promise.all([tokens.many(tokensOf([row])), price()])
-      return { ...pairJson(row, metas), ethUsd: usd }
+    .get('/tokens', () => answers.answer('tokens', tokenList))
+    .get('/swaps', ({ query }) => {
+      const filter = { pair: optionalAddress(query.pair), sender: optionalAddress(query.sender), limit: limitParam(query.limit) }
+      return answers.answer(`swaps:${hexKey(filter.pair)}:${hexKey(filter.sender)}:${filter.limit}`, () => ({ swaps: v2.swaps(filter) }))
     })
-    .get('/tokens', async () => {
-      const rows = v2.tokens()
-      const metas = await tokens.many(rows.map((row) => checksum(row.token)))
-      return {
-        tokens: rows.map((row) => {
-          const meta = metas.get(checksum(row.token).toLowerCase())!
-          // A launched token has no verified mark until the registry lists it (spec 01, 02).
-          return { address: meta.address, symbol: meta.symbol, decimals: meta.decimals, verified: listed.has(meta.address), pools: row.pools }
-        }),
-      }
+    .get('/events', ({ query }) => {
+      const filter = { pair: optionalAddress(query.pair), limit: limitParam(query.limit) }
+      return answers.answer(`events:${hexKey(filter.pair)}:${filter.limit}`, () => ({ events: v2.events(filter) }))
     })
-    .get('/swaps', ({ query }) => ({
-      swaps: v2.swaps({ pair: optionalAddress(query.pair), sender: optionalAddress(query.sender), limit: limitParam(query.limit) }),
-    }))
-    .get('/events', ({ query }) => ({
-      events: v2.events({ pair: optionalAddress(query.pair), limit: limitParam(query.limit) }),
-    }))
+
+  async function tokenList() {
+    const rows = v2.tokens()
+    const metas = await tokens.many(rows.map((row) => checksum(row.token)))
+    return {
+      tokens: rows.map((row) => {
+        const meta = metas.get(checksum(row.token).toLowerCase())!
+        // A launched token has no verified mark until the registry lists it (spec 01, 02).
+        return { address: meta.address, symbol: meta.symbol, decimals: meta.decimals, verified: listed.has(meta.address), pools: row.pools }
+      }),
+    }
+  }
 }

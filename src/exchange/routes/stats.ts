@@ -11,8 +11,10 @@ import { wethSide } from '../read/wethSide.ts'
  * are nested under `concentrated` and never added in.
  */
 export function statsRoutes(deps: ExchangeDeps) {
-  const { v2, cl, addresses } = deps
-  return new Elysia().get('/stats', async () => {
+  const { v2, cl, addresses, answers } = deps
+  return new Elysia().get('/stats', () => answers.answer('stats', counters))
+
+  async function counters() {
     const pairs = v2.pairs()
     let valueEthWei = 0n
     let poolsWithEth = 0
@@ -53,6 +55,6 @@ export function statsRoutes(deps: ExchangeDeps) {
         wethBalanceWei: withWeth.reduce((total, balance) => total + BigInt(balance), 0n).toString(),
       },
     }
-  })
+  }
 }
 

@@ -115,16 +115,18 @@ export function accountRoutes(explorer: Explorer) {
   return new Elysia({ name: 'explorer-accounts' })
     .get('/accounts', ({ query }) => {
       const paging = page(query)
-      const total = tallyTotals(db).accounts
-      // Past the last account there is nothing to walk the index for.
-      const accounts = paging.offset >= total ? [] : rankedAccounts(db, paging)
-      return { total, accounts: accounts.map((account) => accountRow(account, registry)) }
+      return explorer.lists.answer(`accounts:${paging.limit}:${paging.offset}`, () => {
+        const total = tallyTotals(db).accounts
+        // Past the last account there is nothing to walk the index for.
+        const accounts = paging.offset >= total ? [] : rankedAccounts(db, paging)
+        return { total, accounts: accounts.map((account) => accountRow(account, registry)) }
+      })
     })
     .get('/address/:address', ({ params, query }) => {
       const address = parseAddress(params.address)
       if (!address) throw new NotFoundError('not an address')
       const { limit, offset } = page(query)
       // Spec 03: cached a few seconds under a key that includes the paging.
-      return explorer.answers.get(`address:${address}:${limit}:${offset}`, () => detail(address, query))
+      return explorer.answers.answer(`address:${address}:${limit}:${offset}`, () => detail(address, query))
     })
 }

@@ -46,6 +46,9 @@ export function blockRoutes(explorer: Explorer) {
   }
 
   return new Elysia({ name: 'explorer-blocks' })
-    .get('/blocks', ({ query }) => latestBlocks(db, { ...page(query), active: query.active === '1' }).map(blockRow))
+    .get('/blocks', ({ query }) => {
+      const paging = { ...page(query), active: query.active === '1' }
+      return explorer.lists.answer(`blocks:${paging.limit}:${paging.offset}:${paging.active}`, () => latestBlocks(db, paging).map(blockRow))
+    })
     .get('/block/:number', ({ params, query }) => detail(params.number, query))
 }

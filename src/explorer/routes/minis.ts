@@ -56,6 +56,9 @@ export function miniRoutes(explorer: Explorer) {
   }
 
   return new Elysia({ name: 'explorer-minis' })
-    .get('/minis', ({ query }) => ({ total: miniCount(db), minis: latestMinis(db, page(query)).map(miniRow) }))
+    .get('/minis', ({ query }) => {
+      const paging = page(query)
+      return explorer.lists.answer(`minis:${paging.limit}:${paging.offset}`, () => ({ total: miniCount(db), minis: latestMinis(db, paging).map(miniRow) }))
+    })
     .get('/mini/:numberOrHash', ({ params, query }) => detail(params.numberOrHash, query))
 }

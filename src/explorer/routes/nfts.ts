@@ -103,13 +103,13 @@ export function nftRoutes(explorer: Explorer) {
       const address = collectionAddress(params.address)
       const limit = clampLimit(query.limit, PAGE.nftItems)
       const offset = clampOffset(query.offset)
-      return explorer.collections.get(`nft:${address}:${limit}:${offset}`, () => collection(address, limit, offset))
+      return explorer.collections.answer(`nft:${address}:${limit}:${offset}`, () => collection(address, limit, offset))
     })
     .get('/nft/:address/:tokenId', ({ params }) => {
       // Spec 03: a token id that is not all digits does not match the route: the unknown-route 404.
       if (!/^\d{1,78}$/.test(params.tokenId)) throw new NotFoundError('not found')
       const address = collectionAddress(params.address)
       const tokenId = params.tokenId.replace(/^0+(?=\d)/, '')
-      return explorer.answers.get(`nft:${address}:${tokenId}`, () => single(address, tokenId))
+      return explorer.answers.answer(`nft:${address}:${tokenId}`, () => single(address, tokenId))
     })
 }

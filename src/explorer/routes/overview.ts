@@ -1,6 +1,5 @@
 import type { Database } from 'bun:sqlite'
 import { Elysia } from 'elysia'
-import { TtlCache } from '../cache.ts'
 import type { Explorer } from '../explorer.ts'
 import { PAGE, clampLimit } from '../paging.ts'
 import { rankedAccounts } from '../read/tally.ts'
@@ -34,8 +33,10 @@ export function overviewRoutes(explorer: Explorer) {
     topAccounts: rankedAccounts(db, { limit: OVERVIEW.accounts, offset: 0 }).map((account) => accountRow(account, registry)),
   })
   // The overview is the stats plus four small reads, kept as briefly as the stats themselves.
-  const cache = new TtlCache<ReturnType<typeof overview>>(explorer.timings.statsCacheMs, 1)
   return new Elysia({ name: 'explorer-overview' })
-    .get('/overview', () => cache.get('overview', overview))
-    .get('/charts', ({ query }) => chartPoints(db, clampLimit(query.limit, PAGE.chart)))
+    .get('/overview', () => explorer.lists.answer('overview', overview))
+    .get('/charts', ({ query }) => {
+      const limit = clampLimit(query.limit, PAGE.chart)
+      return explorer.lists.answer(`charts:${limit}`, () => chartPoints(db, limit))
+    })
 }

@@ -5,10 +5,10 @@ const JSON_TYPE = { 'content-type': 'application/json;charset=utf-8' }
 
 /**
  * Spec 03: `/stats` (and its alias `/`) serve the cached stats object; `/live` streams it. The
- * stats text is kept serialised, so the hottest route of the explorer copies a string.
+ * stats are kept as the bytes that go out, so the hottest route of the explorer copies them.
  */
 export function statsRoutes(explorer: Explorer) {
-  const stats = () => new Response(explorer.stats.json(), { headers: JSON_TYPE })
+  const stats = () => new Response(explorer.stats.bytes(), { headers: JSON_TYPE })
   return new Elysia({ name: 'explorer-stats' })
     .get('/', stats)
     .get('/stats', stats)

@@ -85,6 +85,6 @@ export function tokenRoutes(explorer: Explorer) {
   }
 
   return new Elysia({ name: 'explorer-tokens' })
-    .get('/tokens', () => explorer.answers.get('tokens', tokens))
-    .get('/nfts', () => explorer.answers.get('nfts', nfts))
+    .get('/tokens', () => explorer.answers.answer('tokens', tokens))
+    .get('/nfts', () => explorer.answers.answer('nfts', nfts))
 }

@@ -87,13 +87,16 @@ export function txRoutes(explorer: Explorer) {
   }
 
   return new Elysia({ name: 'explorer-txs' })
-    .get('/txs', ({ query }) => latestTxs(db, page(query)).map((tx) => txSummary(tx, registry)))
+    .get('/txs', ({ query }) => {
+      const paging = page(query)
+      return explorer.lists.answer(`txs:${paging.limit}:${paging.offset}`, () => latestTxs(db, paging).map((tx) => txSummary(tx, registry)))
+    })
     // A stored transaction changes only if a reorganisation drops it, so its answer is kept as
     // briefly as the address pages' (a few seconds) and a burst of views costs one read.
     // Keyed by the hash as parsed: a malformed one is refused whether or not a twin is cached.
     .get('/tx/:hash', ({ params }) => {
       const hash = parseHash(params.hash)
       if (!hash) throw new NotFoundError('unknown transaction')
-      return explorer.answers.get(`tx:${hash}`, () => detail(hash))
+      return explorer.answers.answer(`tx:${hash}`, () => detail(hash))
     })
 }
