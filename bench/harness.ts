@@ -8,6 +8,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { Subprocess } from 'bun'
+import pino from 'pino'
+import { createLogger, type Logger } from '../src/log.ts'
 import { linesOf } from '../tests/helpers/lines.ts'
 
 // ---------------------------------------------------------------------------------------------
@@ -221,6 +223,23 @@ export function own<T extends Subprocess>(child: T): T {
   owned.add(child)
   void child.exited.then(() => owned.delete(child))
   return child
+}
+
+/**
+ * A logger at the stack's default level (info) whose lines go through a buffer into a file in
+ * `dir`, as the stack's go through one to its standard output: a service under load in a bench
+ * pays for its request lines as it does when it runs. `lines` counts what reached the file.
+ */
+export function fileLogger(dir: string): { log: Logger; lines: () => number } {
+  const file = join(dir, `log-${Math.random().toString(36).slice(2)}.jsonl`)
+  const destination = pino.destination({ dest: file, sync: false, minLength: 8192 })
+  return {
+    log: createLogger({ level: 'info', destination }),
+    lines: () => {
+      destination.flushSync()
+      return readFileSync(file, 'utf8').split('\n').filter((line) => line !== '').length
+    },
+  }
 }
 
 /** Free loopback ports, as the system hands them out, closed again for the caller to use. */

@@ -16,7 +16,6 @@ import { parseConfig } from '../src/config/load.ts'
 import { createExchangeApp } from '../src/exchange/app.ts'
 import { clEvents, v2Events } from '../src/exchange/events.ts'
 import { listen } from '../src/http/serve.ts'
-import { silentLogger } from '../src/log.ts'
 import { txId } from '../src/spool/codec.ts'
 import { openReader, openSpool, setMeta } from '../src/spool/db.ts'
 import { emptyHealth } from '../src/spool/health.ts'
@@ -24,9 +23,12 @@ import type { Spool } from '../src/spool/spool.ts'
 import { runPass, type StreamDefinition } from '../src/spool/streams.ts'
 import { createStreams } from '../src/streams.ts'
 import { startDevChain } from '../tests/helpers/devChain.ts'
-import { againstCeiling, findWrk, fmt, HTTP_COLUMNS, httpCells, printTable } from './harness.ts'
+import { againstCeiling, fileLogger, findWrk, fmt, HTTP_COLUMNS, httpCells, printTable } from './harness.ts'
 
 const BLOCKS = Number(process.argv[2] ?? 4000)
+/** The pairs of the main spool, and of the one /pools is measured on at size. */
+const PAIRS = 30
+const MANY_PAIRS = Number(process.argv[3] ?? 1000)
 const CONNECTIONS = 32
 const SECONDS = 4
 findWrk()
@@ -42,8 +44,8 @@ const fakeAddress = (kind: number, index: number) => `0x${kind.toString(16).padS
 
 type FakeLog = { address: string; topics: Buffer[]; data: Buffer }
 
-/** Fills a spool with BLOCKS blocks of exchange activity and noise; returns the log count. */
-function fillSpool(db: Database, contracts: { v2Factory: string; v3Factory: string; tokens: string[] }): number {
+/** Fills a spool with `blocks` blocks of exchange activity and noise over `pairCount` pairs; returns the log count. */
+function fillSpool(db: Database, contracts: { v2Factory: string; v3Factory: string; tokens: string[] }, blocks: number, pairCount: number): number {
   const insertBlock = db.prepare('INSERT INTO blocks (number, hash, parent_hash, timestamp, gas_used, gas_limit, tx_count) VALUES (?, ?, ?, ?, 0, 30000000, ?)')
   const insertTx = db.prepare(
     `INSERT INTO txs (id, hash, block_number, tx_index, from_addr, to_addr, value, nonce, type, gas, input, status, gas_used, log_count)
@@ -52,7 +54,7 @@ function fillSpool(db: Database, contracts: { v2Factory: string; v3Factory: stri
   const insertLog = db.prepare('INSERT INTO logs (tx_id, log_index, block_number, address, topic0, topic1, topic2, topic3, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
   const hash = (block: number, index: number) => Buffer.from(`${block.toString(16).padStart(40, '0')}${index.toString(16).padStart(24, '0')}`, 'hex')
   const senders = Array.from({ length: 50 }, (_, index) => fakeAddress(0xee, index))
-  const pairs = Array.from({ length: 30 }, (_, index) => fakeAddress(0xaa, index))
+  const pairs = Array.from({ length: pairCount }, (_, index) => fakeAddress(0xaa, index))
   const pools = Array.from({ length: 10 }, (_, index) => fakeAddress(0xbb, index))
   const transfer = topic('0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef')
   // The dev chain's tokens and some that exist only in logs (their metadata reads answer null):
@@ -70,7 +72,7 @@ function fillSpool(db: Database, contracts: { v2Factory: string; v3Factory: stri
   const ticks = pools.map(() => 0)
 
   db.transaction(() => {
-    for (let block = 0; block < BLOCKS; block++) {
+    for (let block = 0; block < blocks; block++) {
       const txs: FakeLog[][] = []
       if (block === 0) {
         txs.push([10, 60, 200].map((spacing, index) => ({ address: contracts.v3Factory, topics: [topic(clEvents.FeeAmountEnabled.selector), word([500, 3000, 10000][index]!), word(spacing)], data: Buffer.alloc(0) })))
@@ -135,7 +137,7 @@ function fillSpool(db: Database, contracts: { v2Factory: string; v3Factory: stri
         })
       })
     }
-    setMeta(db, 'cursor', String(BLOCKS - 1))
+    setMeta(db, 'cursor', String(blocks - 1))
   })()
   return logs
 }
@@ -151,7 +153,8 @@ try {
   const path = join(dir, 'spool.db')
   const db = openSpool(path, streams.flatMap((stream) => stream.migrations))
   process.stderr.write(`filling a spool with ${BLOCKS} blocks...\n`)
-  const totalLogs = fillSpool(db, { v2Factory: config.exchange.v2Factory, v3Factory: config.exchange.v3Factory, tokens: [manifest.contracts.DUSD, manifest.contracts.WETH9] })
+  const contracts = { v2Factory: config.exchange.v2Factory, v3Factory: config.exchange.v3Factory, tokens: [manifest.contracts.DUSD, manifest.contracts.WETH9] }
+  const totalLogs = fillSpool(db, contracts, BLOCKS, PAIRS)
 
   const derivation: string[][] = []
   /** Every pass of a stream until it has caught up with the spool: logs and seconds. */
@@ -174,30 +177,48 @@ try {
     derivation.push([stream.name, String(logs), String(passes), seconds.toFixed(2), reading.seconds.toFixed(2), fmt.count(logs / seconds)])
   }
 
-  // The app over the derived spool, the node giving token metadata.
-  const reader = openReader(path)
-  const spool: Spool = { path, reader, health: () => emptyHealth(78270), version: () => 0, onHealth: () => () => true, fatal: new Promise(() => {}), stop: async () => reader.close() }
+  // The app over the derived spool, the node giving token metadata, logging at info.
   const chain = createChain({ rpcUrl: dev.rpcUrl, wsUrl: dev.wsUrl, chainId: 78270 })
-  const exchange = createExchangeApp({ config, log: silentLogger, chain }, spool)
-  const app = listen(exchange, 'exchange', '127.0.0.1', 0)
-  const pool = reader.query<{ pool: Uint8Array }, []>('SELECT pool FROM cl_pools LIMIT 1').get()!.pool
-  const routes = ['/pools', `/cl/pool/0x${Buffer.from(pool).toString('hex')}`, '/swaps?limit=500']
-  const serving: string[][] = []
-  for (const route of routes) {
-    const body = await (await fetch(`${app.url}${route}`)).arrayBuffer()
-    // The handler alone, in this process: what the route costs before any socket is involved.
-    const inProcess = async (count: number) => {
-      for (let done = 0; done < count; done++) await (await exchange.handle(new Request(`http://localhost${route}`))).arrayBuffer()
+  const logs = fileLogger(dir)
+  let asked = 0
+  /** Each route of `routes` on the exchange app over the spool at `spoolPath`, under wrk next to its ceiling. */
+  const serve = async (spoolPath: string, routes: (reader: Database) => string[], label = '') => {
+    const reader = openReader(spoolPath)
+    const spool: Spool = { path: spoolPath, reader, health: () => emptyHealth(78270), version: () => 0, onHealth: () => () => true, fatal: new Promise(() => {}), stop: async () => reader.close() }
+    const exchange = createExchangeApp({ config, log: logs.log, chain }, spool)
+    const app = listen(exchange, 'exchange', '127.0.0.1', 0, logs.log)
+    const rows: string[][] = []
+    for (const route of routes(reader)) {
+      const body = await (await fetch(`${app.url}${route}`)).arrayBuffer()
+      // The handler alone, in this process: what the route costs before any socket is involved.
+      const inProcess = async (count: number) => {
+        for (let done = 0; done < count; done++) await (await exchange.handle(new Request(`http://localhost${route}`))).arrayBuffer()
+      }
+      await inProcess(200)
+      const handlerStarted = performance.now()
+      await inProcess(2000)
+      const handlerMicros = ((performance.now() - handlerStarted) / 2000) * 1000
+      const measured = await againstCeiling(app.url, [route], { connections: CONNECTIONS, seconds: SECONDS })
+      asked += measured.route.requests + 1
+      rows.push([`${route.replace(/0x[0-9a-f]{40}/, '{address}')}${label}`, String(body.byteLength), handlerMicros.toFixed(0), ...httpCells(measured)])
     }
-    await inProcess(200)
-    const handlerStarted = performance.now()
-    await inProcess(2000)
-    const handlerMicros = ((performance.now() - handlerStarted) / 2000) * 1000
-    const measured = await againstCeiling(app.url, [route], { connections: CONNECTIONS, seconds: SECONDS })
-    serving.push([route.replace(/0x[0-9a-f]{40}/, '{address}'), String(body.byteLength), handlerMicros.toFixed(0), ...httpCells(measured)])
+    await app.stop()
+    await spool.stop()
+    return rows
   }
-  await app.stop()
-  await spool.stop()
+  const serving = await serve(path, (reader) => {
+    const pool = reader.query<{ pool: Uint8Array }, []>('SELECT pool FROM cl_pools LIMIT 1').get()!.pool
+    return ['/pools', `/cl/pool/0x${Buffer.from(pool).toString('hex')}`, '/swaps?limit=500']
+  })
+
+  // /pools at size: a spool of MANY_PAIRS pairs, derived by the same streams.
+  process.stderr.write(`filling a spool with ${MANY_PAIRS} pairs...\n`)
+  const manyPath = join(dir, 'pairs.db')
+  const many = openSpool(manyPath, streams.flatMap((stream) => stream.migrations))
+  fillSpool(many, contracts, 100, MANY_PAIRS)
+  for (const stream of streams) while (!runPass(many, stream, 99).caughtUp);
+  many.close()
+  serving.push(...(await serve(manyPath, () => ['/pools'], ` (${fmt.count(MANY_PAIRS)} pairs)`)))
   db.close()
 
   printTable(
@@ -209,7 +230,10 @@ try {
     `serving: wrk from a second process, ${CONNECTIONS} connections for ${SECONDS} s`,
     ['route', 'bytes', 'handler µs', ...HTTP_COLUMNS],
     serving,
-    ['ceiling: a bare Bun.serve in its own process returning the same bytes and headers, loaded the same way in the same run'],
+    [
+      'ceiling: a bare Bun.serve in its own process returning the same bytes and headers, loaded the same way in the same run',
+      `the app logs at info, its lines through a buffer into a file: ${fmt.count(logs.lines())} lines for the ${fmt.count(asked)} requests measured and those of the warm-ups`,
+    ],
   )
 } finally {
   await dev.stop()

@@ -26,7 +26,7 @@ export type LogOptions = {
   /** Human-readable lines; the default is pretty only when stdout is a terminal. */
   pretty?: boolean
   /** Where lines go; the default is stdout. */
-  destination?: NodeJS.WritableStream
+  destination?: pino.DestinationStream
 }
 
 export function createLogger({ level = 'info', pretty: wantPretty, destination }: LogOptions = {}): Logger {
