@@ -1,13 +1,14 @@
 // bun run bench:explorer [seconds per route] [connections]
 //
-// Requests per second and latency of the explorer's hottest routes (/stats, /overview,
-// /tx/{hash}, /address/{address}) on the seeded dev chain, loaded by wrk from a second process,
-// each next to its ceiling measured in the same run: a bare Bun.serve in a process of its own
-// returning the same bytes and headers. The explorer runs with its real conventions (CORS,
-// logging at level silent, the request counter), with the per-client limit raised so that the
-// bench measures the work, not the 429s. /tx and /address are measured twice: one record asked
-// again and again (the answer cache of a few seconds serves it), and every record of the chain
-// in turn with that cache off.
+// Requests per second and latency of the explorer's hottest routes (/stats, /overview, /blocks,
+// /txs, /tx/{hash}, /address/{address}) on the seeded dev chain, loaded by wrk from a second
+// process, each next to its ceiling measured in the same run: a bare Bun.serve in a process of
+// its own returning the same bytes and headers. The explorer runs with its real conventions
+// (CORS, the per-client count, a log line per request at the default level, through a buffer
+// into a file as the stack's go to its standard output), with the per-client limit raised so
+// that the bench measures the work, not the 429s. /tx and /address are measured twice: one record
+// asked again and again (the answer cache of a few seconds serves it), and every record of the
+// chain in turn with that cache off.
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -20,7 +21,7 @@ import { silentLogger } from '../src/log.ts'
 import { startSpool } from '../src/spool/spool.ts'
 import { spoolWiring } from '../src/streams.ts'
 import { startDevChain } from '../tests/helpers/devChain.ts'
-import { againstCeiling, findWrk, HTTP_COLUMNS, httpCells, printTable } from './harness.ts'
+import { againstCeiling, fileLogger, findWrk, HTTP_COLUMNS, httpCells, printTable } from './harness.ts'
 
 const [seconds = 3, connections = 32] = process.argv.slice(2).map(Number)
 findWrk()
@@ -29,13 +30,14 @@ const chain = await startDevChain()
 try {
   const config = parseConfig(
     `[chain]\nrpc = "${chain.rpcUrl}"\nws = "${chain.wsUrl}"\n[data]\ndir = "${mkdtempSync(join(tmpdir(), 'stack-bench-explorer-'))}"\n` +
-      `[log]\nlevel = "silent"\n[explorer]\nport = 0\nrateLimitPerMinute = 1000000000\n`,
+      `[explorer]\nport = 0\nrateLimitPerMinute = 1000000000\n`,
     null,
   )
   const spool = await startSpool(config, spoolWiring(config), silentLogger)
-  const context = { config, log: silentLogger, chain: createChain({ rpcUrl: chain.rpcUrl, wsUrl: chain.wsUrl, chainId: config.chain.chainId }) }
-  const explorer = listen(createExplorerApp(context, spool), 'explorer', '127.0.0.1', 0)
-  const uncached = listen(createExplorerApp(context, spool, { answerCacheMs: 0 }), 'explorer', '127.0.0.1', 0)
+  const logs = fileLogger(config.dataDir)
+  const context = { config, log: logs.log, chain: createChain({ rpcUrl: chain.rpcUrl, wsUrl: chain.wsUrl, chainId: config.chain.chainId }) }
+  const explorer = listen(createExplorerApp(context, spool), 'explorer', '127.0.0.1', 0, logs.log)
+  const uncached = listen(createExplorerApp(context, spool, { answerCacheMs: 0 }), 'explorer', '127.0.0.1', 0, logs.log)
   const head = await chain.head()
   while (spool.health().streams.explorer?.cursorBlock !== head) await Bun.sleep(50)
   await Bun.sleep(1200) // one stats tick
@@ -49,6 +51,8 @@ try {
   const targets: Array<[string, string, string[]]> = [
     ['/stats', explorer.url, ['/api/stats']],
     ['/overview', explorer.url, ['/api/overview']],
+    ['/blocks', explorer.url, ['/api/blocks']],
+    ['/txs', explorer.url, ['/api/txs']],
     ['/tx/{hash}, one transaction', explorer.url, [`/api/tx/${swap.transactions[0]!.hash}`]],
     [`/tx/{hash}, ${allTxs.length} transactions, no answer cache`, uncached.url, allTxs.map((tx) => `/api/tx/${tx.hash}`)],
     ['/address/{address}, one account', explorer.url, [`/api/address/${devAccounts.alice.address}`]],
@@ -64,7 +68,10 @@ try {
     `explorer on the seeded dev chain (${head} blocks), wrk from a second process, ${connections} connections, ${seconds} s per route`,
     ['route', 'bytes', ...HTTP_COLUMNS],
     rows,
-    ['ceiling: a bare Bun.serve in its own process returning the same bytes and headers for the same paths, loaded the same way in the same run'],
+    [
+      'ceiling: a bare Bun.serve in its own process returning the same bytes and headers for the same paths, loaded the same way in the same run',
+      `the explorer logs at info, a line per request through a buffer into a file: ${logs.lines().toLocaleString('en')} lines`,
+    ],
   )
   await explorer.stop()
   await uncached.stop()

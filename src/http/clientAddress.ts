@@ -16,8 +16,12 @@ export function clientAddress(forwardedFor: string | null, socketAddress: string
   return chain[Math.max(0, chain.length - hops)]!
 }
 
+const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/
+
 function normalise(address: string): string {
   let text = address.trim()
+  // A plain IPv4 address (the socket's peer on every request of a local stack): nothing to undo.
+  if (IPV4.test(text)) return text
   // [::1]:8080 → ::1, 203.0.113.7:8080 → 203.0.113.7, ::ffff:127.0.0.1 → 127.0.0.1
   const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(text)
   if (bracketed) text = bracketed[1]!
