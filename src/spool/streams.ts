@@ -105,22 +105,33 @@ export function runPass(
   return stream.kind === 'blocks' ? runBlockPass(db, stream, spoolCursor, blockLimits) : runLogPass(db, stream, spoolCursor, maxLogs)
 }
 
+/**
+ * The first `limit` logs of `topics` event signatures after a position and before a transaction
+ * id, in chain order, with their transaction's hash. Each signature is its own range of the
+ * spool's (topic0, tx_id, log_index) index, read in order and no further than `limit`; the
+ * ranges are then merged. One `topic0 IN (...)` with the position as an OR gave SQLite no range
+ * to seek: it read the logs table from its start at every pass.
+ */
+function logsAfterQuery(topics: number, limit: number): string {
+  const range = `SELECT * FROM (SELECT tx_id, log_index FROM logs WHERE topic0 = ? AND (tx_id, log_index) > (?, ?) AND tx_id < ? ORDER BY tx_id, log_index LIMIT ${limit})`
+  return `SELECT l.tx_id AS txId, t.hash AS txHash, l.log_index AS logIndex, l.block_number AS blockNumber,
+                 l.address, l.topic0, l.topic1, l.topic2, l.topic3, l.data
+            FROM (${Array.from({ length: topics }, () => range).join(' UNION ALL ')}) AS k
+            JOIN logs l ON l.tx_id = k.tx_id AND l.log_index = k.log_index
+            JOIN txs t ON t.id = l.tx_id
+           ORDER BY l.tx_id, l.log_index
+           LIMIT ${limit}`
+}
+
 function runLogPass(db: Database, stream: LogStream, spoolCursor: number, maxLogs: number): PassResult {
   const cursor = readStreamCursor(db, stream.name)
   if (cursor.blockNumber >= spoolCursor) return { logs: 0, caughtUp: true, cursor }
-  const placeholders = stream.topics.map(() => '?').join(', ')
-  const logs = db
-    .query<SpoolLog, SQLQueryBindings[]>(
-      `SELECT l.tx_id AS txId, t.hash AS txHash, l.log_index AS logIndex, l.block_number AS blockNumber,
-              l.address, l.topic0, l.topic1, l.topic2, l.topic3, l.data
-         FROM logs l JOIN txs t ON t.id = l.tx_id
-        WHERE l.topic0 IN (${placeholders})
-          AND (l.tx_id > ? OR (l.tx_id = ? AND l.log_index > ?))
-          AND l.block_number <= ?
-        ORDER BY l.tx_id, l.log_index
-        LIMIT ${maxLogs}`,
-    )
-    .all(...stream.topics.map((topic) => blob(topic)), cursor.txId, cursor.txId, cursor.logIndex, spoolCursor)
+  const logs =
+    stream.topics.length === 0
+      ? []
+      : db
+          .query<SpoolLog, SQLQueryBindings[]>(logsAfterQuery(stream.topics.length, maxLogs))
+          .all(...stream.topics.flatMap((topic) => [blob(topic), cursor.txId, cursor.logIndex, txId(spoolCursor + 1, 0)]))
   const caughtUp = logs.length < maxLogs
   const last = logs.at(-1)
   // A full pass stops at its last log; a short one has seen everything up to the spool's cursor.
