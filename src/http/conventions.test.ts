@@ -238,6 +238,15 @@ describe('client address', () => {
     expect(await response.json()).toEqual({ client: '127.0.0.1' })
   })
 
+  test('a request routed anew (HTTP/1.0 without a Host, HEAD) still has the socket peer as its client', async () => {
+    const bare = await rawRequest(plain.port, 'GET /client HTTP/1.0\r\n\r\n')
+    if (bare.kind !== 'app') throw new Error(`expected an answer of the app, got ${bare.kind}`)
+    expect(await bare.response.json()).toEqual({ client: '127.0.0.1' })
+    const head = await fetch(`${plain.url}/client`, { method: 'HEAD' })
+    expect(head.status).toBe(200)
+    expect(await head.text()).toBe('')
+  })
+
   test('with 1 hop the right-hand end of X-Forwarded-For is the client', async () => {
     const response = await fetch(`${proxied.url}/client`, { headers: { 'x-forwarded-for': '6.6.6.6, 203.0.113.9' } })
     expect(await response.json()).toEqual({ client: '203.0.113.9' })

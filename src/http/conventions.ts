@@ -63,8 +63,8 @@ export function minuteRateLimit(limit: number, now: () => number = Date.now) {
   }
 }
 
-/** A request being served: what its log line says, the socket it came on, its client once asked. */
-type Served = RequestInfo & { server: Server<unknown>; client: string | null }
+/** A request being served: what its log line says, the request as it came and its socket, its client once asked. */
+type Served = RequestInfo & { request: Request; server: Server<unknown>; client: string | null }
 
 /**
  * The conventions every service shares (spec 03 "Shared conventions"): no-store and nosniff on
@@ -82,8 +82,9 @@ export function conventions(options: ConventionsOptions): Conventions {
   const admit = options.rateLimitPerMinute === undefined ? null : minuteRateLimit(options.rateLimitPerMinute)
   const maxBody = options.maxBodyBytes
 
-  const clientOf = (served: Served, request: Request): string =>
-    (served.client ??= clientAddress(request.headers.get('x-forwarded-for'), peerAddress(request, served.server), trustedProxyHops))
+  // From the request as it came: Bun knows the peer of that one only, not of one routed anew.
+  const clientOf = (served: Served): string =>
+    (served.client ??= clientAddress(served.request.headers.get('x-forwarded-for'), peerAddress(served.request, served.server), trustedProxyHops))
 
   const requestLine = requestLogger(log)
   const logRequest = ({ method, path, started }: Served, status: number) => {
@@ -119,7 +120,7 @@ export function conventions(options: ConventionsOptions): Conventions {
       }
     }
     // Spec 03 "Errors": 429 with no retry-after; the client is the trusted end of X-Forwarded-For.
-    if (admit && !admit(clientOf(served, request))) {
+    if (admit && !admit(clientOf(served))) {
       return early(429, corsHeaders, errorBody(`rate limit exceeded: ${options.rateLimitPerMinute} requests a minute`))
     }
     if (options.readOnly && !SAFE_METHODS.has(served.method)) {
@@ -134,7 +135,7 @@ export function conventions(options: ConventionsOptions): Conventions {
 
   const serve = (fetch: FetchHandler): FetchHandler => (request, server) => {
     const method = request.method
-    const served: Served = { service, method, path: requestPath(request.url), started: performance.now(), server, client: null }
+    const served: Served = { service, method, path: requestPath(request.url), started: performance.now(), request, server, client: null }
     const corsHeaders: Record<string, string> = {}
     const refused = check(request, served, corsHeaders)
     if (refused) {
@@ -175,7 +176,7 @@ export function conventions(options: ConventionsOptions): Conventions {
   const client = (request: Request) => {
     const served = requests.get(request)
     if (!served) throw new Error(`${service}: the client of a request asked outside the conventions (is the app served by listen?)`)
-    return clientOf(served, request)
+    return clientOf(served)
   }
   const plugin = conventionsPlugin(service, log, (request) => requests.get(request))
   const own: Conventions = { plugin, client, serve }
