@@ -71,6 +71,7 @@ try {
     [
       'ceiling: a bare Bun.serve in its own process returning the same bytes and headers for the same paths, loaded the same way in the same run',
       `the explorer logs at info, a line per request through a buffer into a file: ${logs.lines().toLocaleString('en')} lines`,
+      'each route and its ceiling loaded three times in turn, the best run of each counted',
     ],
   )
   await explorer.stop()

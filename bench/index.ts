@@ -180,7 +180,6 @@ try {
   // The app over the derived spool, the node giving token metadata, logging at info.
   const chain = createChain({ rpcUrl: dev.rpcUrl, wsUrl: dev.wsUrl, chainId: 78270 })
   const logs = fileLogger(dir)
-  let asked = 0
   /** Each route of `routes` on the exchange app over the spool at `spoolPath`, under wrk next to its ceiling. */
   const serve = async (spoolPath: string, routes: (reader: Database) => string[], label = '') => {
     const reader = openReader(spoolPath)
@@ -199,7 +198,6 @@ try {
       await inProcess(2000)
       const handlerMicros = ((performance.now() - handlerStarted) / 2000) * 1000
       const measured = await againstCeiling(app.url, [route], { connections: CONNECTIONS, seconds: SECONDS })
-      asked += measured.route.requests + 1
       rows.push([`${route.replace(/0x[0-9a-f]{40}/, '{address}')}${label}`, String(body.byteLength), handlerMicros.toFixed(0), ...httpCells(measured)])
     }
     await app.stop()
@@ -232,7 +230,8 @@ try {
     serving,
     [
       'ceiling: a bare Bun.serve in its own process returning the same bytes and headers, loaded the same way in the same run',
-      `the app logs at info, its lines through a buffer into a file: ${fmt.count(logs.lines())} lines for the ${fmt.count(asked)} requests measured and those of the warm-ups`,
+      `the app logs at info, a line per request through a buffer into a file: ${fmt.count(logs.lines())} lines`,
+      'each route and its ceiling loaded three times in turn, the best run of each counted',
     ],
   )
 } finally {

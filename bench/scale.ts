@@ -323,6 +323,7 @@ try {
     [
       'the stack runs with log.level = "warn" and the explorer\'s per-client limit off; every other key at its default',
       'ceiling: a bare Bun.serve in its own process returning the same bytes and headers, loaded the same way in the same run',
+      'each route and its ceiling loaded three times in turn, the best run of each counted',
       ...(caughtUp ? [] : ['no rows at size: the spool did not catch up']),
     ],
   )
