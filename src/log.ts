@@ -56,22 +56,23 @@ const FLUSH_EVERY_MS = 50
  */
 type BufferedDestination = pino.DestinationStream & { buffer: (line: string) => void }
 
-/** Request lines are handed to the writer this many characters at a time: a write each is native work, and costly. */
+/** Request lines are written this many characters at a time. */
 const CHUNK = 32_768
 
 /**
  * Standard output for JSON lines, with the request lines off the request's path: they gather in
- * a buffer handed to pino's asynchronous writer (sonic-boom) 32 KiB at a time, and within 50 ms of
- * the last one otherwise; any other line (a start, a warning, an error) is handed over at once,
- * after the request lines before it. At exit (a clean stop, a fatal error) whatever is left is
- * written before the process ends. A line written synchronously cost a service about a third of
- * its requests per second; so did handing sonic-boom one line at a time, which measures the
- * bytes of everything it holds at each write. One buffer for the process, however many loggers
- * write to it.
+ * a buffer written 32 KiB at a time, and within 50 ms of the last one otherwise; any other line
+ * (a start, a warning, an error) is written at once, after the request lines before it, and at
+ * exit (a clean stop, a fatal error) whatever is left is written before the process ends. Every
+ * write is synchronous, so a line handed over is out when the call returns, the last one before
+ * an exit too: what costs a service is writing per line, not the write itself (a line written
+ * on its own took about a third of a service's requests per second; pino's asynchronous writer,
+ * handed one line at a time, as much, since it measures the bytes of all it holds at each
+ * write). One buffer for the process, however many loggers write to it.
  */
 function bufferedStdout(): BufferedDestination {
   if (stdoutBuffer) return stdoutBuffer
-  const writer = pino.destination({ fd: 1, sync: false, maxWrite: 4 * CHUNK })
+  const writer = pino.destination({ fd: 1, sync: true, maxWrite: 4 * CHUNK })
   let lines: string[] = []
   let size = 0
   const handOver = () => {
@@ -84,7 +85,6 @@ function bufferedStdout(): BufferedDestination {
   process.on('exit', () => {
     try {
       handOver()
-      writer.flushSync()
     } catch {
       // Standard output is gone (a closed pipe): there is nowhere left to write.
     }

@@ -314,7 +314,7 @@ export class Follower {
     let unwrittenTxs = 0
     let unwrittenSince = 0
     /** Writes what was answered so far; gives what the next step should do, or null to go on. */
-    const write = async (): Promise<boolean | null> => {
+    const writeAnswered = async (): Promise<boolean | null> => {
       if (unwritten.length === 0) return null
       const outcome = this.store(unwritten.splice(0))
       unwrittenTxs = 0
@@ -340,7 +340,7 @@ export class Follower {
           next += count
         }
         const oldest = queue[0]
-        if (!oldest) return (await write()) ?? progressed
+        if (!oldest) return (await writeAnswered()) ?? progressed
         if (!oldest.answered) {
           // Until the oldest is answered, or another one is and makes room for one more request.
           await Promise.race([oldest.fetched, new Promise<void>((resolve) => (freed = resolve))])
@@ -349,7 +349,7 @@ export class Follower {
         queue.shift()
         const fetched = await oldest.fetched
         if (!fetched.ok) {
-          const stop = await write()
+          const stop = await writeAnswered()
           if (stop !== null) return stop
           throw fetched.error
         }
@@ -358,7 +358,7 @@ export class Follower {
         unwrittenTxs += fetched.bundles.reduce((sum, bundle) => sum + (bundle?.block.transactions.length ?? 0), 0)
         const due = unwrittenTxs >= WRITE_TXS || unwritten.length >= WRITE_BLOCKS || performance.now() - unwrittenSince >= WRITE_AFTER_MS
         if (!due) continue
-        const stop = await write()
+        const stop = await writeAnswered()
         if (stop !== null) return stop
       }
     } finally {
