@@ -4,12 +4,11 @@
 // same bytes and headers as the route, loaded by the same wrk in the same run. A stack under
 // measure runs in a process of its own too (`spawnStack`), and every child a bench starts is
 // ended with the bench, on failure and Ctrl-C as well (`own`).
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { Subprocess } from 'bun'
-import pino from 'pino'
-import { createLogger, type Logger } from '../src/log.ts'
+import { bufferedLines, createLogger, type Logger } from '../src/log.ts'
 import { linesOf } from '../tests/helpers/lines.ts'
 
 // ---------------------------------------------------------------------------------------------
@@ -248,11 +247,11 @@ export function own<T extends Subprocess>(child: T): T {
  */
 export function fileLogger(dir: string): { log: Logger; lines: () => number } {
   const file = join(dir, `log-${Math.random().toString(36).slice(2)}.jsonl`)
-  const destination = pino.destination({ dest: file, sync: false, minLength: 8192 })
+  const destination = bufferedLines(openSync(file, 'a'))
   return {
     log: createLogger({ level: 'info', destination }),
     lines: () => {
-      destination.flushSync()
+      destination.flush()
       return readFileSync(file, 'utf8').split('\n').filter((line) => line !== '').length
     },
   }

@@ -44,63 +44,65 @@ export function createLogger({ level = 'info', pretty: wantPretty, destination }
     return pino(options, pretty({ colorize: true, sync: true, destination: aboveStatus }))
   }
   if (usePretty) return pino(options, pretty({ colorize: destination === undefined, sync: true, ...(destination ? { destination } : {}) }))
-  return pino(options, destination ?? bufferedStdout())
+  return pino(options, destination ?? bufferedLines(1))
 }
 
-/** How long a request line may wait in the buffer of standard output. */
+/** How long a request line may wait in its buffer. */
 const FLUSH_EVERY_MS = 50
 
 /**
  * A destination whose request lines may wait in a buffer (`buffer`), where every other line is
- * written at once, after them, in order.
+ * written at once, after them, in order; `flush` writes what waits.
  */
-type BufferedDestination = pino.DestinationStream & { buffer: (line: string) => void }
+export type BufferedDestination = pino.DestinationStream & { buffer: (line: string) => void; flush: () => void }
 
 /** Request lines are written this many characters at a time. */
 const CHUNK = 32_768
 
 /**
- * Standard output for JSON lines, with the request lines off the request's path: they gather in
- * a buffer written 32 KiB at a time, and within 50 ms of the last one otherwise; any other line
- * (a start, a warning, an error) is written at once, after the request lines before it, and at
- * exit (a clean stop, a fatal error) whatever is left is written before the process ends. Every
- * write is synchronous, so a line handed over is out when the call returns, the last one before
- * an exit too: what costs a service is writing per line, not the write itself (a line written
- * on its own took about a third of a service's requests per second; pino's asynchronous writer,
- * handed one line at a time, as much, since it measures the bytes of all it holds at each
- * write). One buffer for the process, however many loggers write to it.
+ * JSON lines to the file descriptor `fd`, with the request lines off the request's path: they
+ * gather in a buffer written 32 KiB at a time, and within 50 ms of the last one otherwise; any
+ * other line (a start, a warning, an error) is written at once, after the request lines before
+ * it, and at exit (a clean stop, a fatal error) whatever is left is written before the process
+ * ends. Every write is synchronous, so a line handed over is out when the call returns, the last
+ * one before an exit too: what costs a service is writing per line, not the write itself (a line
+ * written on its own took about a third of a service's requests per second; pino's asynchronous
+ * writer, handed one line at a time, as much, since it measures the bytes of all it holds at
+ * each write). Standard output has one for the process, however many loggers write to it.
  */
-function bufferedStdout(): BufferedDestination {
-  if (stdoutBuffer) return stdoutBuffer
-  const writer = pino.destination({ fd: 1, sync: true, maxWrite: 4 * CHUNK })
+export function bufferedLines(fd: number): BufferedDestination {
+  if (fd === 1 && stdoutBuffer) return stdoutBuffer
+  const writer = pino.destination({ fd, sync: true, maxWrite: 4 * CHUNK })
   let lines: string[] = []
   let size = 0
-  const handOver = () => {
+  const flush = () => {
     if (lines.length === 0) return
     writer.write(lines.join(''))
     lines = []
     size = 0
   }
-  setInterval(handOver, FLUSH_EVERY_MS).unref()
+  setInterval(flush, FLUSH_EVERY_MS).unref()
   process.on('exit', () => {
     try {
-      handOver()
+      flush()
     } catch {
-      // Standard output is gone (a closed pipe): there is nowhere left to write.
+      // The file or pipe is gone (a closed stdout): there is nowhere left to write.
     }
   })
-  stdoutBuffer = {
+  const destination: BufferedDestination = {
     write: (line: string) => {
-      handOver()
+      flush()
       writer.write(line)
     },
     buffer: (line: string) => {
       lines.push(line)
       size += line.length
-      if (size >= CHUNK) handOver()
+      if (size >= CHUNK) flush()
     },
+    flush,
   }
-  return stdoutBuffer
+  if (fd === 1) stdoutBuffer = destination
+  return destination
 }
 let stdoutBuffer: BufferedDestination | null = null
 
