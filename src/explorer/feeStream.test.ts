@@ -22,7 +22,7 @@ function log(emitter: string, eventName: string, args: Record<string, unknown>):
   const data = encodeAbiParameters(plain, plain.map((input) => args[input.name]))
   const [topic0, topic1, topic2, topic3] = topics.map((topic) => (topic ? blob(topic) : null))
   txId++
-  return { txId, txHash: blob('ab'.repeat(32)), logIndex: 0, blockNumber: txId, address: blob(emitter), topic0: topic0 ?? null, topic1: topic1 ?? null, topic2: topic2 ?? null, topic3: topic3 ?? null, data: blob(data) }
+  return { txId, logIndex: 0, blockNumber: txId, address: blob(emitter), topic0: topic0 ?? null, topic1: topic1 ?? null, topic2: topic2 ?? null, topic3: topic3 ?? null, data: blob(data) }
 }
 
 function db() {

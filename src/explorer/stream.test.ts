@@ -27,7 +27,6 @@ function log(block: number, address: string, topics: Uint8Array[], data: Hex = '
   const index = nextIndex++
   return {
     txId: txId(block, 0),
-    txHash: new Uint8Array(32),
     logIndex: index,
     blockNumber: block,
     address: blob(address),

@@ -9,7 +9,8 @@ import { Entities } from './kit/entities.ts'
 import { createdTable, versionedHistorySql, versionedTable } from './kit/tables.ts'
 import { blockHeaders, streamPosition, txPartiesOfBlocks } from './read.ts'
 import { rollbackTo } from './store.ts'
-import { pruneStreamHistory, readStreamCursor, rollbackStream, runPass, type BlockStream } from './streams.ts'
+import { txId } from './codec.ts'
+import { pruneStreamHistory, readStreamCursor, rollbackStream, runPass, type BlockStream, type LogStream, type SpoolLog } from './streams.ts'
 
 // The stream kit's second kind of stream, driven by blocks rather than logs, and the pruning of
 // versioned history: a toy stream that counts, per sender, the transactions it sent and the
@@ -195,4 +196,40 @@ test('pruning drops the history below a block from every versioned table, and a 
   const expected = dump(stopped)
   for (const table of ['toy_senders', 'toy_blocks', 'toy_first_seen']) expect(rolledBack[table]).toEqual(expected[table]!)
   expect(rolledBack.toy_blocks_history).toEqual([])
+})
+
+test('a log pass carries the logs of its signatures in chain order, a limit at a time, whatever their mix', () => {
+  const db = spool()
+  const topic = (byte: number): Hex => `0x${byte.toString(16).padStart(2, '0').repeat(32)}`
+  const [swap, sync, mint, other] = [topic(1), topic(2), topic(3), topic(4)]
+  const insert = db.query('INSERT INTO logs (tx_id, log_index, block_number, address, topic0, data) VALUES (?, ?, ?, ?, ?, ?)')
+  // 40 blocks of 3 transactions; each transaction's logs a mix of the four signatures, some several times.
+  const mix = [[swap, sync, swap], [other, mint], [sync, other, sync, swap, mint], [mint], [other], []]
+  const expected: string[] = []
+  for (let block = 0; block < 40; block++) {
+    for (let index = 0; index < 3; index++) {
+      const id = txId(block, index)
+      mix[(block * 3 + index) % mix.length]!.forEach((topic0, logIndex) => {
+        insert.run(id, logIndex, block, Buffer.alloc(20), Buffer.from(topic0.slice(2), 'hex'), Buffer.alloc(0))
+        if (topic0 !== other && block <= 35) expected.push(`${block}:${id}:${logIndex}`)
+      })
+    }
+  }
+  const seen: string[] = []
+  const sizes: number[] = []
+  const stream: LogStream = {
+    name: 'merged',
+    migrations: [],
+    tables: [],
+    topics: [swap, sync, mint],
+    apply: (_db, logs: SpoolLog[]) => {
+      sizes.push(logs.length)
+      for (const log of logs) seen.push(`${log.blockNumber}:${log.txId}:${log.logIndex}`)
+    },
+  }
+  // The spool's cursor at block 35: nothing after it is carried.
+  while (!runPass(db, stream, 35, 7).caughtUp);
+  expect(seen).toEqual(expected)
+  expect(sizes.slice(0, -1).every((size) => size === 7)).toBe(true)
+  expect(readStreamCursor(db, 'merged').blockNumber).toBe(35)
 })

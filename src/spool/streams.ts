@@ -12,7 +12,7 @@ export const MAX_LOGS_PER_PASS = 5000
 export const CAUGHT_UP_SLEEP_MS = 2000
 
 /** A log as a derived stream reads it from the spool: the transaction's log, and where it stands. */
-export type SpoolLog = TxLog & { txId: number; txHash: Uint8Array; blockNumber: number }
+export type SpoolLog = TxLog & { txId: number; blockNumber: number }
 
 /**
  * What every derived stream declares, whatever drives it: its name (its cursor's key), the
@@ -106,32 +106,53 @@ export function runPass(
 }
 
 /**
- * The first `limit` logs of `topics` event signatures after a position and before a transaction
- * id, in chain order, with their transaction's hash. Each signature is its own range of the
- * spool's (topic0, tx_id, log_index) index, read in order and no further than `limit`; the
- * ranges are then merged. One `topic0 IN (...)` with the position as an OR gave SQLite no range
- * to seek: it read the logs table from its start at every pass.
+ * The first `limit` logs of the `topics` event signatures after a position and before a
+ * transaction id, in chain order. Each signature is its own range of the spool's (topic0, tx_id,
+ * log_index) index, stepped through by a statement of its own, and the ranges are merged here, a
+ * row at a time: a pass reads the logs it carries and one more per signature, whatever the mix.
+ * (One `topic0 IN (...)` with the position as an OR gave SQLite no range to seek, and a LIMIT on
+ * each range in SQL read and sorted up to `limit` rows of every signature.)
  */
-function logsAfterQuery(topics: number, limit: number): string {
-  const range = `SELECT * FROM (SELECT tx_id, log_index FROM logs WHERE topic0 = ? AND (tx_id, log_index) > (?, ?) AND tx_id < ? ORDER BY tx_id, log_index LIMIT ${limit})`
-  return `SELECT l.tx_id AS txId, t.hash AS txHash, l.log_index AS logIndex, l.block_number AS blockNumber,
-                 l.address, l.topic0, l.topic1, l.topic2, l.topic3, l.data
-            FROM (${Array.from({ length: topics }, () => range).join(' UNION ALL ')}) AS k
-            JOIN logs l ON l.tx_id = k.tx_id AND l.log_index = k.log_index
-            JOIN txs t ON t.id = l.tx_id
-           ORDER BY l.tx_id, l.log_index
-           LIMIT ${limit}`
+function logsAfter(db: Database, topics: readonly Hex[], after: { txId: number; logIndex: number }, beforeTx: number, limit: number): SpoolLog[] {
+  const heads: Array<{ next: SpoolLog; rest: Iterator<SpoolLog> }> = []
+  const open: Iterator<SpoolLog>[] = []
+  try {
+    topics.forEach((topic, index) => {
+      // The comment makes each signature's statement a distinct one in the connection's cache: ranges are stepped side by side.
+      const rows = db
+        .query<SpoolLog, SQLQueryBindings[]>(
+          `SELECT tx_id AS txId, log_index AS logIndex, block_number AS blockNumber, address, topic0, topic1, topic2, topic3, data
+             FROM logs WHERE topic0 = ? AND (tx_id, log_index) > (?, ?) AND tx_id < ? ORDER BY tx_id, log_index /* range ${index} */`,
+        )
+        .iterate(blob(topic), after.txId, after.logIndex, beforeTx)
+      open.push(rows)
+      const first = rows.next()
+      if (!first.done) heads.push({ next: first.value, rest: rows })
+    })
+    const logs: SpoolLog[] = []
+    while (logs.length < limit && heads.length > 0) {
+      let earliest = 0
+      for (let index = 1; index < heads.length; index++) {
+        const a = heads[index]!.next
+        const b = heads[earliest]!.next
+        if (a.txId < b.txId || (a.txId === b.txId && a.logIndex < b.logIndex)) earliest = index
+      }
+      const head = heads[earliest]!
+      logs.push(head.next)
+      const following = head.rest.next()
+      if (following.done) heads.splice(earliest, 1)
+      else head.next = following.value
+    }
+    return logs
+  } finally {
+    for (const rows of open) rows.return?.()
+  }
 }
 
 function runLogPass(db: Database, stream: LogStream, spoolCursor: number, maxLogs: number): PassResult {
   const cursor = readStreamCursor(db, stream.name)
   if (cursor.blockNumber >= spoolCursor) return { logs: 0, caughtUp: true, cursor }
-  const logs =
-    stream.topics.length === 0
-      ? []
-      : db
-          .query<SpoolLog, SQLQueryBindings[]>(logsAfterQuery(stream.topics.length, maxLogs))
-          .all(...stream.topics.flatMap((topic) => [blob(topic), cursor.txId, cursor.logIndex, txId(spoolCursor + 1, 0)]))
+  const logs = logsAfter(db, stream.topics, cursor, txId(spoolCursor + 1, 0), maxLogs)
   const caughtUp = logs.length < maxLogs
   const last = logs.at(-1)
   // A full pass stops at its last log; a short one has seen everything up to the spool's cursor.
