@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { encodeAbiParameters, hexToBytes, pad } from 'viem'
-import { addressTopic, addressWord, hexOf, int, intTopic, smallInt, uint } from './words.ts'
+import { addressTopic, addressWord, hexOf, int, intTopic, smallInt, uint, uintDecimal } from './words.ts'
 
 const bytes = (hex: `0x${string}`) => hexToBytes(hex)
 
@@ -32,5 +32,29 @@ describe('reading ABI words from BLOBs', () => {
     expect(intTopic(bytes(encodeAbiParameters([{ type: 'int24' }], [-69720])))).toBe(-69720)
     expect(intTopic(bytes(encodeAbiParameters([{ type: 'uint24' }], [10000])))).toBe(10000)
     expect(() => intTopic(null)).toThrow()
+  })
+
+  test('every width of value, around the short way for six bytes and less', () => {
+    const values = [0n, 1n, 255n, 2n ** 47n - 1n, 2n ** 47n, 2n ** 48n - 1n, 2n ** 48n, 2n ** 53n + 1n, 2n ** 160n - 1n, 2n ** 256n - 1n]
+    const words = bytes(encodeAbiParameters(values.map(() => ({ type: 'uint256' })), values))
+    values.forEach((value, index) => {
+      expect(uint(words, index)).toBe(value)
+      expect(uintDecimal(words, index)).toBe(value.toString())
+    })
+    expect(uint(words, values.length)).toBe(0n)
+    expect(uintDecimal(words, values.length)).toBe('0')
+  })
+
+  test('small signed words on both sides of six bytes, and values a number cannot hold', () => {
+    const values = [0n, -1n, 887272n, -887272n, 2n ** 47n - 1n, -(2n ** 47n), 2n ** 47n, -(2n ** 47n) - 1n, 2n ** 60n, -(2n ** 60n)]
+    const words = bytes(encodeAbiParameters(values.map(() => ({ type: 'int256' })), values))
+    values.forEach((value, index) => expect(smallInt(words, index)).toBe(Number(value)))
+  })
+
+  test('addresses are views into the log, not copies', () => {
+    const data = bytes(encodeAbiParameters([{ type: 'address' }], ['0x8A791620dd6260079BF849Dc5567aDC3F2FdC318']))
+    const address = addressWord(data, 0)
+    expect(address.length).toBe(20)
+    expect(address.buffer).toBe(data.buffer)
   })
 })
