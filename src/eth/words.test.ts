@@ -50,11 +50,4 @@ describe('reading ABI words from BLOBs', () => {
     const words = bytes(encodeAbiParameters(values.map(() => ({ type: 'int256' })), values))
     values.forEach((value, index) => expect(smallInt(words, index)).toBe(Number(value)))
   })
-
-  test('addresses are views into the log, not copies', () => {
-    const data = bytes(encodeAbiParameters([{ type: 'address' }], ['0x8A791620dd6260079BF849Dc5567aDC3F2FdC318']))
-    const address = addressWord(data, 0)
-    expect(address.length).toBe(20)
-    expect(address.buffer).toBe(data.buffer)
-  })
 })

@@ -1,8 +1,9 @@
 // Reading ABI-encoded event fields straight from the spool's BLOB columns. The derived streams
 // decode hundreds of thousands of logs, so this stays at the level of bytes rather than going
 // through a generic ABI decoder, and takes the short way for the small values most words hold.
-// (A BLOB comes out of SQLite as a Uint8Array; asking one for its `.buffer`, as Buffer.from(buffer,
-// offset) does, makes the engine give it an ArrayBuffer of its own, which costs more than decoding.)
+// (A BLOB comes out of SQLite as a Uint8Array without an ArrayBuffer of its own; asking for one,
+// as `.buffer`, Buffer.from(buffer, offset) and `.subarray` do, costs more than the decoding, so
+// parts are read in place, or copied out with `.slice`.)
 
 const TWO_256 = 1n << 256n
 const TWO_255 = 1n << 255n
@@ -74,15 +75,15 @@ export function smallInt(data: Uint8Array, index: number): number {
   return Number(int(data, index))
 }
 
-/** The address in the `index`-th word (its last 20 bytes), as bytes for a BLOB column: a view into `data`. */
+/** The address in the `index`-th word (its last 20 bytes), as bytes for a BLOB column. */
 export function addressWord(data: Uint8Array, index: number): Uint8Array {
-  return data.subarray(index * 32 + 12, index * 32 + 32)
+  return data.slice(index * 32 + 12, index * 32 + 32)
 }
 
-/** The address in an indexed topic: a view into the topic. */
+/** The address in an indexed topic. */
 export function addressTopic(topic: Uint8Array | null): Uint8Array {
   if (!topic) throw new Error('an indexed address is missing from the log')
-  return topic.subarray(12, 32)
+  return topic.slice(12, 32)
 }
 
 /** A signed integer in an indexed topic (int24 ticks, uint24 fees). */

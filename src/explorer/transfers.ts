@@ -1,6 +1,6 @@
 import { decodeAbiParameters, toEventSelector } from 'viem'
 import { blob, hex } from '../eth/bytes.ts'
-import { uint } from '../eth/words.ts'
+import { uintDecimal } from '../eth/words.ts'
 import type { SpoolLog } from '../spool/streams.ts'
 
 /** The token standards a transfer log can belong to. */
@@ -37,7 +37,7 @@ export type RawLog = Pick<SpoolLog, 'logIndex' | 'address' | 'topic0' | 'topic1'
 
 const equal = (a: Uint8Array | null, b: Uint8Array) => a !== null && a.length === b.length && Buffer.compare(a, b) === 0
 /** The address in an indexed topic: its low 20 bytes. */
-const topicAddress = (topic: Uint8Array) => topic.subarray(12, 32)
+const topicAddress = (topic: Uint8Array) => topic.slice(12, 32)
 
 /**
  * The token movements in a log, or none. ERC-20 and ERC-721 share the Transfer signature and
@@ -49,12 +49,12 @@ export function decodeTransfers(log: RawLog): Transfer[] {
   const { topic0, topic1, topic2, topic3, data, address, logIndex } = log
   if (equal(topic0, TRANSFER) && topic1 && topic2) {
     const base = { logIndex, seq: 0, token: address, from: topicAddress(topic1), to: topicAddress(topic2) }
-    if (!topic3 && data.length === 32) return [{ ...base, kind: 20, tokenId: null, amount: uint(data, 0).toString() }]
-    if (topic3 && data.length === 0) return [{ ...base, kind: 721, tokenId: uint(topic3, 0).toString(), amount: '1' }]
+    if (!topic3 && data.length === 32) return [{ ...base, kind: 20, tokenId: null, amount: uintDecimal(data, 0) }]
+    if (topic3 && data.length === 0) return [{ ...base, kind: 721, tokenId: uintDecimal(topic3, 0), amount: '1' }]
     return []
   }
   if (equal(topic0, SINGLE) && topic2 && topic3 && data.length === 64) {
-    return [{ logIndex, seq: 0, token: address, kind: 1155, from: topicAddress(topic2), to: topicAddress(topic3), tokenId: uint(data, 0).toString(), amount: uint(data, 1).toString() }]
+    return [{ logIndex, seq: 0, token: address, kind: 1155, from: topicAddress(topic2), to: topicAddress(topic3), tokenId: uintDecimal(data, 0), amount: uintDecimal(data, 1) }]
   }
   if (equal(topic0, BATCH) && topic2 && topic3) {
     let ids: readonly bigint[]

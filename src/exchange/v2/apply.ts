@@ -1,7 +1,7 @@
 import type { Database } from 'bun:sqlite'
 import type { SpoolLog } from '../../spool/streams.ts'
 import { v2Events } from '../events.ts'
-import { addressTopic, addressWord, hexOf, uint } from '../../eth/words.ts'
+import { addressTopic, addressWord, hexOf, uint, uintDecimal } from '../../eth/words.ts'
 import { emptyPairState, pairStates } from './pairState.ts'
 
 const { PairCreated, Sync, Swap, Mint, Burn } = v2Events
@@ -50,11 +50,11 @@ export function applyV2(db: Database, logs: SpoolLog[], factory: string): void {
         break
       }
       case Mint.key:
-        insertLiquidity.run(log.txId, log.logIndex, block, log.address, 'mint', addressTopic(log.topic1), null, `${uint(data, 0)}`, `${uint(data, 1)}`)
+        insertLiquidity.run(log.txId, log.logIndex, block, log.address, 'mint', addressTopic(log.topic1), null, uintDecimal(data, 0), uintDecimal(data, 1))
         state.mintCount++
         break
       case Burn.key:
-        insertLiquidity.run(log.txId, log.logIndex, block, log.address, 'burn', addressTopic(log.topic1), addressTopic(log.topic2), `${uint(data, 0)}`, `${uint(data, 1)}`)
+        insertLiquidity.run(log.txId, log.logIndex, block, log.address, 'burn', addressTopic(log.topic1), addressTopic(log.topic2), uintDecimal(data, 0), uintDecimal(data, 1))
         state.burnCount++
         break
     }
