@@ -47,13 +47,16 @@ try {
   const totalLogs = fillSpool(db, contracts, BLOCKS, PAIRS)
 
   const derivation: string[][] = []
+  // As the spool's follower runs a pass: the history of versioned rows kept as deep as a
+  // reorganisation can reach (spool.maxReorgDepth at its default), none below.
+  const historyFrom = BLOCKS - 1 - config.spool.maxReorgDepth
   /** Every pass of a stream until it has caught up with the spool: logs and seconds. */
   const derive = (stream: StreamDefinition) => {
     let logs = 0
     let passes = 0
     const started = performance.now()
     for (;;) {
-      const pass = runPass(db, stream, BLOCKS - 1)
+      const pass = runPass(db, stream, BLOCKS - 1, { historyFrom })
       logs += pass.logs
       passes++
       if (pass.caughtUp) break

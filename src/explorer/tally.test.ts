@@ -37,7 +37,7 @@ type Db = ReturnType<typeof spool>
 /** Passes of the tally stream until it has caught up with the spool; how many it took. */
 function derive(db: Db, limits?: BlockPassLimits): number {
   const head = spoolHead(db) ?? -1
-  for (let passes = 1; ; passes++) if (runPass(db, tally, head, undefined, limits).caughtUp) return passes
+  for (let passes = 1; ; passes++) if (runPass(db, tally, head, { blocks: limits }).caughtUp) return passes
 }
 
 /** `count` transactions from `from` to `to`. */

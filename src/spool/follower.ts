@@ -72,6 +72,10 @@ const PROGRESS_EVERY_MS = 5000
  */
 const STREAMS_WHILE_CATCHING_UP_MS = 15_000
 const SHORT_PASS = { logs: 1000, txs: 2000, blocks: 1000 }
+
+/** The meta key of the first block whose history the streams keep (historyKeptFrom). */
+const HISTORY_FROM = 'history_from'
+const historyFrom = (db: Database) => Number(getMeta(db, HISTORY_FROM) ?? Number.NEGATIVE_INFINITY)
 /** Blocks whose transactions are counted at once, ahead of the requests (a few bytes each). */
 const COUNTS_AHEAD = 500
 /**
@@ -488,7 +492,9 @@ export class Follower {
    */
   private async reorganise(from: number): Promise<void> {
     const { rpc, maxReorgDepth, startBlock } = this.options
-    const floor = Math.max(startBlock - 1, getCursor(this.db) - maxReorgDepth)
+    // The ancestor is at least the first block the streams kept the history of: rolling back to it
+    // restores every row changed after it.
+    const floor = Math.max(startBlock - 1, getCursor(this.db) - maxReorgDepth, historyFrom(this.db) - 1)
     // A block above the node's head is missing because the chain got shorter, not lost from history.
     const nodeHead = Number.parseInt(await rpc.call<string>('eth_blockNumber'), 16)
     for (let high = from; high > floor; high -= 32) {
@@ -513,6 +519,12 @@ export class Follower {
     if (floor <= startBlock - 1) {
       this.rollback(startBlock - 1)
       return
+    }
+    const kept = historyFrom(this.db)
+    if (floor === kept - 1 && floor > getCursor(this.db) - maxReorgDepth) {
+      throw new DeepReorgError(
+        `the chain reorganised below block ${kept}, the oldest whose history the derived streams kept (they were derived while spool.maxReorgDepth was smaller): their rows cannot be rolled back below it`,
+      )
     }
     throw new DeepReorgError(`the chain reorganised more than ${maxReorgDepth} blocks below block ${from}`)
   }
@@ -566,7 +578,11 @@ export class Follower {
       // with it the requests to the node) for as long as it runs.
       const short = this.catchUpStatus !== null
       const logs = short ? Math.min(maxLogs ?? MAX_LOGS_PER_PASS, SHORT_PASS.logs) : maxLogs
-      const { caughtUp } = runPass(this.db, stream, getCursor(this.db), logs, short ? SHORT_PASS : undefined)
+      const { caughtUp } = runPass(this.db, stream, getCursor(this.db), {
+        logs,
+        blocks: short ? SHORT_PASS : undefined,
+        historyFrom: this.historyKeptFrom(),
+      })
       this.worksAgain(stream)
       this.pruneHistory(stream)
       return caughtUp
@@ -593,7 +609,19 @@ export class Follower {
     const now = Date.now()
     if (now - (this.prunedAt.get(stream.name) ?? 0) < PRUNE_EVERY_MS) return
     this.prunedAt.set(stream.name, now)
-    pruneStreamHistory(this.db, stream, getCursor(this.db) - this.options.maxReorgDepth)
+    pruneStreamHistory(this.db, stream, this.historyKeptFrom())
+  }
+
+  /**
+   * The first block whose history the streams keep: none below the deepest reorganisation the
+   * spool follows is ever rolled back to. Recorded (meta `history_from`, only ever raised) before
+   * any pass or pruning may rely on it, so that a rollback never reaches below it, even after a
+   * reorganisation has taken the cursor back.
+   */
+  private historyKeptFrom(): number {
+    const from = getCursor(this.db) - this.options.maxReorgDepth
+    if (from > historyFrom(this.db)) setMeta(this.db, HISTORY_FROM, String(from))
+    return from
   }
 
   private async idle(signal: AbortSignal): Promise<void> {

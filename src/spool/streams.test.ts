@@ -91,7 +91,7 @@ test('a pass takes whole blocks after the cursor, about the limit of transaction
   const db = spool(stream)
   sixBlocks(db)
   const limits = { txs: 3, blocks: 100 }
-  const results = [1, 2, 3].map(() => runPass(db, stream, 5, undefined, limits))
+  const results = [1, 2, 3].map(() => runPass(db, stream, 5, { blocks: limits }))
   // Blocks 0 and 1 (two transactions: block 2 would pass the limit); block 2 alone, bigger than
   // the limit but whole; then 3 to 5.
   expect(passes).toEqual([[0, 1], [2, 2], [3, 5]])
@@ -115,12 +115,12 @@ test('a pass takes whole blocks after the cursor, about the limit of transaction
   const again: Array<[number, number]> = []
   const other = spool(toyStream(again))
   sixBlocks(other)
-  while (!runPass(other, toyStream(again), 5, undefined, { txs: 100, blocks: 2 }).caughtUp);
+  while (!runPass(other, toyStream(again), 5, { blocks: { txs: 100, blocks: 2 } }).caughtUp);
   expect(again).toEqual([[0, 1], [2, 3], [4, 5]])
   const once: Array<[number, number]> = []
   const third = spool(toyStream(once))
   sixBlocks(third)
-  expect(runPass(third, toyStream(once), 5, 3).caughtUp).toBe(true)
+  expect(runPass(third, toyStream(once), 5, { logs: 3 }).caughtUp).toBe(true)
   expect(once).toEqual([[0, 5]])
   expect(dump(third)).toEqual(dump(other))
 })
@@ -198,6 +198,32 @@ test('pruning drops the history below a block from every versioned table, and a 
   expect(rolledBack.toy_blocks_history).toEqual([])
 })
 
+test('a pass keeps no history below the block it is told, and a rollback to the block before it stays exact', () => {
+  const stream = toyStream()
+  const db = spool(stream)
+  sixBlocks(db)
+  for (let number = 6; number < 12; number++) writeBlock(db, number, sends(number % 3, number % 2 ? A : B))
+  while (!runPass(db, stream, 11, { blocks: { txs: 4, blocks: 3 }, historyFrom: 8 }).caughtUp);
+  const blocksOf = (table: string) => db.query<{ block: number }, []>(`SELECT DISTINCT block FROM ${table} ORDER BY block`).all().map((row) => row.block)
+  expect(blocksOf('toy_blocks_history')).toEqual([8, 9, 10, 11])
+  expect(blocksOf('toy_senders_history').every((block) => block >= 8)).toBe(true)
+
+  // The rows are those of a pass that kept everything.
+  const full = spool(stream)
+  sixBlocks(full)
+  for (let number = 6; number < 12; number++) writeBlock(full, number, sends(number % 3, number % 2 ? A : B))
+  derive(full, stream, 11)
+  for (const table of ['toy_senders', 'toy_blocks', 'toy_first_seen']) expect(dump(db)[table]).toEqual(dump(full)[table]!)
+
+  // The deepest rollback that history allows (to block 7) is exact.
+  const stopped = spool(stream)
+  sixBlocks(stopped)
+  for (let number = 6; number < 8; number++) writeBlock(stopped, number, sends(number % 3, number % 2 ? A : B))
+  derive(stopped, stream, 7)
+  rollbackTo(db, 7, () => rollbackStream(db, stream, 7))
+  for (const table of ['toy_senders', 'toy_blocks', 'toy_first_seen']) expect(dump(db)[table]).toEqual(dump(stopped)[table]!)
+})
+
 test('a log pass carries the logs of its signatures in chain order, a limit at a time, whatever their mix', () => {
   const db = spool()
   const topic = (byte: number): Hex => `0x${byte.toString(16).padStart(2, '0').repeat(32)}`
@@ -228,7 +254,7 @@ test('a log pass carries the logs of its signatures in chain order, a limit at a
     },
   }
   // The spool's cursor at block 35: nothing after it is carried.
-  while (!runPass(db, stream, 35, 7).caughtUp);
+  while (!runPass(db, stream, 35, { logs: 7 }).caughtUp);
   expect(seen).toEqual(expected)
   expect(sizes.slice(0, -1).every((size) => size === 7)).toBe(true)
   expect(readStreamCursor(db, 'merged').blockNumber).toBe(35)

@@ -3,6 +3,7 @@ import type { Hex } from 'viem'
 import { blob } from '../eth/bytes.ts'
 import { txId } from './codec.ts'
 import { pruneHistories, rollbackTables, type StreamTable } from './kit/tables.ts'
+import { keepingHistoryFrom } from './kit/versioned.ts'
 import type { Migration } from './migrations.ts'
 import type { TxLog } from './read/transactions.ts'
 
@@ -91,18 +92,22 @@ export type BlockPassLimits = { txs: number; blocks: number }
 export const BLOCK_PASS_LIMITS: BlockPassLimits = { txs: 10_000, blocks: 10_000 }
 
 /**
- * One pass of one stream, applied and the cursor advanced in one transaction, so a crash repeats
- * the pass and never skips it: up to `maxLogs` of a log stream's logs after its cursor, or a run
- * of whole blocks after a block stream's (within `blockLimits`), no later than the spool's cursor.
+ * What a pass may carry: up to `logs` of a log stream's logs, a block stream's blocks within
+ * `blocks`; and from which block on it keeps the history of versioned rows (a rollback never
+ * reaches below the deepest reorganisation the spool follows; everything, unless told).
  */
-export function runPass(
-  db: Database,
-  stream: StreamDefinition,
-  spoolCursor: number,
-  maxLogs = MAX_LOGS_PER_PASS,
-  blockLimits: BlockPassLimits = BLOCK_PASS_LIMITS,
-): PassResult {
-  return stream.kind === 'blocks' ? runBlockPass(db, stream, spoolCursor, blockLimits) : runLogPass(db, stream, spoolCursor, maxLogs)
+export type PassOptions = { logs?: number; blocks?: BlockPassLimits; historyFrom?: number }
+
+/**
+ * One pass of one stream, applied and the cursor advanced in one transaction, so a crash repeats
+ * the pass and never skips it: a log stream's logs after its cursor, or a run of whole blocks
+ * after a block stream's, no later than the spool's cursor.
+ */
+export function runPass(db: Database, stream: StreamDefinition, spoolCursor: number, options: PassOptions = {}): PassResult {
+  const { logs = MAX_LOGS_PER_PASS, blocks = BLOCK_PASS_LIMITS, historyFrom = Number.NEGATIVE_INFINITY } = options
+  return keepingHistoryFrom(db, historyFrom, () =>
+    stream.kind === 'blocks' ? runBlockPass(db, stream, spoolCursor, blocks) : runLogPass(db, stream, spoolCursor, logs),
+  )
 }
 
 /**

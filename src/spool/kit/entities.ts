@@ -74,10 +74,10 @@ export class Entities<E> {
     this.entries.clear()
   }
 
-  /** Before the row's first change in `block`, how it stood goes into the history. */
+  /** Before the row's first change in `block`, how it stood goes into the history (when the pass keeps that block's). */
   private changes(entry: Entry<E>, block: number): void {
     if (entry.block === block) return
-    this.rows.remember(entry.key, entry.entity === null ? null : this.encode(entry.entity), block)
+    if (this.rows.keepsHistoryOf(block)) this.rows.remember(entry.key, entry.entity === null ? null : this.encode(entry.entity), block)
     entry.block = block
   }
 

@@ -2,6 +2,27 @@ import type { Database, SQLQueryBindings } from 'bun:sqlite'
 import type { VersionedTable } from './tables.ts'
 
 /**
+ * Per connection, the first block whose history the running pass keeps (set by runPass through
+ * keepingHistoryFrom). A rollback never reaches below the deepest reorganisation the spool
+ * follows, so how a row stood before an older block is never read: a pass over old blocks, as
+ * in a catch-up, writes the rows and not their history. The spool records how deep the history
+ * it kept goes, and never rolls back below it (follower.ts).
+ */
+const historyFrom = new WeakMap<Database, number>()
+
+/** Runs `pass` keeping the history of blocks `from` and later only. */
+export function keepingHistoryFrom<T>(db: Database, from: number, pass: () => T): T {
+  const before = historyFrom.get(db)
+  historyFrom.set(db, from)
+  try {
+    return pass()
+  } finally {
+    if (before === undefined) historyFrom.delete(db)
+    else historyFrom.set(db, before)
+  }
+}
+
+/**
  * A versioned table at work (its declaration: tables.ts). Beside the current rows, its history
  * keeps, for every block that changed a row, the row as it stood before that block (or that
  * there was none), keyed by (block, keys...) so that it is written in block order, appended
@@ -23,10 +44,13 @@ export function versionedRows(db: Database, spec: VersionedTable) {
   // The first entry for a row and block stands: a pass that starts inside a block finds the row
   // as the previous pass left it, halfway through that block, which is not how it stood before.
   const remember = db.query(`INSERT OR IGNORE INTO ${history} (block, ${all.join(', ')}, existed) VALUES (${marks(all.length + 2)})`)
+  const keptFrom = historyFrom.get(db) ?? Number.NEGATIVE_INFINITY
 
   return {
     /** The current row's columns, or null when there is none. */
     load: (key: SQLQueryBindings[]) => load.get(...key),
+    /** Whether the pass keeps how rows stood before `block`. */
+    keepsHistoryOf: (block: number) => block >= keptFrom,
     /** Records how the row stood before `block` changed it: its columns, or null when there was none. */
     remember: (key: SQLQueryBindings[], values: SQLQueryBindings[] | null, block: number) => {
       remember.run(block, ...key, ...(values ?? nulls), values === null ? 0 : 1)
