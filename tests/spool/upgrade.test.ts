@@ -106,3 +106,19 @@ test('a spool made before the tally derives it from scratch; the other streams k
   expect(storedTally(db).totals).toEqual({ blocks: 3, transactions: 3, gasUsed: '63000', wallets: 2, accounts: 3, contracts: 3 })
   db.close()
 })
+
+test('cl events written before their kinds were checked by equalities are kept, with their indexes and the check', () => {
+  const path = join(mkdtempSync(join(tmpdir(), 'stack-upgrade-')), 'spool.db')
+  const before = new Database(path, { create: true, strict: true })
+  migrate(before, [...spoolMigrations, ...clMigrations.slice(0, 3)])
+  const insert = `INSERT INTO cl_events (tx_id, log_index, block, pool, kind, owner, sender, recipient, tick_lower, tick_upper, liquidity, amount0, amount1)
+                  VALUES (?, 0, 1, ?, ?, ?, NULL, NULL, -60, 60, NULL, '5', '-7')`
+  before.run(insert, [1, new Uint8Array(20).fill(3), 'collect', new Uint8Array(20).fill(4)])
+  before.close()
+  const db = openSpool(path, clMigrations)
+  expect(db.query('SELECT tx_id, kind, amount0, amount1 FROM cl_events').all()).toEqual([{ tx_id: 1, kind: 'collect', amount0: '5', amount1: '-7' }])
+  expect(indexes(db).filter((name) => name.startsWith('cl_events'))).toEqual(['cl_events_owner', 'cl_events_pool'])
+  expect(() => db.run(insert, [2, new Uint8Array(20), 'swap', new Uint8Array(20)])).toThrow(/CHECK/)
+  db.run(insert, [3, new Uint8Array(20), 'mint', new Uint8Array(20)])
+  db.close()
+})
