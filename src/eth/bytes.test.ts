@@ -7,6 +7,9 @@ test('hex and BLOBs, both ways', () => {
   expect([...blob('00FF10')]).toEqual([0, 255, 16])
   expect(hex(new Uint8Array([0, 255, 16]))).toBe('0x00ff10')
   expect(hex(null)).toBeNull()
+  expect([...blob('0x')]).toEqual([])
+  // Text that is not whole bytes of hex is refused, not turned into other bytes.
+  for (const text of ['0x0', '0x-1', '0xzz', '0x00 ']) expect(() => blob(text)).toThrow()
 })
 
 test('hashes as callers write them', () => {

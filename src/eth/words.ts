@@ -10,11 +10,11 @@ const TWO_255 = 1n << 255n
 /** Values of up to six bytes are exact as numbers. */
 const SMALL_BYTES = 6
 
-const toHex = Buffer.prototype.toString
+const hexRange = Buffer.prototype.toString
 
 /** A BLOB (or part of one) as lower-case hex without 0x. */
 export function hexOf(bytes: Uint8Array, start = 0, end = bytes.length): string {
-  return toHex.call(bytes, 'hex', start, end)
+  return start === 0 && end === bytes.length ? bytes.toHex() : hexRange.call(bytes, 'hex', start, end)
 }
 
 /** The first byte of `bytes[start, end)` that is not zero, or `end`. */

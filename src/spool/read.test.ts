@@ -46,7 +46,7 @@ function bundle(number: number, txs: TxSpec[]): BlockBundle {
     block: {
       number: q(number),
       hash: hash(0xb0, number),
-      parentHash: hash(0xb0, number - 1),
+      parentHash: number === 0 ? hash(0, 0) : hash(0xb0, number - 1),
       timestamp: q(1000 + number * 2),
       miner: A,
       gasUsed: q(21_000 * txs.length),
