@@ -37,11 +37,14 @@ const SPOOL_TABLES = ['blocks', 'minis', 'txs', 'logs', 'traces']
  * stored, written by a plain insert loop into `path`, whose tables have the same columns and
  * primary keys but no other index (no UNIQUE, no secondary index), in transactions of the same
  * WRITE_BLOCKS blocks. Gives the seconds the inserts took and the bytes of the stored traces.
+ * `withIndexes`: the tables exactly as the spool makes them, UNIQUE and secondary indexes
+ * included, which tells the cost of the indexes from the cost of turning the node's JSON into rows.
  */
-function plainInsertLoop(from: Database, path: string): { seconds: number; traceBytes: number } {
+function plainInsertLoop(from: Database, path: string, withIndexes = false): { seconds: number; traceBytes: number } {
   const plain = new Database(path, { create: true })
   plain.run('PRAGMA journal_mode = WAL')
   plain.run('PRAGMA synchronous = NORMAL')
+  plain.run('PRAGMA cache_size = -65536')
   // Each table's block, and its primary key's order (the order the spool wrote them in).
   const byBlock: Record<string, string> = { blocks: 'number', minis: 'block_number', txs: 'block_number', logs: 'block_number', traces: 'tx_id >> 20' }
   const order: Record<string, string> = { blocks: 'number', minis: 'number', txs: 'id', logs: 'tx_id, log_index', traces: 'tx_id' }
@@ -50,7 +53,11 @@ function plainInsertLoop(from: Database, path: string): { seconds: number; trace
   for (const table of SPOOL_TABLES) {
     // The table as the spool made it, without UNIQUE: the same columns, types and primary key.
     const sql = from.query<{ sql: string }, [string]>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").get(table)!.sql
-    plain.run(sql.replace(/\s+UNIQUE/g, ''))
+    plain.run(withIndexes ? sql : sql.replace(/\s+UNIQUE/g, ''))
+    if (withIndexes) {
+      const indexes = from.query<{ sql: string }, [string]>("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL").all(table)
+      for (const index of indexes) plain.run(index.sql)
+    }
     const columns = from.query<{ name: string }, []>(`PRAGMA table_info(${table})`).all().map((column) => column.name)
     rows.set(table, from.query(`SELECT ${byBlock[table]} AS block, ${columns.join(', ')} FROM ${table} ORDER BY ${order[table]}`).values() as SQLQueryBindings[][])
     inserts.set(table, plain.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`))
@@ -134,6 +141,7 @@ try {
   const dir = mkdtempSync(join(tmpdir(), 'stack-bench-spool-'))
   let writeSeconds = Number.POSITIVE_INFINITY
   let plain = { seconds: Number.POSITIVE_INFINITY, traceBytes: 0 }
+  let indexed = Number.POSITIVE_INFINITY
   let logsBytes = 0
   for (let trial = 0; trial < TRIALS; trial++) {
     const writeDb = openSpool(join(dir, `write-only-${trial}.db`))
@@ -144,6 +152,7 @@ try {
     logsBytes = writeDb.query<{ bytes: number }, []>("SELECT sum(pgsize) AS bytes FROM dbstat WHERE name LIKE 'logs%'").get()?.bytes ?? 0
     const loop = plainInsertLoop(writeDb, join(dir, `plain-${trial}.db`))
     if (loop.seconds < plain.seconds) plain = loop
+    indexed = Math.min(indexed, plainInsertLoop(writeDb, join(dir, `indexed-${trial}.db`), true).seconds)
     writeDb.close()
   }
 
@@ -175,6 +184,8 @@ try {
     ['SQLite only: spool write path, logs/s', perSecond(logs, writeSeconds)],
     ['SQLite only: plain insert loop of the same rows without secondary indexes, transactions/s (ceiling)', perSecond(txs, plain.seconds)],
     ['spool write path as a share of the plain loop', share(plain.seconds, writeSeconds)],
+    ["SQLite only: the same plain loop into the spool's own tables, UNIQUE and secondary indexes included, transactions/s", perSecond(txs, indexed)],
+    ['spool write path as a share of that loop (the rest: the node JSON turned into rows)', share(indexed, writeSeconds)],
     ['spool end to end, s', seconds.toFixed(2)],
     ['spool end to end, blocks/s', perSecond(head + 1, seconds)],
     ['spool end to end, transactions/s', perSecond(txs, seconds)],
