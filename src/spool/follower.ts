@@ -523,7 +523,7 @@ export class Follower {
     const kept = historyFrom(this.db)
     if (floor === kept - 1 && floor > getCursor(this.db) - maxReorgDepth) {
       throw new DeepReorgError(
-        `the chain reorganised below block ${kept}, the oldest whose history the derived streams kept (they were derived while spool.maxReorgDepth was smaller): their rows cannot be rolled back below it`,
+        `the chain reorganised below block ${kept}, the oldest whose history the derived streams kept (the spool's head stood higher, or spool.maxReorgDepth was smaller, when they derived it): their rows cannot be rolled back below it`,
       )
     }
     throw new DeepReorgError(`the chain reorganised more than ${maxReorgDepth} blocks below block ${from}`)
