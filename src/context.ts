@@ -1,10 +1,20 @@
 import type { Chain } from './chain/client.ts'
 import type { Config } from './config/load.ts'
+import type { ServiceName } from './config/schema.ts'
 import type { Logger } from './log.ts'
+
+/**
+ * Where the other services of this process answer, once they listen: the origin of each (a port
+ * of 0 in the config is only known then), or null. Services reach each other over HTTP, never
+ * by import: the explorer links to the faucet's page and proxies the exchange index for browsers.
+ */
+export type Peers = { url: (service: ServiceName) => string | null }
 
 /** What every service is built from: the checked config, the process's logger and the node. */
 export type ServiceContext = {
   config: Config
   log: Logger
   chain: Chain
+  /** Absent when a service runs alone (tests, benches). */
+  peers?: Peers
 }

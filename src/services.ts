@@ -30,13 +30,16 @@ export function checkServiceSettings(config: Config): void {
  * closed again before the error is rethrown, so a failed start leaves no port behind.
  */
 export async function startServices(context: ServiceContext, spool: Spool): Promise<Listening[]> {
-  const apps = serviceNames.map((name) => [name, factories[name](context, spool)] as const)
+  const urls = new Map<ServiceName, string>()
+  const withPeers: ServiceContext = { ...context, peers: { url: (name) => urls.get(name) ?? null } }
+  const apps = serviceNames.map((name) => [name, factories[name](withPeers, spool)] as const)
   const open: Listening[] = []
   try {
     for (const [name, app] of apps) {
       const { host, port } = context.config[name]
       const listening = listen(app, name, host, port, context.log)
       context.log.info({ service: name, url: listening.url }, 'listening')
+      urls.set(name, listening.url)
       open.push(listening)
     }
   } catch (error) {

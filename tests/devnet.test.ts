@@ -205,6 +205,7 @@ describe('stack dev', () => {
     expect(await stack.stop('SIGINT')).toBe(0)
     const banner = await stack.stderr()
     expect(banner).toContain(`stack dev: chain 78270 at ${rpc}`)
+    expect(banner).toContain(`browse     ${stack.urls.explorer}/`)
     expect(banner).toContain(`explorer   ${stack.urls.explorer}/api`)
     expect(banner).toContain("anvil's public dev key #1")
     await expect(fetch(rpc, { method: 'POST', body: '{}' })).rejects.toThrow()

@@ -60,9 +60,11 @@ describe('explorer (4010, /api)', () => {
     }
   })
 
-  test('unknown routes, inside and outside the mount, are JSON 404s', async () => {
+  test('unknown routes, inside and outside the mount, are JSON 404s; the root is the pages', async () => {
     await expectJson(await fetch(`${explorer.url}/api/nope`), 404)
-    await expectJson(await fetch(`${explorer.url}/`), 404)
+    await expectJson(await fetch(`${explorer.url}/nope`), 404)
+    const root = await fetch(`${explorer.url}/`)
+    expect([root.status, root.headers.get('content-type'), root.headers.get('cache-control')]).toEqual([200, 'text/html;charset=utf-8', 'no-store'])
   })
 })
 

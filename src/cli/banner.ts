@@ -15,6 +15,7 @@ export function devBanner(options: {
   return [
     '',
     `stack dev: chain ${options.chainId} at ${options.rpcUrl} (${options.wsUrl}), a block every ${options.blockTime} s`,
+    `  browse     ${url('explorer')}/`,
     `  explorer   ${url('explorer')}/api`,
     `  exchange   ${url('exchange')}`,
     `  faucet     ${url('faucet')}`,

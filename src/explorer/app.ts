@@ -7,11 +7,13 @@ import type { Spool } from '../spool/spool.ts'
 import { createExplorer, type ExplorerTimings } from './explorer.ts'
 import { accountRoutes } from './routes/accounts.ts'
 import { blockRoutes } from './routes/blocks.ts'
+import { exchangeProxy } from './routes/exchangeProxy.ts'
 import { feeRoutes } from './routes/fees.ts'
 import { miniRoutes } from './routes/minis.ts'
 import { nameRoutes } from './routes/names.ts'
 import { nftRoutes } from './routes/nfts.ts'
 import { overviewRoutes } from './routes/overview.ts'
+import { pageRoutes } from './routes/pages.ts'
 import { statsRoutes } from './routes/stats.ts'
 import { tokenRoutes } from './routes/tokens.ts'
 import { txRoutes } from './routes/txs.ts'
@@ -21,26 +23,25 @@ export const EXPLORER_MAX_BODY = 600_000
 
 /**
  * The explorer (spec 03) under /api: the archive read from the spool, live parts read from the
- * node, and the registry routes (spec 01). `timings` shortens the caches in tests.
+ * node, and the registry routes (spec 01); its pages for people beside it (routes/pages.ts).
+ * `timings` shortens the caches in tests.
  */
 export function createExplorerApp(context: ServiceContext, spool: Spool, timings: Partial<ExplorerTimings> = {}) {
   const { config, log } = context
   const { host, corsOrigins, trustedProxyHops, rateLimitPerMinute } = config.explorer
   const registry = createRegistryCopy(context)
   const explorer = createExplorer(context, spool, registry, timings)
-  return new Elysia({ prefix: '/api', nativeStaticResponse: false })
-    .use(
-      conventions({
-        service: 'explorer',
-        log,
-        host,
-        cors: { origins: corsOrigins, methods: ['GET', 'OPTIONS'], headers: 'Content-Type' },
-        trustedProxyHops,
-        readOnly: true,
-        maxBodyBytes: EXPLORER_MAX_BODY,
-        rateLimitPerMinute,
-      }).plugin,
-    )
+  const shared = conventions({
+    service: 'explorer',
+    log,
+    host,
+    cors: { origins: corsOrigins, methods: ['GET', 'OPTIONS'], headers: 'Content-Type' },
+    trustedProxyHops,
+    readOnly: true,
+    maxBodyBytes: EXPLORER_MAX_BODY,
+    rateLimitPerMinute,
+  })
+  const api = new Elysia({ prefix: '/api' })
     .onStart(() => explorer.start())
     .onStop(() => explorer.stop())
     .get('/health', () => health('explorer'))
@@ -55,4 +56,5 @@ export function createExplorerApp(context: ServiceContext, spool: Spool, timings
     .use(nftRoutes(explorer))
     .use(feeRoutes(explorer))
     .use(nameRoutes(explorer))
+  return new Elysia({ nativeStaticResponse: false }).use(shared.plugin).use(pageRoutes(context.peers)).use(exchangeProxy(context.peers)).use(api)
 }

@@ -1,0 +1,55 @@
+import { Elysia } from 'elysia'
+import type { Peers } from '../../context.ts'
+import { webBundle } from '../web/bundle.ts' with { type: 'macro' }
+
+// The explorer's pages for people, on its own origin beside /api (spec 03: each service is an
+// /api/ mount on the origin of a web interface). Bun builds them into the executable (bundle.ts);
+// every path a page lives at answers the same shell, and the script draws the page from /api.
+
+const bundle = webBundle()
+
+/** Only the explorer's own files and answers: nothing from elsewhere runs, loads or is fetched. */
+const PAGE_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
+/** The paths of the pages (EIP-3091's among them): each answers the shell. Any other is the JSON 404. */
+export const PAGE_PATHS = ['/', '/blocks', '/block/:number', '/txs', '/tx/:hash', '/address/:address', '/name/:name', '/token/:address', '/tokens', '/nfts', '/nft/*', '/minis', '/mini/:id', '/accounts', '/fees', '/exchange', '/exchange/*']
+
+const escape = (text: string) => text.replace(/[&<>"]/g, (char) => `&#${char.charCodeAt(0)};`)
+
+function shell(faucetUrl: string | null): string {
+  const faucet = faucetUrl ? `<meta name="faucet" content="${escape(faucetUrl)}">` : ''
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<link rel="icon" href="data:,">
+<title>Chain 78270 explorer</title>
+${faucet}
+<link rel="stylesheet" href="/app.css">
+<script type="module" src="/app.js"></script>
+</head>
+<body>
+<div id="app"><noscript>The explorer's pages need JavaScript; every figure is also at /api.</noscript></div>
+</body>
+</html>
+`
+}
+
+const file = (body: string, type: string) => () =>
+  new Response(body, { headers: { 'content-type': `${type};charset=utf-8`, 'content-security-policy': PAGE_POLICY } })
+
+/** The page routes: the shell at every page path (with the faucet's address, once it listens), the script and the style. */
+export function pageRoutes(peers: Peers | undefined) {
+  const shells = new Map<string | null, string>()
+  const index = () => {
+    const faucet = peers?.url('faucet') ?? null
+    let html = shells.get(faucet)
+    if (html === undefined) shells.set(faucet, (html = shell(faucet === null ? null : `${faucet}/`)))
+    return file(html, 'text/html')()
+  }
+  const app = new Elysia({ name: 'explorer-pages' }).get('/app.js', file(bundle.script, 'text/javascript')).get('/app.css', file(bundle.style, 'text/css'))
+  for (const path of PAGE_PATHS) app.get(path, index)
+  return app
+}

@@ -1,0 +1,84 @@
+import { render } from 'preact'
+import { useState } from 'preact/hooks'
+import { LocationProvider, Route, Router, useLocation } from 'preact-iso'
+import { pages } from './pages/index.ts'
+import { searchTarget } from './search.ts'
+import './styles.css'
+
+/** Where the faucet's page is: the shell says (the explorer knows the faucet's port, the pages do not). */
+const faucetUrl = document.querySelector<HTMLMetaElement>('meta[name="faucet"]')?.content ?? null
+
+function Search() {
+  const { route } = useLocation()
+  const [text, setText] = useState('')
+  return (
+    <form
+      class="search"
+      role="search"
+      onSubmit={(event) => {
+        event.preventDefault()
+        const target = searchTarget(text)
+        if (target) {
+          route(target)
+          setText('')
+        }
+      }}
+    >
+      <label for="search" class="visually-hidden">
+        Search by transaction hash, block number, address or name
+      </label>
+      <input id="search" type="search" placeholder="Hash, block, address or name" value={text} onInput={(event) => setText(event.currentTarget.value)} autocomplete="off" spellcheck={false} />
+      <button type="submit">Search</button>
+    </form>
+  )
+}
+
+function NotFound() {
+  return (
+    <section class="card">
+      <h1>Not found</h1>
+      <p>
+        There is no page here. <a href="/">Back to the chain</a>.
+      </p>
+    </section>
+  )
+}
+
+function App() {
+  return (
+    <LocationProvider>
+      <a class="skip" href="#main">
+        Skip to the content
+      </a>
+      <header class="top">
+        <a class="brand" href="/">
+          <span aria-hidden="true">◆</span> Chain 78270
+        </a>
+        <nav aria-label="main">
+          {pages
+            .filter((page) => page.nav)
+            .map((page) => (
+              <a key={page.path} href={page.path}>
+                {page.nav}
+              </a>
+            ))}
+        </nav>
+        <Search />
+      </header>
+      <main id="main">
+        <Router>
+          {pages.map((page) => (
+            <Route key={page.path} path={page.path} component={page.component} />
+          ))}
+          <Route default component={NotFound} />
+        </Router>
+      </main>
+      <footer class="bottom">
+        <span>Read from this stack's own index of the chain.</span>
+        {faucetUrl ? <a href={faucetUrl}>Get test funds from the faucet</a> : null}
+      </footer>
+    </LocationProvider>
+  )
+}
+
+render(<App />, document.getElementById('app')!)

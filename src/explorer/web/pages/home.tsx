@@ -1,0 +1,161 @@
+import { useApi, useLiveStats } from '../api.ts'
+import { BlockChart } from '../chart.tsx'
+import { count, ether } from '../format.ts'
+import { AddressLink, BlockLink, Failure, Loading, Section, Time, TxLink } from '../ui.tsx'
+import type { AccountRow, BlockRow, ChartPoint, Stats, TxRow } from '../types.ts'
+
+type Overview = { stats: Stats; charts: ChartPoint[]; blocks: BlockRow[]; txs: TxRow[]; topAccounts: AccountRow[] }
+
+/** The figures of the stats, as a person reads them. */
+function StatCards({ stats }: { stats: Stats }) {
+  const cards: Array<[string, string, string]> = [
+    ['latest-block', 'Latest block', count(stats.latestBlock ?? 0)],
+    ['transactions', 'Transactions', count(stats.transactions ?? 0)],
+    ['wallets', 'Wallets', count(stats.wallets ?? 0)],
+    ['contracts', 'Contracts', count(stats.contracts ?? 0)],
+    ['tokens', 'Tokens', count(stats.tokens ?? 0)],
+    ['block-time', 'Block time', stats.blockTimeMs === null || stats.blockTimeMs === undefined ? '–' : `${(stats.blockTimeMs / 1000).toFixed(2)} s`],
+    ['index-lag', 'Index lag', `${count(stats.indexLag ?? 0)} blocks`],
+    ['gas-price', 'Gas price', stats.gasPrice ? `${(Number(BigInt(stats.gasPrice)) / 1e9).toFixed(2)} gwei` : '–'],
+  ]
+  return (
+    <dl class="stats" aria-live="polite">
+      {cards.map(([id, name, value]) => (
+        <div key={id} id={`stat-${id}`}>
+          <dt>{name}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  )
+}
+
+export function BlockTable({ blocks }: { blocks: BlockRow[] }) {
+  return (
+    <div class="scroll">
+      <table>
+        <thead>
+          <tr>
+            <th>Block</th>
+            <th>Age</th>
+            <th class="number">Transactions</th>
+            <th class="number">Gas used</th>
+          </tr>
+        </thead>
+        <tbody>
+          {blocks.map((block) => (
+            <tr key={block.number}>
+              <td>
+                <BlockLink number={block.number} />
+              </td>
+              <td>
+                <Time seconds={block.timestamp} />
+              </td>
+              <td class="number">{count(block.txCount)}</td>
+              <td class="number">{count(block.gasUsed)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}
+
+export function TxTable({ txs, showBlock = true }: { txs: TxRow[]; showBlock?: boolean }) {
+  return (
+    <div class="scroll">
+      <table>
+        <thead>
+          <tr>
+            <th>Transaction</th>
+            {showBlock ? <th>Block</th> : null}
+            <th>Method</th>
+            <th>From</th>
+            <th>To</th>
+            <th class="number">Value</th>
+          </tr>
+        </thead>
+        <tbody>
+          {txs.map((tx) => (
+            <tr key={tx.hash} class={tx.success ? undefined : 'failed'}>
+              <td>
+                <TxLink hash={tx.hash} />
+                {tx.success ? null : <span class="badge bad">failed</span>}
+              </td>
+              {showBlock ? (
+                <td>
+                  <BlockLink number={tx.blockNumber} />
+                </td>
+              ) : null}
+              <td>{tx.method ? <code>{tx.method}</code> : <span class="muted">transfer</span>}</td>
+              <td>
+                <AddressLink address={tx.from} label={tx.fromLabel} />
+              </td>
+              <td>{tx.to ? <AddressLink address={tx.to} label={tx.toLabel} /> : tx.created ? <>new <AddressLink address={tx.created} /></> : '–'}</td>
+              <td class="number">{ether(tx.value)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}
+
+export function HomePage() {
+  const { data, error } = useApi<Overview>('/overview', 5000)
+  const stats = useLiveStats<Stats>(data?.stats ?? null)
+  if (error && !data) return <Failure error={error} what="overview" />
+  if (!data || !stats) return <Loading what="the chain" />
+  const charts = data.charts
+  return (
+    <>
+      <h1 class="visually-hidden">Chain 78270</h1>
+      <StatCards stats={stats} />
+      <div class="grid two">
+        <Section title="Transactions per block" id="chart-txs">
+          <BlockChart blocks={charts.map((point) => point.number)} values={charts.map((point) => point.txCount)} label="transactions" bars />
+        </Section>
+        <Section title="Gas used per block" id="chart-gas">
+          <BlockChart blocks={charts.map((point) => point.number)} values={charts.map((point) => point.gasUsed)} label="gas used" />
+        </Section>
+      </div>
+      <div class="grid two">
+        <Section title="Latest blocks with transactions" id="latest-blocks">
+          <BlockTable blocks={data.blocks} />
+          <p class="more">
+            <a href="/blocks">All blocks →</a>
+          </p>
+        </Section>
+        <Section title="Busiest accounts" id="top-accounts">
+          <div class="scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th>Account</th>
+                  <th class="number">Transactions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.topAccounts.map((account) => (
+                  <tr key={account.address}>
+                    <td>
+                      <AddressLink address={account.address} label={account.label} />
+                      {account.contract ? <span class="badge">contract</span> : null}
+                    </td>
+                    <td class="number">{count(account.txCount)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </Section>
+      </div>
+      <Section title="Latest transactions" id="latest-txs">
+        <TxTable txs={data.txs} />
+        <p class="more">
+          <a href="/txs">All transactions →</a>
+        </p>
+      </Section>
+    </>
+  )
+}

@@ -1,0 +1,101 @@
+// The shapes of the explorer API's answers that the pages read (spec 03; the README lists the fields).
+
+export type Stats = {
+  latestBlock?: number
+  indexedBlock?: number
+  indexLag?: number
+  transactions?: number
+  wallets?: number
+  contracts?: number
+  tokens?: number
+  blockTimeMs?: number | null
+  gasPrice?: string | null
+  [key: string]: unknown
+}
+
+export type ChartPoint = { number: number; timestamp: number; txCount: number; gasUsed: number }
+
+export type BlockRow = { number: number; hash: string; timestamp: number; gasUsed: number; txCount: number; miniCount: number }
+
+export type MiniRow = { number: number; blockNumber: number; hash: string; timestamp_us: number; txCount: number }
+
+export type TxRow = {
+  hash: string
+  blockNumber: number
+  index: number
+  timestamp: number
+  from: string
+  fromLabel: string | null
+  to: string | null
+  toLabel: string | null
+  created: string | null
+  value: string
+  method: string | null
+  success: boolean
+  gasUsed: number
+  fee: string
+}
+
+export type AccountRow = { address: string; label: string | null; txCount: number; sent: number; received: number; contract: boolean }
+
+export type Label = { name: string; category?: string; project?: string } | null
+
+export type DecodedValue = string | number | boolean | null | DecodedValue[] | { [key: string]: DecodedValue }
+
+export type TxLog = {
+  logIndex: number
+  address: string
+  label: Label
+  topics: string[]
+  data: string
+  event: { name: string; signature: string; args: Record<string, DecodedValue> } | null
+}
+
+export type CallFrame = {
+  type: string
+  from: string
+  to: string | null
+  toLabel?: string | null
+  value: string | null
+  gas: number | null
+  gasUsed: number | null
+  method?: string | null
+  input: string
+  output: string | null
+  error: string | null
+  calls: CallFrame[]
+}
+
+export type TokenTransfer = {
+  logIndex: number
+  token: string
+  tokenLabel: string | null
+  symbol?: string | null
+  decimals?: number | null
+  verified?: boolean
+  from: string
+  to: string
+  value: string
+}
+
+export type NftTransfer = { logIndex: number; token: string; tokenLabel: string | null; standard: string; from: string; to: string; tokenId: string; amount: string }
+
+export type DecodedArg = { name: string; type: string; value: DecodedValue }
+
+export type TxDetail = TxRow & {
+  blockHash: string
+  nonce: number
+  type: number
+  gas: number
+  gasPrice: string | null
+  maxFeePerGas: string | null
+  maxPriorityFeePerGas: string | null
+  effectiveGasPrice: string | null
+  status: string
+  input: string
+  decoded: { name: string; signature: string; selector: string; args: DecodedArg[] } | null
+  logs: TxLog[]
+  traces: CallFrame[] | null
+  tokenTransfers: TokenTransfer[]
+  nftTransfers: NftTransfer[]
+}

@@ -1,0 +1,92 @@
+import type { ComponentChildren } from 'preact'
+import type { ApiError } from './api.ts'
+import { absolute, relative, short } from './format.ts'
+
+// The small parts every page is made of. Links are plain anchors: the router takes the clicks
+// on this origin's paths, so every link also opens in a new tab and can be copied.
+
+export function AddressLink({ address, label, full = false }: { address: string | null | undefined; label?: string | null; full?: boolean }) {
+  if (!address) return <span class="muted">–</span>
+  return (
+    <a class={label ? 'address' : 'mono address'} href={`/address/${address}`} title={address}>
+      {label ? label : full ? address : short(address)}
+    </a>
+  )
+}
+
+export function TxLink({ hash, full = false }: { hash: string; full?: boolean }) {
+  return (
+    <a class="mono" href={`/tx/${hash}`} title={hash}>
+      {full ? hash : short(hash)}
+    </a>
+  )
+}
+
+export function BlockLink({ number }: { number: number }) {
+  return <a href={`/block/${number}`}>{number.toLocaleString('en-US')}</a>
+}
+
+/** A time as "12 s ago", with the date and time in UTC on hover (and written out too when `both`). */
+export function Time({ seconds, both = false }: { seconds: number; both?: boolean }) {
+  return (
+    <time dateTime={new Date(seconds * 1000).toISOString()} title={absolute(seconds)}>
+      {relative(seconds)}
+      {both ? <span class="muted"> ({absolute(seconds)})</span> : null}
+    </time>
+  )
+}
+
+export function Loading({ what }: { what: string }) {
+  return (
+    <p class="muted" role="status">
+      Loading {what}…
+    </p>
+  )
+}
+
+export function Failure({ error, what }: { error: ApiError; what: string }) {
+  return (
+    <p class="failure" role="alert">
+      {error.status === 404 ? `No such ${what}: ${error.message}.` : `The ${what} could not be loaded: ${error.message}.`}
+    </p>
+  )
+}
+
+export function Section({ title, children, id }: { title: string; children: ComponentChildren; id?: string }) {
+  return (
+    <section class="card" id={id} aria-labelledby={id ? `${id}-title` : undefined}>
+      <h2 id={id ? `${id}-title` : undefined}>{title}</h2>
+      {children}
+    </section>
+  )
+}
+
+/** A definition list of a thing's fields: [name, value] pairs, a value of null left out. */
+export function Fields({ rows }: { rows: Array<[string, ComponentChildren | null | undefined]> }) {
+  return (
+    <dl class="fields">
+      {rows
+        .filter(([, value]) => value !== null && value !== undefined)
+        .map(([name, value]) => (
+          <div key={name}>
+            <dt>{name}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+    </dl>
+  )
+}
+
+/** Previous and next pages of a list paged by limit and offset (spec 03), with the rows shown. */
+export function Pager({ base, offset, limit, shown }: { base: string; offset: number; limit: number; shown: number }) {
+  const link = (at: number) => `${base}${base.includes('?') ? '&' : '?'}offset=${at}`
+  return (
+    <nav class="pager" aria-label="pages">
+      {offset > 0 ? <a href={link(Math.max(offset - limit, 0))}>← Newer</a> : <span class="muted">← Newer</span>}
+      <span class="muted">
+        {shown === 0 ? 'none' : `${offset + 1}–${offset + shown}`}
+      </span>
+      {shown === limit ? <a href={link(offset + limit)}>Older →</a> : <span class="muted">Older →</span>}
+    </nav>
+  )
+}

@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import type { Page } from 'playwright-core'
+import { expectText, openPage, pagesStack, screenshot, type PagesStack } from '../helpers/explorerPages.ts'
+
+// The explorer's pages in Chromium against `stack dev`: each page shows what the API says (the
+// test reads the API and finds it on the page), the EIP-3091 paths and the search box lead where
+// a wallet or a person expects, and no page meets a script error or a failed request.
+
+let stack: PagesStack
+let page: Page
+let errors: string[]
+let close: () => Promise<void>
+beforeAll(async () => {
+  stack = await pagesStack()
+  ;({ page, errors, close } = await openPage(stack.browser))
+}, 90_000)
+afterAll(async () => {
+  await close?.()
+})
+
+type Overview = { stats: Record<string, number>; blocks: Array<{ number: number; txCount: number }>; txs: Array<{ hash: string; method: string | null; blockNumber: number }>; topAccounts: Array<{ address: string; label: string | null; txCount: number }> }
+
+const grouped = (value: number) => value.toLocaleString('en-US')
+
+describe('the explorer pages', () => {
+  test('the home page: live stats, both charts, latest blocks and transactions, busiest accounts', async () => {
+    const overview = await stack.api<Overview>('/overview')
+    const response = await page.goto(`${stack.origin}/`)
+    expect(response?.status()).toBe(200)
+    expect(response?.headers()['content-type']).toBe('text/html;charset=utf-8')
+    expect(response?.headers()['content-security-policy']).toContain("default-src 'none'")
+    expect(await page.title()).toBe('Chain 78270 explorer')
+    await expectText(page, '#stat-transactions dd', grouped(overview.stats.transactions!))
+    await expectText(page, '#stat-wallets dd', grouped(overview.stats.wallets!))
+    // The charts are drawn: a canvas in each.
+    expect(await page.locator('#chart-txs canvas').count()).toBe(1)
+    expect(await page.locator('#chart-gas canvas').count()).toBe(1)
+    await expectText(page, '#latest-blocks tbody', grouped(overview.blocks[0]!.number))
+    await expectText(page, '#latest-txs tbody', overview.txs[0]!.hash.slice(0, 8))
+    const busiest = overview.topAccounts[0]!
+    await expectText(page, '#top-accounts tbody', busiest.label ?? busiest.address.slice(0, 8))
+    await screenshot(page, 'home')
+    expect(errors).toEqual([])
+  })
+
+  test('the stats follow /api/live without a reload', async () => {
+    await page.goto(`${stack.origin}/`)
+    const first = await stack.api<{ latestBlock: number }>('/stats')
+    // The dev chain makes a block a second; the live stream carries the new head.
+    await expectText(page, '#stat-latest-block dd', grouped(first.latestBlock + 2), 15_000)
+    expect(errors).toEqual([])
+  })
+
+  test('blocks, and a block with its transactions and mini-blocks', async () => {
+    const overview = await stack.api<Overview>('/overview')
+    const number = overview.blocks[0]!.number
+    const block = await stack.api<{ hash: string; gasUsed: number; transactions: Array<{ hash: string }>; minis: Array<{ hash: string }> }>(`/block/${number}`)
+    await page.goto(`${stack.origin}/blocks`)
+    await expectText(page, '#blocks tbody', grouped((await stack.api<Array<{ number: number }>>('/blocks?limit=1'))[0]!.number - 3))
+    await screenshot(page, 'blocks')
+    // EIP-3091: /block/{number}.
+    await page.goto(`${stack.origin}/block/${number}`)
+    await expectText(page, '#block h2', `Block ${grouped(number)}`)
+    await expectText(page, '#block', block.hash)
+    await expectText(page, '#block', grouped(block.gasUsed))
+    await expectText(page, '#block-txs tbody', block.transactions[0]!.hash.slice(0, 8))
+    await expectText(page, '#block-minis tbody', block.minis[0]!.hash.slice(0, 8))
+    await screenshot(page, 'block')
+    // The next block's link goes there.
+    await page.getByRole('link', { name: `Block ${grouped(number + 1)} →` }).click()
+    await expectText(page, '#block h2', `Block ${grouped(number + 1)}`)
+    expect(new URL(page.url()).pathname).toBe(`/block/${number + 1}`)
+    expect(errors).toEqual([])
+  })
+
+  test('a transaction: status, value, fee, decoded method and arguments, logs with labels and events, the call tree, token transfers', async () => {
+    // A swap of the seed: a decoded method with arguments, logs, a call tree and token transfers.
+    const txs = await stack.api<Array<{ hash: string; method: string | null }>>('/txs?limit=100')
+    const swap = txs.find((tx) => tx.method === 'swap')!
+    const tx = await stack.api<any>(`/tx/${swap.hash}`)
+    await page.goto(`${stack.origin}/tx/${swap.hash}`)
+    await expectText(page, '#tx', swap.hash)
+    await expectText(page, '#tx-status', tx.success ? 'Success' : 'Failed')
+    await expectText(page, '#tx-method', tx.decoded.signature)
+    for (const arg of tx.decoded.args) await expectText(page, '#tx-input tbody', arg.name)
+    for (const log of tx.logs) if (log.event) await expectText(page, '#tx-logs', log.event.name)
+    const labelled = tx.logs.find((log: any) => log.label)
+    if (labelled) await expectText(page, '#tx-logs', labelled.label.name)
+    const transfer = tx.tokenTransfers[0]
+    await expectText(page, '#tx-token-transfers', transfer.symbol)
+    // The call tree: the top call, its inner calls folded open, and folded away on a press.
+    const inner = tx.traces[0].calls.length
+    expect(inner).toBeGreaterThan(0)
+    await expectText(page, '#tx-trace', tx.traces[0].method ?? 'CALL')
+    const before = await page.locator('#tx-trace li').count()
+    await page.locator('#tx-trace button.fold').first().click()
+    expect(await page.locator('#tx-trace li').count()).toBeLessThan(before)
+    await page.locator('#tx-trace button.fold').first().click()
+    expect(await page.locator('#tx-trace li').count()).toBe(before)
+    await screenshot(page, 'tx')
+    expect(errors).toEqual([])
+  })
+
+  test('an address: balance, nonce, label, name record, holdings, transactions with paging', async () => {
+    // The treasury: a name record (treasury.bx), tokens, NFTs, many transactions.
+    const overview = await stack.api<Overview>('/overview')
+    const holder = overview.topAccounts[0]!.address
+    const address = await stack.api<any>(`/address/${holder}`)
+    // EIP-3091: /address/{address}, in any case.
+    await page.goto(`${stack.origin}/address/${holder.toLowerCase()}`)
+    await expectText(page, '#address-value', address.address)
+    if (address.name) await expectText(page, '#address-name', address.name.name)
+    await expectText(page, '#address-txs tbody', address.transactions[0].hash.slice(0, 8))
+    if (address.tokens.length > 0) await expectText(page, '#address-tokens', address.tokens[0].symbol)
+    await screenshot(page, 'address')
+    if (address.counts.transactions > 25) {
+      await page.getByRole('link', { name: 'Older →' }).click()
+      const older = await stack.api<any>(`/address/${holder}?offset=25`)
+      await expectText(page, '#address-txs tbody', older.transactions[0].hash.slice(0, 8))
+    }
+    expect(errors).toEqual([])
+  })
+
+  test('the search box takes a transaction hash, a block number, an address or a name', async () => {
+    const overview = await stack.api<Overview>('/overview')
+    const search = async (text: string) => {
+      await page.goto(`${stack.origin}/`)
+      await page.getByLabel('Search by transaction hash, block number, address or name').fill(text)
+      await page.keyboard.press('Enter')
+    }
+    await search(overview.txs[0]!.hash)
+    await expectText(page, '#tx', overview.txs[0]!.hash)
+    await search(String(overview.blocks[0]!.number))
+    await expectText(page, '#block h2', `Block ${grouped(overview.blocks[0]!.number)}`)
+    await search(overview.topAccounts[0]!.address)
+    await expectText(page, '#address-value', overview.topAccounts[0]!.address)
+    const alice = await stack.api<{ name: string; resolved: string }>('/name/alice')
+    await search('alice')
+    await expectText(page, '#name', alice.name)
+    await expectText(page, '#name', alice.resolved)
+    await screenshot(page, 'name')
+    expect(errors).toEqual([])
+  })
+
+  test('every page path answers the page; anything else stays the JSON 404', async () => {
+    const overview = await stack.api<Overview>('/overview')
+    for (const path of ['/blocks', `/block/${overview.blocks[0]!.number}`, '/txs', `/tx/${overview.txs[0]!.hash}`, `/address/${overview.topAccounts[0]!.address}`, '/name/alice']) {
+      const response = await fetch(`${stack.origin}${path}`)
+      expect([path, response.status, response.headers.get('content-type')]).toEqual([path, 200, 'text/html;charset=utf-8'])
+      expect(response.headers.get('cache-control')).toBe('no-store')
+    }
+    const missing = await fetch(`${stack.origin}/wp-admin`)
+    expect(missing.status).toBe(404)
+    expect(await missing.json()).toEqual({ error: 'not found' })
+    // An unknown transaction is said on the page, not left loading.
+    await page.goto(`${stack.origin}/tx/0x${'00'.repeat(32)}`)
+    await expectText(page, '[role=alert]', 'No such transaction')
+  })
+
+  test('the bundle is small, and the pages fetch nothing from elsewhere', async () => {
+    const script = await (await fetch(`${stack.origin}/app.js`)).arrayBuffer()
+    const style = await (await fetch(`${stack.origin}/app.css`)).arrayBuffer()
+    const gzipped = Bun.gzipSync(new Uint8Array(script)).length + Bun.gzipSync(new Uint8Array(style)).length
+    expect(gzipped).toBeLessThan(150 * 1024)
+    const origins = new Set<string>()
+    const { page: watched, close: done } = await openPage(stack.browser)
+    watched.on('request', (request) => origins.add(new URL(request.url()).origin))
+    await watched.goto(`${stack.origin}/`)
+    await expectText(watched, '#latest-txs tbody', '0x')
+    await done()
+    expect([...origins]).toEqual([stack.origin])
+  })
+
+  test('a phone width and the dark scheme', async () => {
+    const overview = await stack.api<Overview>('/overview')
+    const phone = await openPage(stack.browser, { width: 390, height: 844, dark: true })
+    await phone.page.goto(`${stack.origin}/`)
+    await expectText(phone.page, '#latest-txs tbody', overview.txs[0]!.hash.slice(0, 8))
+    // Nothing wider than the screen but the tables' own scrolling boxes.
+    expect(await phone.page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390)
+    expect(await phone.page.evaluate('getComputedStyle(document.body).backgroundColor')).toBe('rgb(15, 18, 23)')
+    await screenshot(phone.page, 'home-phone-dark')
+    await phone.page.goto(`${stack.origin}/tx/${overview.txs[0]!.hash}`)
+    await expectText(phone.page, '#tx', overview.txs[0]!.hash)
+    await screenshot(phone.page, 'tx-phone-dark')
+    expect(phone.errors).toEqual([])
+    await phone.close()
+  })
+})

@@ -1,0 +1,77 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { launchChromium } from './browser.ts'
+import { configDir, fromSource, ROOT, startStack, type RunningStack } from './stack.ts'
+import { waitFor } from './wait.ts'
+
+// The explorer's pages in a real browser against `stack dev`: one dev stack and one Chromium for
+// every page test of the run (each file asks for them; the first starts them), stopped when the
+// test process exits. Screenshots go to test-artifacts/screenshots, which CI keeps.
+
+export const SCREENSHOTS = join(ROOT, 'test-artifacts', 'screenshots')
+
+export type PagesStack = {
+  stack: RunningStack
+  browser: Browser
+  /** The explorer's origin, e.g. http://127.0.0.1:40123 */
+  origin: string
+  /** An explorer API answer, as the pages read it. */
+  api: <T = any>(path: string) => Promise<T>
+}
+
+let shared: Promise<PagesStack> | null = null
+
+export function pagesStack(): Promise<PagesStack> {
+  shared ??= (async () => {
+    const { dir, file } = configDir(`[dev]\nport = 0\n[registry]\nsource = "${ROOT}/registry"\n`)
+    const stack = await startStack(fromSource, ['dev', '--config', file], { cwd: dir, timeoutMs: 60_000 })
+    // The stack stops its chain on SIGTERM, even once this process is gone.
+    process.on('exit', () => stack.child.kill('SIGTERM'))
+    const origin = new URL(stack.urls.explorer!).origin
+    const api = async <T,>(path: string): Promise<T> => (await (await fetch(`${origin}/api${path}`)).json()) as T
+    // Every stream past the seeded blocks, so that what a page shows is what the test reads.
+    await waitFor(async () => {
+      const stats = await api<{ indexedBlock?: number; derivedLag?: number; tokens?: number }>('/stats')
+      return (stats.indexedBlock ?? 0) > 150 && stats.derivedLag !== undefined && stats.derivedLag <= 2
+    }, 'the explorer past the seeded blocks', 40_000)
+    const browser = await launchChromium()
+    return { stack, browser, origin, api }
+  })()
+  return shared
+}
+
+/** A new page that records every script error and failed request it meets. */
+export async function openPage(browser: Browser, options: { width?: number; height?: number; dark?: boolean } = {}) {
+  const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 900 }, colorScheme: options.dark ? 'dark' : 'light' })
+  const page = await context.newPage()
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(`script error: ${error.message}`))
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console: ${message.text()}`)
+  })
+  // A request the page itself gave up as it moved on (the live stats' stream) is not a failure.
+  page.on('requestfailed', (request) => {
+    if (request.failure()?.errorText !== 'net::ERR_ABORTED') errors.push(`request failed: ${request.url()} (${request.failure()?.errorText})`)
+  })
+  return { page, errors, close: () => context.close() }
+}
+
+/** Waits until `selector`'s text contains `wanted` (the pages fill in as their answers arrive). */
+export async function expectText(page: Page, selector: string, wanted: string, timeoutMs = 10_000): Promise<void> {
+  const locator = page.locator(selector).first()
+  const deadline = Date.now() + timeoutMs
+  let text = ''
+  while (Date.now() < deadline) {
+    text = ((await locator.textContent().catch(() => null)) ?? '').replace(/\s+/g, ' ').trim()
+    if (text.includes(wanted)) return
+    await Bun.sleep(50)
+  }
+  throw new Error(`${selector} never read "${wanted}"; it read "${text.slice(0, 300)}"`)
+}
+
+/** Keeps a screenshot of the whole page under test-artifacts/screenshots/<name>.png. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true })
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true })
+}
