@@ -22,6 +22,8 @@ export type ConventionsOptions = {
   maxBodyBytes?: number
   /** Requests one client may make per wall-clock minute; the next ones answer 429 (the explorer). */
   rateLimitPerMinute?: number
+  /** Which paths the minute counts (all when absent): the explorer counts its API, not its pages' files. */
+  rateLimited?: (path: string) => boolean
 }
 
 /** Bun's handler of a request; undefined once a WebSocket upgrade has taken the request. */
@@ -120,7 +122,7 @@ export function conventions(options: ConventionsOptions): Conventions {
       }
     }
     // Spec 03 "Errors": 429 with no retry-after; the client is the trusted end of X-Forwarded-For.
-    if (admit && !admit(clientOf(served))) {
+    if (admit && (options.rateLimited?.(served.path) ?? true) && !admit(clientOf(served))) {
       return early(429, corsHeaders, errorBody(`rate limit exceeded: ${options.rateLimitPerMinute} requests a minute`))
     }
     if (options.readOnly && !SAFE_METHODS.has(served.method)) {

@@ -59,6 +59,11 @@ describe('request rate', () => {
     expect((await get('/nope', `1.2.3.4, ${client}`)).status).toBe(429)
     expect((await get('/health', '198.51.100.21')).status).toBe(200)
     expect((await get('/health', `${client}, 198.51.100.22`)).status).toBe(200)
+    // The pages' own files are not the API: a client past its minute still gets them, and the
+    // exchange the pages read through the explorer counts like the API.
+    const page = (path: string) => fetch(`${explorer.url}${path}`, { headers: { 'x-forwarded-for': client } })
+    for (const path of ['/', '/app.js', '/app.css', '/tx/0x01']) expect([path, (await page(path)).status]).toEqual([path, 200])
+    expect((await page('/exchange-api/pools')).status).toBe(429)
   })
 })
 
