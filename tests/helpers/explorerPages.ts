@@ -3,11 +3,12 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { launchChromium } from './browser.ts'
 import { configDir, fromSource, ROOT, startStack, type RunningStack } from './stack.ts'
+import { atTestRunEnd } from './testEnd.ts'
 import { waitFor } from './wait.ts'
 
 // The explorer's pages in a real browser against `stack dev`: one dev stack and one Chromium for
-// every page test of the run (each file asks for them; the first starts them), stopped when the
-// test process exits. Screenshots go to test-artifacts/screenshots, which CI keeps.
+// every page test of the run (each file asks for them; the first starts them), stopped once the
+// whole run is over. Screenshots go to test-artifacts/screenshots, which CI keeps.
 
 export const SCREENSHOTS = join(ROOT, 'test-artifacts', 'screenshots')
 
@@ -24,10 +25,10 @@ let shared: Promise<PagesStack> | null = null
 
 export function pagesStack(): Promise<PagesStack> {
   shared ??= (async () => {
-    const { dir, file } = configDir(`[dev]\nport = 0\n[registry]\nsource = "${ROOT}/registry"\n`)
+    // The tests browse like many people at once from one address: the API's minute is not what they test (limits.test.ts does).
+    const { dir, file } = configDir(`[dev]\nport = 0\n[registry]\nsource = "${ROOT}/registry"\n[explorer]\nport = 0\nrateLimitPerMinute = 100000\n`)
     const stack = await startStack(fromSource, ['dev', '--config', file], { cwd: dir, timeoutMs: 60_000 })
-    // The stack stops its chain on SIGTERM, even once this process is gone.
-    process.on('exit', () => stack.child.kill('SIGTERM'))
+    atTestRunEnd(() => stack.stop())
     const origin = new URL(stack.urls.explorer!).origin
     const api = async <T,>(path: string): Promise<T> => (await (await fetch(`${origin}/api${path}`)).json()) as T
     // Every stream past the seeded blocks, so that what a page shows is what the test reads.
@@ -36,6 +37,7 @@ export function pagesStack(): Promise<PagesStack> {
       return (stats.indexedBlock ?? 0) > 150 && stats.derivedLag !== undefined && stats.derivedLag <= 2
     }, 'the explorer past the seeded blocks', 40_000)
     const browser = await launchChromium()
+    atTestRunEnd(() => browser.close())
     return { stack, browser, origin, api }
   })()
   return shared
