@@ -7,7 +7,7 @@ import type { Spool } from '../spool/spool.ts'
 import { createExplorer, type ExplorerTimings } from './explorer.ts'
 import { accountRoutes } from './routes/accounts.ts'
 import { blockRoutes } from './routes/blocks.ts'
-import { exchangeProxy } from './routes/exchangeProxy.ts'
+import { EXCHANGE_PROXY_PREFIX, exchangeProxy } from './routes/exchangeProxy.ts'
 import { feeRoutes } from './routes/fees.ts'
 import { miniRoutes } from './routes/minis.ts'
 import { nameRoutes } from './routes/names.ts'
@@ -40,6 +40,8 @@ export function createExplorerApp(context: ServiceContext, spool: Spool, timings
     readOnly: true,
     maxBodyBytes: EXPLORER_MAX_BODY,
     rateLimitPerMinute,
+    // Spec 03's minute is the API's: a page's shell, script and style are not counted, its API calls are.
+    rateLimited: (path) => path === '/api' || path.startsWith('/api/') || path.startsWith(`${EXCHANGE_PROXY_PREFIX}/`),
   })
   const api = new Elysia({ prefix: '/api' })
     .onStart(() => explorer.start())

@@ -60,7 +60,7 @@ describe('the explorer pages', () => {
     await screenshot(page, 'blocks')
     // EIP-3091: /block/{number}.
     await page.goto(`${stack.origin}/block/${number}`)
-    await expectText(page, '#block h2', `Block ${grouped(number)}`)
+    await expectText(page, '#block h1', `Block ${grouped(number)}`)
     await expectText(page, '#block', block.hash)
     await expectText(page, '#block', grouped(block.gasUsed))
     await expectText(page, '#block-txs tbody', block.transactions[0]!.hash.slice(0, 8))
@@ -68,7 +68,7 @@ describe('the explorer pages', () => {
     await screenshot(page, 'block')
     // The next block's link goes there.
     await page.getByRole('link', { name: `Block ${grouped(number + 1)} →` }).click()
-    await expectText(page, '#block h2', `Block ${grouped(number + 1)}`)
+    await expectText(page, '#block h1', `Block ${grouped(number + 1)}`)
     expect(new URL(page.url()).pathname).toBe(`/block/${number + 1}`)
     expect(errors).toEqual([])
   })
@@ -81,6 +81,9 @@ describe('the explorer pages', () => {
     await page.goto(`${stack.origin}/tx/${swap.hash}`)
     await expectText(page, '#tx', swap.hash)
     await expectText(page, '#tx-status', tx.success ? 'Success' : 'Failed')
+    // The page's one h1 names the tab.
+    expect(await page.locator('h1').allTextContents()).toEqual(['Transaction'])
+    expect(await page.title()).toBe('Transaction · Chain 78270 explorer')
     await expectText(page, '#tx-method', tx.decoded.signature)
     for (const arg of tx.decoded.args) await expectText(page, '#tx-input tbody', arg.name)
     for (const log of tx.logs) if (log.event) await expectText(page, '#tx-logs', log.event.name)
@@ -121,6 +124,36 @@ describe('the explorer pages', () => {
     expect(errors).toEqual([])
   })
 
+  test('mini-blocks and a mini-block, the accounts by transactions, the fee layer', async () => {
+    const minis = await stack.api<{ total: number; minis: Array<{ number: number; hash: string; blockNumber: number }> }>('/minis?limit=25&offset=5')
+    await page.goto(`${stack.origin}/minis?offset=5`)
+    await expectText(page, '#minis tbody', minis.minis[0]!.hash.slice(0, 8))
+    const withTxs = (await stack.api<Overview>('/overview')).blocks[0]!.number
+    const mini = await stack.api<{ hash: string; transactions: Array<{ hash: string }> }>(`/mini/${withTxs}`)
+    await page.goto(`${stack.origin}/mini/${mini.hash}`)
+    await expectText(page, '#mini', mini.hash)
+    await expectText(page, '#mini-txs tbody', mini.transactions[0]!.hash.slice(0, 8))
+
+    const accounts = await stack.api<{ total: number; accounts: Array<{ address: string; label: string | null; txCount: number }> }>('/accounts?limit=25')
+    await page.goto(`${stack.origin}/`)
+    await page.getByRole('link', { name: 'All accounts →' }).click()
+    await expectText(page, '#accounts h1', grouped(accounts.total))
+    const last = accounts.accounts.at(-1)!
+    await expectText(page, '#accounts tbody', last.label ?? last.address.slice(0, 8))
+    await screenshot(page, 'accounts')
+
+    const fees = await stack.api<{ deployed: boolean; received: { eth: string; count: number } }>('/fees')
+    await page.goto(`${stack.origin}/fees`)
+    if (fees.deployed) {
+      await expectText(page, '#fees-received', `in ${grouped(fees.received.count)} payments`)
+      await expectText(page, '#fees', 'burned')
+    } else {
+      await expectText(page, '#fees-absent', 'No fee router')
+    }
+    await screenshot(page, 'fees')
+    expect(errors).toEqual([])
+  })
+
   test('the search box takes a transaction hash, a block number, an address or a name', async () => {
     const overview = await stack.api<Overview>('/overview')
     const search = async (text: string) => {
@@ -131,7 +164,7 @@ describe('the explorer pages', () => {
     await search(overview.txs[0]!.hash)
     await expectText(page, '#tx', overview.txs[0]!.hash)
     await search(String(overview.blocks[0]!.number))
-    await expectText(page, '#block h2', `Block ${grouped(overview.blocks[0]!.number)}`)
+    await expectText(page, '#block h1', `Block ${grouped(overview.blocks[0]!.number)}`)
     await search(overview.topAccounts[0]!.address)
     await expectText(page, '#address-value', overview.topAccounts[0]!.address)
     const alice = await stack.api<{ name: string; resolved: string }>('/name/alice')
@@ -144,7 +177,7 @@ describe('the explorer pages', () => {
 
   test('every page path answers the page; anything else stays the JSON 404', async () => {
     const overview = await stack.api<Overview>('/overview')
-    for (const path of ['/blocks', `/block/${overview.blocks[0]!.number}`, '/txs', `/tx/${overview.txs[0]!.hash}`, `/address/${overview.topAccounts[0]!.address}`, '/name/alice']) {
+    for (const path of ['/blocks', `/block/${overview.blocks[0]!.number}`, '/txs', `/tx/${overview.txs[0]!.hash}`, `/address/${overview.topAccounts[0]!.address}`, '/name/alice', '/minis', '/mini/1', '/accounts', '/fees']) {
       const response = await fetch(`${stack.origin}${path}`)
       expect([path, response.status, response.headers.get('content-type')]).toEqual([path, 200, 'text/html;charset=utf-8'])
       expect(response.headers.get('cache-control')).toBe('no-store')

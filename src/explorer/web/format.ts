@@ -31,8 +31,20 @@ export const short = (hex: string, keep = 6): string => (hex.length <= 2 + keep 
 /** Seconds since the epoch as a date and time in UTC. */
 export const absolute = (seconds: number): string => new Date(seconds * 1000).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC')
 
+/**
+ * How far the chain's clock runs ahead of this machine's, in seconds (0 when it does not). A dev
+ * chain can be moved forward in time (the seed does, to age its name records): its blocks are
+ * then "ago" against the chain's own head, not "in 365 d" against the wall clock.
+ */
+let chainAhead = 0
+
+/** Tells the pages the chain head's time (seconds), once it is known. */
+export function setChainClock(headSeconds: number): void {
+  chainAhead = Math.max(0, headSeconds - Date.now() / 1000)
+}
+
 /** Seconds since the epoch as "12 s ago", "5 min ago", "3 h ago", "2 d ago" (or "in …" ahead of the clock). */
-export function relative(seconds: number, now = Date.now() / 1000): string {
+export function relative(seconds: number, now = Date.now() / 1000 + chainAhead): string {
   const delta = Math.round(now - seconds)
   const size = Math.abs(delta)
   const text = size < 60 ? `${size} s` : size < 3600 ? `${Math.floor(size / 60)} min` : size < 86_400 ? `${Math.floor(size / 3600)} h` : `${Math.floor(size / 86_400)} d`

@@ -2,6 +2,8 @@ import { render } from 'preact'
 import { useState } from 'preact/hooks'
 import { LocationProvider, Route, Router, useLocation } from 'preact-iso'
 import { pages } from './pages/index.ts'
+import { getJson } from './api.ts'
+import { setChainClock } from './format.ts'
 import { searchTarget } from './search.ts'
 import './styles.css'
 
@@ -44,6 +46,16 @@ function NotFound() {
   )
 }
 
+/** The chain head's time, read once before the first page draws its times (format.ts setChainClock). */
+async function readChainClock(): Promise<void> {
+  try {
+    const stats = await getJson<{ miniBlockHeadTimestamp_us?: number | null }>('/stats')
+    if (stats.miniBlockHeadTimestamp_us) setChainClock(stats.miniBlockHeadTimestamp_us / 1e6)
+  } catch {
+    // Without the stats the times are against this machine's clock.
+  }
+}
+
 function App() {
   return (
     <LocationProvider>
@@ -81,4 +93,4 @@ function App() {
   )
 }
 
-render(<App />, document.getElementById('app')!)
+void readChainClock().then(() => render(<App />, document.getElementById('app')!))

@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact'
+import { useEffect } from 'preact/hooks'
 import type { ApiError } from './api.ts'
 import { absolute, relative, short } from './format.ts'
 
@@ -52,10 +53,18 @@ export function Failure({ error, what }: { error: ApiError; what: string }) {
   )
 }
 
-export function Section({ title, children, id }: { title: string; children: ComponentChildren; id?: string }) {
+/**
+ * A card with its heading. The page's own card (`main`) carries the page's one h1 and names the
+ * browser's tab after it.
+ */
+export function Section({ title, children, id, main = false }: { title: string; children: ComponentChildren; id?: string; main?: boolean }) {
+  useEffect(() => {
+    if (main) document.title = `${title} · Chain 78270 explorer`
+  }, [main, title])
+  const Heading = main ? 'h1' : 'h2'
   return (
     <section class="card" id={id} aria-labelledby={id ? `${id}-title` : undefined}>
-      <h2 id={id ? `${id}-title` : undefined}>{title}</h2>
+      <Heading id={id ? `${id}-title` : undefined}>{title}</Heading>
       {children}
     </section>
   )

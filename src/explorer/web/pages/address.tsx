@@ -44,7 +44,7 @@ export function AddressPage() {
   const base = `/address/${data.address}`
   return (
     <>
-      <Section title={data.contract ? 'Contract' : 'Account'} id="address">
+      <Section title={data.contract ? 'Contract' : 'Account'} id="address" main>
         <Fields
           rows={[
             ['Address', <span class="mono wrap" id="address-value">{data.address}</span>],

@@ -15,9 +15,12 @@ export function BlocksPage() {
   const offset = offsetOf(query)
   const { data, error } = useApi<BlockRow[]>(`/blocks?limit=${PAGE}&offset=${offset}`, offset === 0 ? 5000 : undefined)
   return (
-    <Section title="Blocks" id="blocks">
+    <Section title="Blocks" id="blocks" main>
       {error && !data ? <Failure error={error} what="blocks" /> : !data ? <Loading what="blocks" /> : <BlockTable blocks={data} />}
       <Pager base="/blocks" offset={offset} limit={PAGE} shown={data?.length ?? 0} />
+      <p class="more">
+        <a href="/minis">Mini-blocks →</a>
+      </p>
     </Section>
   )
 }
@@ -40,7 +43,7 @@ export function BlockPage() {
   if (!data) return <Loading what={`block ${params.number}`} />
   return (
     <>
-      <Section title={`Block ${count(data.number)}`} id="block">
+      <Section title={`Block ${count(data.number)}`} id="block" main>
         <Fields
           rows={[
             ['Hash', <span class="mono wrap">{data.hash}</span>],

@@ -148,6 +148,9 @@ export function HomePage() {
               </tbody>
             </table>
           </div>
+          <p class="more">
+            <a href="/accounts">All accounts →</a>
+          </p>
         </Section>
       </div>
       <Section title="Latest transactions" id="latest-txs">

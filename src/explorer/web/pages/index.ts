@@ -1,8 +1,14 @@
 import type { ComponentType } from 'preact'
+import { AccountsPage } from './accounts.tsx'
 import { AddressPage } from './address.tsx'
 import { BlockPage, BlocksPage } from './blocks.tsx'
+import { ExchangePage, ExchangePairPage, ExchangePoolPage } from './exchange.tsx'
+import { FeesPage } from './fees.tsx'
 import { HomePage } from './home.tsx'
+import { MiniPage, MinisPage } from './minis.tsx'
 import { NamePage } from './name.tsx'
+import { NftCollectionPage, NftItemPage, NftsPage } from './nfts.tsx'
+import { TokenPage, TokensPage } from './tokens.tsx'
 import { TxPage, TxsPage } from './txs.tsx'
 
 /** A page and the path it answers (preact-iso's patterns: `:name` for a part, `*` for the rest). */
@@ -20,4 +26,16 @@ export const pages: PageRoute[] = [
   { path: '/tx/:hash', component: TxPage },
   { path: '/address/:address', component: AddressPage },
   { path: '/name/:name', component: NamePage },
+  { path: '/tokens', component: TokensPage, nav: 'Tokens' },
+  { path: '/token/:address', component: TokenPage },
+  { path: '/nfts', component: NftsPage, nav: 'NFTs' },
+  { path: '/nft/:address', component: NftCollectionPage },
+  { path: '/nft/:address/:tokenId', component: NftItemPage },
+  { path: '/minis', component: MinisPage },
+  { path: '/mini/:id', component: MiniPage },
+  { path: '/accounts', component: AccountsPage, nav: 'Accounts' },
+  { path: '/fees', component: FeesPage, nav: 'Fees' },
+  { path: '/exchange', component: ExchangePage, nav: 'Exchange' },
+  { path: '/exchange/pair/:address', component: ExchangePairPage },
+  { path: '/exchange/pool/:address', component: ExchangePoolPage },
 ]

@@ -11,7 +11,7 @@ export function NamePage() {
   if (error) return <Failure error={error} what="name" />
   if (!data) return <Loading what={`the name ${name}`} />
   return (
-    <Section title={data.name} id="name">
+    <Section title={data.name} id="name" main>
       <Fields
         rows={[
           ['Status', <span id="name-status">{data.reserved ? 'Reserved' : data.available ? 'Available' : 'Registered'}</span>],

@@ -14,7 +14,7 @@ export function TxsPage() {
   const offset = offsetOf(query)
   const { data, error } = useApi<TxRow[]>(`/txs?limit=${PAGE}&offset=${offset}`, offset === 0 ? 5000 : undefined)
   return (
-    <Section title="Transactions" id="txs">
+    <Section title="Transactions" id="txs" main>
       {error && !data ? <Failure error={error} what="transactions" /> : !data ? <Loading what="transactions" /> : <TxTable txs={data} />}
       <Pager base="/txs" offset={offset} limit={PAGE} shown={data?.length ?? 0} />
     </Section>
@@ -71,7 +71,7 @@ export function TxPage() {
   if (!tx) return <Loading what="the transaction" />
   return (
     <>
-      <Section title="Transaction" id="tx">
+      <Section title="Transaction" id="tx" main>
         <Fields
           rows={[
             ['Hash', <span class="mono wrap">{tx.hash}</span>],

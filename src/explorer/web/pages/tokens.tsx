@@ -1,0 +1,193 @@
+import { useRoute } from 'preact-iso'
+import { useState } from 'preact/hooks'
+import { useApi } from '../api.ts'
+import { count, units } from '../format.ts'
+import { AddressLink, Failure, Fields, Loading, Section, TxLink } from '../ui.tsx'
+import type { TxRow } from '../types.ts'
+import { TxTable } from './home.tsx'
+import '../tokens.css'
+
+/** An entry of `/api/tokens`. */
+export type TokenEntry = {
+  address: string
+  name: string | null
+  symbol: string | null
+  decimals: number | null
+  totalSupply: string | null
+  transfers: number
+  native: boolean
+  verified: boolean
+  logoURI: string | null
+  tags: string[]
+  label: string | null
+  probe: { name: string | null; symbol: string | null; decimals: number | null } | null
+}
+
+/** What the token page reads of `/api/address/{address}`: the contract beside the token. */
+type Contract = {
+  address: string
+  creator: { address: string; label: string | null; txHash: string } | null
+  counts: { transactions: number }
+  transactions: TxRow[]
+}
+
+/** Some answers give a label as its name, others as the registry's whole entry. */
+export type LabelValue = string | { name: string } | null | undefined
+export const labelText = (label: LabelValue): string | null => (label === null || label === undefined ? null : typeof label === 'string' ? label : label.name)
+
+const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase()
+
+/** A supply or balance in the token's own units; raw base units when its decimals are unknown. */
+export const tokenAmount = (amount: string | null, decimals: number | null): string => (amount === null ? '–' : decimals === null ? count(amount) : units(amount, decimals))
+
+/**
+ * The registry's logo, served by this origin's copy of the registry: the `logoURI` itself points
+ * elsewhere, and the page may load nothing from another origin. A logo the copy lacks leaves the
+ * blank disc rather than a broken image.
+ */
+export function TokenLogo({ address, logoURI, size = 20 }: { address: string; logoURI: string | null; size?: 20 | 40 }) {
+  const [broken, setBroken] = useState(false)
+  const large = size > 20 ? ' large' : ''
+  if (!logoURI || broken) return <span class={`logo blank${large}`} aria-hidden="true" />
+  return <img class={`logo${large}`} src={`/api/tokenlogo/${address}`} alt="" width={size} height={size} loading="lazy" onError={() => setBroken(true)} />
+}
+
+export function Verified({ verified }: { verified: boolean }) {
+  return verified ? (
+    <span class="badge good" title="listed in the token registry">
+      verified
+    </span>
+  ) : null
+}
+
+export function TokensPage() {
+  const { data, error } = useApi<TokenEntry[]>('/tokens')
+  return (
+    <Section title="Tokens" id="tokens">
+      {error && !data ? (
+        <Failure error={error} what="tokens" />
+      ) : !data ? (
+        <Loading what="tokens" />
+      ) : data.length === 0 ? (
+        <p class="muted">No token has moved on this chain yet.</p>
+      ) : (
+        <div class="scroll">
+          <table aria-labelledby="tokens-title">
+            <thead>
+              <tr>
+                <th>Token</th>
+                <th>Symbol</th>
+                <th class="number">Total supply</th>
+                <th class="number">Transfers</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.map((token) => (
+                <tr key={token.address} data-address={token.address}>
+                  <td>
+                    <TokenLogo address={token.address} logoURI={token.logoURI} />
+                    <a href={`/token/${token.address}`}>{token.name ?? token.symbol ?? token.address}</a>
+                    <Verified verified={token.verified} />
+                    {token.native ? <span class="badge" title="the chain's own token">native</span> : null}
+                  </td>
+                  <td>{token.symbol ?? <span class="muted">–</span>}</td>
+                  <td class="number">{tokenAmount(token.totalSupply, token.decimals)}</td>
+                  <td class="number">{count(token.transfers)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Section>
+  )
+}
+
+export function TokenPage() {
+  const { params } = useRoute()
+  const wanted = params.address ?? ''
+  const list = useApi<TokenEntry[]>('/tokens')
+  const contract = useApi<Contract>(`/address/${encodeURIComponent(wanted)}?limit=25`)
+  // The list holds every token the explorer describes; an address that is not there (or not a
+  // token at all) still has its contract shown, from the address answer.
+  if (contract.error && !list.data) return <Failure error={contract.error} what="token" />
+  if (list.error && !list.data) return <Failure error={list.error} what="token" />
+  if (!list.data) return <Loading what="the token" />
+  const token = list.data.find((entry) => same(entry.address, wanted)) ?? null
+  if (!token) {
+    if (contract.error) return <Failure error={contract.error} what="token" />
+    return (
+      <Section title="Token" id="token">
+        <p id="token-missing">
+          <span class="mono wrap">{wanted}</span> is not among the tokens this explorer lists.{' '}
+          {contract.data ? <a href={`/address/${contract.data.address}`}>See the address →</a> : null}
+        </p>
+      </Section>
+    )
+  }
+  const title = token.name ?? token.symbol ?? token.address
+  const probeDiffers = token.probe !== null && token.verified && (token.probe.symbol !== token.symbol || token.probe.name !== token.name || token.probe.decimals !== token.decimals)
+  return (
+    <>
+      <section class="card" id="token" aria-labelledby="token-title">
+        <div class="token-head">
+          <TokenLogo address={token.address} logoURI={token.logoURI} size={40} />
+          <h1 id="token-title">
+            {title}
+            {token.symbol && token.symbol !== title ? <span class="muted"> ({token.symbol})</span> : null}
+          </h1>
+          <Verified verified={token.verified} />
+          {token.native ? <span class="badge">native</span> : null}
+        </div>
+        <Fields
+          rows={[
+            ['Address', <AddressLink address={token.address} full />],
+            ['Symbol', <span id="token-symbol">{token.symbol ?? '–'}</span>],
+            ['Decimals', <span id="token-decimals">{token.decimals === null ? 'unknown' : String(token.decimals)}</span>],
+            [
+              'Total supply',
+              <span id="token-supply">
+                {tokenAmount(token.totalSupply, token.decimals)}
+                {token.symbol && token.totalSupply !== null ? ` ${token.symbol}` : ''}
+              </span>,
+            ],
+            [
+              'Registry',
+              <span id="token-verified">
+                {token.verified ? (
+                  <>
+                    <Verified verified /> listed in the token registry
+                  </>
+                ) : (
+                  <span class="muted">not listed in the token registry</span>
+                )}
+              </span>,
+            ],
+            ['Label', token.label ? <span class="label" id="token-label">{token.label}</span> : null],
+            ['Tags', token.tags.length > 0 ? <span class="token-tags">{token.tags.map((tag) => <span key={tag} class="badge">{tag}</span>)}</span> : null],
+            // The registry's entry wins over what the contract says; a difference is worth seeing.
+            ['Contract says', probeDiffers && token.probe ? `${token.probe.name ?? '–'} (${token.probe.symbol ?? '–'}), ${token.probe.decimals ?? '?'} decimals` : null],
+            ['Transfers', <span id="token-transfers">{count(token.transfers)}</span>],
+            ['Created by', contract.data?.creator ? <><AddressLink address={contract.data.creator.address} label={contract.data.creator.label} /> in <TxLink hash={contract.data.creator.txHash} /></> : null],
+          ]}
+        />
+      </section>
+      <Section title="Recent transactions with the contract" id="token-txs">
+        {contract.error && !contract.data ? (
+          <Failure error={contract.error} what="contract's transactions" />
+        ) : !contract.data ? (
+          <Loading what="transactions" />
+        ) : contract.data.transactions.length === 0 ? (
+          <p class="muted">Nobody has called this contract.</p>
+        ) : (
+          <>
+            <TxTable txs={contract.data.transactions} />
+            <p class="more">
+              <a href={`/address/${token.address}`}>All {count(contract.data.counts.transactions)} transactions on the address page →</a>
+            </p>
+          </>
+        )}
+      </Section>
+    </>
+  )
+}
