@@ -10,9 +10,12 @@ export class ApiError extends Error {
   }
 }
 
-/** GET `/api{path}` on this origin as JSON. */
-export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
-  const response = await fetch(`/api${path}`, { signal, headers: { accept: 'application/json' } })
+/** The explorer's own API on this origin; the exchange index is read through `/exchange-api`. */
+export const API = '/api'
+
+/** GET `{base}{path}` on this origin as JSON; an answer that is not 2xx is an ApiError. */
+export async function getJson<T>(path: string, signal?: AbortSignal, base = API): Promise<T> {
+  const response = await fetch(`${base}${path}`, { signal, headers: { accept: 'application/json' } })
   const body = (await response.json().catch(() => null)) as (T & { error?: string }) | null
   if (!response.ok) throw new ApiError(response.status, body?.error ?? `${response.status} ${response.statusText}`)
   return body as T
@@ -20,15 +23,15 @@ export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T>
 
 export type Loaded<T> = { data: T | null; error: ApiError | null }
 
-/** The answer of `path` (null: nothing to load), loaded again every `refreshMs` when given. */
-export function useApi<T>(path: string | null, refreshMs?: number): Loaded<T> {
+/** The answer of `path` under `base` (null: nothing to load), loaded again every `refreshMs` when given. */
+export function useApi<T>(path: string | null, refreshMs?: number, base = API): Loaded<T> {
   const [state, setState] = useState<Loaded<T>>({ data: null, error: null })
   useEffect(() => {
     if (path === null) return
     const abort = new AbortController()
     setState({ data: null, error: null })
     const load = () =>
-      getJson<T>(path, abort.signal).then(
+      getJson<T>(path, abort.signal, base).then(
         (data) => setState({ data, error: null }),
         (error: unknown) => {
           if (abort.signal.aborted) return
@@ -41,7 +44,7 @@ export function useApi<T>(path: string | null, refreshMs?: number): Loaded<T> {
       abort.abort()
       clearInterval(timer)
     }
-  }, [path, refreshMs])
+  }, [path, refreshMs, base])
   return state
 }
 

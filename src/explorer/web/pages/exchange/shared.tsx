@@ -1,0 +1,268 @@
+import type { ComponentChildren } from 'preact'
+import { useApi, type ApiError, type Loaded } from '../../api.ts'
+import { count, short, units } from '../../format.ts'
+import { Failure, Loading } from '../../ui.tsx'
+import '../../exchange.css'
+
+// The exchange index's pages. The index sends no CORS header (spec 02), so the pages read it
+// through the explorer's proxy on this origin, /exchange-api, which asks the same path of it.
+
+/** Where this origin passes requests on to the exchange index (routes/exchangeProxy.ts). */
+export const EXCHANGE_API = '/exchange-api'
+
+/** The answers change with each block at most: a page that stays open follows them at this pace. */
+export const REFRESH_MS = 10_000
+
+/** Rows a list asks for: the index clamps to 1..500 and gives no total. */
+export const ROWS = 25
+
+/** useApi over the exchange index: the answer of `path`, again every REFRESH_MS. */
+export const useExchange = <T,>(path: string | null, refreshMs: number | undefined = REFRESH_MS): Loaded<T> => useApi<T>(path, refreshMs, EXCHANGE_API)
+
+// The shapes of the exchange index's answers the pages read (spec 02; README "The exchange index").
+
+export type Token = { address: string; symbol: string | null; decimals: number | null }
+
+export type Pair = {
+  pair: string
+  token0: Token
+  token1: Token
+  reserve0: string
+  reserve1: string
+  reservesBlock: number | null
+  createdBlock: number
+  swapCount: number
+  mintCount: number
+  burnCount: number
+  volume0: string
+  volume1: string
+}
+
+export type Pool = {
+  pool: string
+  token0: Token
+  token1: Token
+  fee: number
+  tickSpacing: number
+  initialized: boolean
+  sqrtPriceX96: string
+  tick: number | null
+  activeLiquidity: string
+  balance0: string
+  balance1: string
+  price: string | null
+  wethBalanceWei: string | null
+  createdBlock: number
+  swapCount: number
+  mintCount: number
+  burnCount: number
+  collectCount: number
+}
+
+export type Counters = {
+  pools: number
+  swaps: number
+  mints: number
+  burns: number
+  poolsWithEth: number
+  poolsWithoutEth: number
+  valueEthWei: string
+  valueEthDenominator: string
+  valueUsd: string | null
+  ethUsd: string | null
+  concentrated: {
+    pools: number
+    initializedPools: number
+    tiers: number
+    swaps: number
+    mints: number
+    burns: number
+    collects: number
+    positions: number
+    closedPositions: number
+    poolsWithEth: number
+    poolsWithoutEth: number
+    wethBalanceWei: string
+  }
+}
+
+export type EventId = { txHash: string; logIndex: number; block: number }
+export type PairSwap = EventId & { pair: string; sender: string; recipient: string; amount0In: string; amount1In: string; amount0Out: string; amount1Out: string }
+export type PairEvent = EventId & { pair: string; kind: string; sender: string; recipient: string | null; amount0: string; amount1: string }
+export type Position = {
+  pool: string
+  owner: string
+  tickLower: number
+  tickUpper: number
+  liquidity: string
+  deposited0: string
+  deposited1: string
+  withdrawn0: string
+  withdrawn1: string
+  collected0: string
+  collected1: string
+  lastBlock: number
+  closed: boolean
+}
+export type Tick = { tick: number; liquidityGross: string; liquidityNet: string }
+export type PoolSwap = EventId & { pool: string; sender: string; recipient: string; amount0: string; amount1: string; sqrtPriceX96: string; liquidity: string; tick: number }
+export type PoolEvent = EventId & {
+  pool: string
+  kind: string
+  owner: string
+  sender: string | null
+  recipient: string | null
+  tickLower: number
+  tickUpper: number
+  liquidity: string | null
+  amount0: string
+  amount1: string
+}
+
+// Numbers as the pages write them: exact, from the decimal strings, with BigInt.
+
+export const symbolOf = (token: Token): string => token.symbol ?? short(token.address, 4)
+
+/** An amount in the token's units with its symbol; raw base units when its decimals are unknown. */
+export const tokenAmount = (amount: string, token: Token, fraction = 6): string =>
+  token.decimals === null ? `${count(amount)} base units` : `${units(amount, token.decimals, fraction)} ${symbolOf(token)}`
+
+/** A decimal string ("12088374.9765") with its whole part grouped, the digits as given. */
+export function grouped(decimal: string): string {
+  const match = /^(-?)(\d+)(\.\d+)?$/.exec(decimal)
+  return match ? `${match[1]}${count(match[2]!)}${match[3] ?? ''}` : decimal
+}
+
+/** Dollars as the index gives them (a decimal string, or null when it cannot say). */
+export const usd = (value: string | null): string => (value === null ? '–' : `$${grouped(value)}`)
+
+/**
+ * numerator / denominator as a decimal string of `digits` significant figures, rounded half up,
+ * worked out in BigInt: for the figures the index leaves to its callers (a pair's price).
+ */
+export function ratio(numerator: bigint, denominator: bigint, digits = 12): string {
+  if (denominator === 0n) return '–'
+  if (numerator === 0n) return '0'
+  const negative = numerator < 0n !== denominator < 0n
+  const n = numerator < 0n ? -numerator : numerator
+  const d = denominator < 0n ? -denominator : denominator
+  const at = (shift: number) => {
+    const top = shift >= 0 ? n * 10n ** BigInt(shift) : n
+    const bottom = shift >= 0 ? d : d * 10n ** BigInt(-shift)
+    return (2n * top + bottom) / (2n * bottom)
+  }
+  // n / d lies between 10^(a-b-1) and 10^(a-b+1) for a digits over b: this shift gives at
+  // least `digits` figures, and each step down takes one off.
+  let shift = digits - (n.toString().length - d.toString().length)
+  let scaled = at(shift)
+  while (scaled.toString().length > digits) scaled = at(--shift)
+  let text: string
+  if (shift <= 0) text = count(scaled * 10n ** BigInt(-shift))
+  else {
+    const padded = scaled.toString().padStart(shift + 1, '0')
+    const whole = padded.slice(0, -shift)
+    const fraction = padded.slice(-shift).replace(/0+$/, '')
+    text = `${count(whole)}${fraction ? `.${fraction}` : ''}`
+  }
+  return `${negative ? '-' : ''}${text}`
+}
+
+/** What one whole token0 buys in token1 at a pair's reserves; null while a side is empty or a token's decimals are unknown. */
+export function pairPrice(reserve0: string, reserve1: string, token0: Token, token1: Token): string | null {
+  if (token0.decimals === null || token1.decimals === null || BigInt(reserve0) === 0n || BigInt(reserve1) === 0n) return null
+  return ratio(BigInt(reserve1) * 10n ** BigInt(token0.decimals), BigInt(reserve0) * 10n ** BigInt(token1.decimals))
+}
+
+/** The same price the other way round: what one whole token1 buys in token0. */
+export const inversePrice = (reserve0: string, reserve1: string, token0: Token, token1: Token) => pairPrice(reserve1, reserve0, token1, token0)
+
+/** A fee in millionths as a percentage: 3000 is 0.3%. */
+export const feePercent = (fee: number): string => `${units(String(fee), 4, 4)}%`
+
+/** Wei over the index's denominator as ether, when the denominator is a power of ten (it is 10^18). */
+export function etherValue(wei: string, denominator: string): string {
+  return /^10*$/.test(denominator) ? `${units(wei, denominator.length - 1, 4)} ETH` : `${ratio(BigInt(wei), BigInt(denominator))} ETH`
+}
+
+/** An amount of the pool's side, signed as the index gives it: paid into the pool positive, out of it negative. */
+export function Signed({ amount, token, fraction = 6 }: { amount: string; token: Token; fraction?: number }) {
+  const sign = amount.startsWith('-') ? 'out' : amount === '0' ? 'none' : 'in'
+  return <span class={`flow ${sign}`}>{sign === 'in' ? '+' : ''}{tokenAmount(amount, token, fraction)}</span>
+}
+
+// The parts of the pages.
+
+export function TokenLink({ token }: { token: Token }) {
+  return (
+    <a href={`/token/${token.address}`} title={token.address}>
+      {symbolOf(token)}
+    </a>
+  )
+}
+
+export const pairName = (row: { token0: Token; token1: Token }) => `${symbolOf(row.token0)} / ${symbolOf(row.token1)}`
+
+export function Stat({ id, name, children }: { id: string; name: string; children: ComponentChildren }) {
+  return (
+    <div id={`exchange-stat-${id}`}>
+      <dt>{name}</dt>
+      <dd>{children}</dd>
+    </div>
+  )
+}
+
+export function CounterCards({ counters }: { counters: Counters }) {
+  const cl = counters.concentrated
+  return (
+    <>
+      <dl class="stats" aria-label="exchange counters">
+        <Stat id="eth-usd" name="ETH price">{usd(counters.ethUsd)}</Stat>
+        <Stat id="pairs" name="Pairs">{count(counters.pools)}</Stat>
+        <Stat id="swaps" name="Pair swaps">{count(counters.swaps)}</Stat>
+        <Stat id="liquidity" name="Mints / burns">{`${count(counters.mints)} / ${count(counters.burns)}`}</Stat>
+        <Stat id="cl-pools" name="Pools">{count(cl.pools)}</Stat>
+        <Stat id="cl-swaps" name="Pool swaps">{count(cl.swaps)}</Stat>
+        <Stat id="cl-positions" name="Open positions">{count(cl.positions)}</Stat>
+      </dl>
+      {/* Spec 02: not value locked but a lower bound over the pairs with a WETH side, and said so. */}
+      <p class="value-line" id="exchange-value">
+        The WETH side of {count(counters.poolsWithEth)} of the {count(counters.pools)} pairs, doubled: <strong>{etherValue(counters.valueEthWei, counters.valueEthDenominator)}</strong>
+        {counters.valueUsd === null ? null : <> ({usd(counters.valueUsd)})</>}
+        <span class="muted">. Pairs without WETH and the concentrated pools are not counted.</span>
+      </p>
+    </>
+  )
+}
+
+/** A list's body: its failure, its loading line, its empty line or its rows. */
+export function ListOf<T>({ loaded, what, empty, children }: { loaded: Loaded<T>; what: string; empty: (data: T) => boolean; children: (data: T) => ComponentChildren }) {
+  const { data, error } = loaded
+  if (error && !data) return <Failure error={error} what={what} />
+  if (!data) return <Loading what={what} />
+  if (empty(data)) return <p class="muted">No {what} yet.</p>
+  return <>{children(data)}</>
+}
+
+/** A 404 of one family may be an address of the other: say so, with the link. */
+export function NotThisFamily({ error, what, other }: { error: ApiError; what: string; other: { href: string; what: string } }) {
+  return (
+    <section class="card missing">
+      <Failure error={error} what={what} />
+      {error.status === 404 ? (
+        <p>
+          <a href={other.href}>Look for it among the {other.what} →</a>
+        </p>
+      ) : null}
+      <p>
+        <a href="/exchange">← All pools</a>
+      </p>
+    </section>
+  )
+}
+
+/** The amounts of a swap on either side that are not zero (a swap may pay in on both). */
+export function sides(amount0: string, amount1: string, token0: Token, token1: Token): string {
+  const shown = [amount0 !== '0' ? tokenAmount(amount0, token0) : null, amount1 !== '0' ? tokenAmount(amount1, token1) : null].filter((text) => text !== null)
+  return shown.length === 0 ? '–' : shown.join(' + ')
+}
+
