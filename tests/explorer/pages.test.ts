@@ -115,6 +115,12 @@ describe('the explorer pages', () => {
     if (address.name) await expectText(page, '#address-name', address.name.name)
     await expectText(page, '#address-txs tbody', address.transactions[0].hash.slice(0, 8))
     if (address.tokens.length > 0) await expectText(page, '#address-tokens', address.tokens[0].symbol)
+    // The NFTs it holds, each with its image where its metadata carries one inline.
+    const drawn = address.nfts.filter((nft: any) => typeof nft.metadata?.image === 'string' && nft.metadata.image.startsWith('data:image/'))
+    if (address.nfts.length > 0) {
+      await expectText(page, '#address-nfts', `#${address.nfts[0].tokenId}`)
+      await page.waitForFunction((count) => document.querySelectorAll('#address-nfts img').length === count, drawn.length)
+    }
     await screenshot(page, 'address')
     if (address.counts.transactions > 25) {
       await page.getByRole('link', { name: 'Older →' }).click()

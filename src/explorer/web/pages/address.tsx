@@ -4,12 +4,13 @@ import { count, ether, units } from '../format.ts'
 import { AddressLink, Failure, Fields, Loading, Pager, Section, Time, TxLink } from '../ui.tsx'
 import type { TxRow } from '../types.ts'
 import { offsetOf } from './blocks.tsx'
+import { ItemImage, type Metadata } from './nfts.tsx'
 import { TxTable } from './home.tsx'
 
 const PAGE = 25
 
 type Holding = { token: string; name: string | null; symbol: string | null; decimals: number | null; logoURI: string | null; verified: boolean; balance: string }
-type NftHolding = { token: string; tokenLabel: string | null; standard: string; tokenId: string; amount: string }
+type NftHolding = { token: string; tokenLabel: string | null; standard: string; tokenId: string; amount: string; metadata: Metadata | null }
 type Transfer = { txHash: string; blockNumber: number; timestamp: number; logIndex: number; token: string; tokenLabel: string | null; standard: string; from: string; to: string; value?: string; amount?: string; tokenId?: string; decimals?: number | null; symbol?: string | null }
 export type NameRecord = { name: string; label: string; available: boolean; reserved: boolean; owner: string | null; resolved: string | null; expires: number | null; price: string | null; twitter: string | null; website: string | null; description: string | null }
 
@@ -97,15 +98,22 @@ export function AddressPage() {
       ) : null}
       {data.nfts.length > 0 ? (
         <Section title="NFTs" id="address-nfts">
-          <ul class="plain">
-            {data.nfts.map((nft) => (
-              <li key={`${nft.token}:${nft.tokenId}`}>
-                <a href={`/nft/${nft.token}/${nft.tokenId}`}>
-                  {nft.tokenLabel ?? nft.token} #{nft.tokenId}
-                </a>
-                {nft.amount !== '1' ? <span class="muted"> × {nft.amount}</span> : null}
-              </li>
-            ))}
+          <ul class="nft-items">
+            {data.nfts.map((nft) => {
+              const name = typeof nft.metadata?.name === 'string' ? nft.metadata.name : `${nft.tokenLabel ?? nft.token} #${nft.tokenId}`
+              return (
+                <li key={`${nft.token}:${nft.tokenId}`}>
+                  <a class="nft-card" href={`/nft/${nft.token}/${nft.tokenId}`}>
+                    <ItemImage metadata={nft.metadata} tokenId={nft.tokenId} alt={name} />
+                    <span class="nft-name">{name}</span>
+                  </a>
+                  <span class="nft-owner muted">
+                    {nft.tokenLabel ?? nft.token}
+                    {nft.amount !== '1' ? ` × ${nft.amount}` : ''}
+                  </span>
+                </li>
+              )
+            })}
           </ul>
         </Section>
       ) : null}

@@ -28,7 +28,7 @@ type CollectionMeta = {
   totalSupply: string | null
 }
 
-type Metadata = Record<string, unknown>
+export type Metadata = Record<string, unknown>
 
 type Item = { tokenId: string; owner: string | null; holders: number; supply?: string; tokenURI: string | null; metadata: Metadata | null }
 
@@ -95,7 +95,7 @@ function imageOf(metadata: Metadata | null): { src: string | null; url: string |
   return { src: null, url: named }
 }
 
-function ItemImage({ metadata, tokenId, alt, large = false }: { metadata: Metadata | null; tokenId: string; alt: string; large?: boolean }) {
+export function ItemImage({ metadata, tokenId, alt, large = false }: { metadata: Metadata | null; tokenId: string; alt: string; large?: boolean }) {
   const { src } = imageOf(metadata)
   const [broken, setBroken] = useState<string | null>(null)
   const kind = large ? 'nft-image' : 'nft-thumb'
