@@ -63,7 +63,7 @@ describe('request rate', () => {
     // exchange the pages read through the explorer counts like the API.
     const page = (path: string) => fetch(`${explorer.url}${path}`, { headers: { 'x-forwarded-for': client } })
     for (const path of ['/', '/app.js', '/app.css', '/tx/0x01']) expect([path, (await page(path)).status]).toEqual([path, 200])
-    expect((await page('/exchange-api/pools')).status).toBe(429)
+    expect((await page('/dex/pools')).status).toBe(429)
   })
 })
 

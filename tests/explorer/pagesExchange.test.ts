@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core'
 import { expectText, openPage, pagesStack, screenshot, type PagesStack } from '../helpers/explorerPages.ts'
 import { waitFor } from '../helpers/wait.ts'
 
-// The exchange pages in Chromium against `stack dev`: the explorer passes /exchange-api/* on to
+// The exchange pages in Chromium against `stack dev`: the explorer passes /dex/* on to
 // the exchange index (which sends no CORS header, so a page cannot ask it itself), and each page
 // shows what the index says: read here, through the proxy and straight from the index, and found
 // on the page. No page meets a script error or a failed request.
@@ -24,7 +24,7 @@ type Counters = { pools: number; swaps: number; poolsWithEth: number; valueEthWe
 
 beforeAll(async () => {
   stack = await pagesStack()
-  proxied = async <T,>(path: string) => (await (await fetch(`${stack.origin}/exchange-api${path}`)).json()) as T
+  proxied = async <T,>(path: string) => (await (await fetch(`${stack.origin}/dex${path}`)).json()) as T
   direct = async <T,>(path: string) => (await (await fetch(`${stack.stack.urls.exchange}${path}`)).json()) as T
   // Both streams of the index past the seed, and still: what the test reads is what the page shows.
   let last = ''
@@ -61,7 +61,7 @@ const groupedDecimal = (text: string) => text.replace(/^\d+/, (whole) => grouped
 describe('the proxy on the explorer origin', () => {
   test('answers what the exchange index answers, for both families, as JSON with no-store', async () => {
     for (const path of ['/pools', '/cl/pools', '/cl/tiers', '/stats']) {
-      const response = await fetch(`${stack.origin}/exchange-api${path}`)
+      const response = await fetch(`${stack.origin}/dex${path}`)
       expect(response.status).toBe(200)
       expect(response.headers.get('content-type')).toStartWith('application/json')
       expect(response.headers.get('cache-control')).toBe('no-store')
@@ -77,17 +77,17 @@ describe('the proxy on the explorer origin', () => {
   test("passes on the index's errors and refuses paths it does not serve", async () => {
     const pool = (await proxied<{ pools: Pool[] }>('/cl/pools')).pools[0]!.pool
     // A concentrated pool is no pair: the index's own 404.
-    const wrongFamily = await fetch(`${stack.origin}/exchange-api/pool/${pool}`)
+    const wrongFamily = await fetch(`${stack.origin}/dex/pool/${pool}`)
     expect(wrongFamily.status).toBe(404)
     expect(await wrongFamily.json()).toEqual(await direct(`/pool/${pool}`))
-    const missingPool = await fetch(`${stack.origin}/exchange-api/cl/ticks`)
+    const missingPool = await fetch(`${stack.origin}/dex/cl/ticks`)
     expect(missingPool.status).toBe(400)
-    for (const path of ['/exchange-api/nope', '/exchange-api/cl/pool/0x12.34', '/exchange-api/api/stats', '/exchange-api/http://example.com/pools']) {
+    for (const path of ['/dex/nope', '/dex/cl/pool/0x12.34', '/dex/api/stats', '/dex/http://example.com/pools']) {
       const response = await fetch(`${stack.origin}${path}`)
       expect(response.status).toBe(404)
       expect(typeof ((await response.json()) as { error?: unknown }).error).toBe('string')
     }
-    expect((await fetch(`${stack.origin}/exchange-api/pools`, { method: 'POST' })).status).toBe(405)
+    expect((await fetch(`${stack.origin}/dex/pools`, { method: 'POST' })).status).toBe(405)
   })
 })
 

@@ -82,7 +82,7 @@ describe('forwarding', () => {
       `/cl/events?pool=${pool}&kind=mint&limit=20`,
     ]
     for (const path of paths) {
-      const response = await fetch(`${up.url}/exchange-api${path}`, { headers: { cookie: 'session=secret' } })
+      const response = await fetch(`${up.url}/dex${path}`, { headers: { cookie: 'session=secret' } })
       expect(response.status).toBe(200)
       expect(response.headers.get('content-type')).toStartWith('application/json')
       expect(response.headers.get('cache-control')).toBe('no-store')
@@ -99,46 +99,46 @@ describe('forwarding', () => {
   })
 
   test("the exchange's errors come back with their status and body", async () => {
-    const missing = await expectError(await fetch(`${up.url}/exchange-api/pool/0x0000000000000000000000000000000000000404`), 404)
+    const missing = await expectError(await fetch(`${up.url}/dex/pool/0x0000000000000000000000000000000000000404`), 404)
     expect(missing.error).toBe('unknown pool')
-    const invalid = await expectError(await fetch(`${up.url}/exchange-api/cl/ticks`), 400)
+    const invalid = await expectError(await fetch(`${up.url}/dex/cl/ticks`), 400)
     expect(invalid.error).toBe('invalid address or number')
   })
 
   test('an answer that is not JSON is a 502, not passed on', async () => {
-    await expectError(await fetch(`${up.url}/exchange-api/tokens`), 502)
+    await expectError(await fetch(`${up.url}/dex/tokens`), 502)
   })
 
   test('only GET (and HEAD, which the conventions answer as GET) reaches it', async () => {
-    const post = await fetch(`${up.url}/exchange-api/pools`, { method: 'POST', body: '{}' })
+    const post = await fetch(`${up.url}/dex/pools`, { method: 'POST', body: '{}' })
     expect(post.status).toBe(405)
     expect(asked).toEqual([])
-    const head = await fetch(`${up.url}/exchange-api/pools`, { method: 'HEAD' })
+    const head = await fetch(`${up.url}/dex/pools`, { method: 'HEAD' })
     expect(head.status).toBe(200)
   })
 })
 
 describe('what is refused before it leaves', () => {
   const refused = [
-    '/exchange-api/',
-    '/exchange-api',
-    '/exchange-api/nope',
-    '/exchange-api/pools/extra',
-    '/exchange-api/api/pools',
-    '/exchange-api/cl/pool/',
-    '/exchange-api/pool/0x12.34',
-    '/exchange-api/pool/%2e%2e',
-    '/exchange-api/pool/..',
-    '/exchange-api/../api/stats',
-    '/exchange-api/%2e%2e/api/stats',
-    '/exchange-api/cl/%2E%2E/%2E%2E/api/stats',
-    '/exchange-api/pool/0x12%2F..%2F..%2Fstats',
-    '/exchange-api//pools',
-    '/exchange-api/%2Fpools',
-    '/exchange-api/pools%3Fa=1',
-    '/exchange-api/http://example.com/pools',
-    '/exchange-api//example.com/pools',
-    '/exchange-api/@example.com/pools',
+    '/dex/',
+    '/dex',
+    '/dex/nope',
+    '/dex/pools/extra',
+    '/dex/api/pools',
+    '/dex/cl/pool/',
+    '/dex/pool/0x12.34',
+    '/dex/pool/%2e%2e',
+    '/dex/pool/..',
+    '/dex/../api/stats',
+    '/dex/%2e%2e/api/stats',
+    '/dex/cl/%2E%2E/%2E%2E/api/stats',
+    '/dex/pool/0x12%2F..%2F..%2Fstats',
+    '/dex//pools',
+    '/dex/%2Fpools',
+    '/dex/pools%3Fa=1',
+    '/dex/http://example.com/pools',
+    '/dex//example.com/pools',
+    '/dex/@example.com/pools',
   ]
 
   test.each(refused)('%s is a JSON 404 and never asked', async (path) => {
@@ -151,10 +151,10 @@ describe('what is refused before it leaves', () => {
 
   test('dot segments the server resolves before routing land on a path of the exchange or are refused', async () => {
     const landed: Array<[string, string]> = [
-      ['/exchange-api/cl/../pools', '/pools'],
-      ['/exchange-api/./pools', '/pools'],
-      ['/exchange-api/cl/%2e%2e/stats', '/stats'],
-      ['/exchange-api/pools\\..\\stats', '/stats'],
+      ['/dex/cl/../pools', '/pools'],
+      ['/dex/./pools', '/pools'],
+      ['/dex/cl/%2e%2e/stats', '/stats'],
+      ['/dex/pools\\..\\stats', '/stats'],
     ]
     for (const [path, resolved] of landed) {
       asked.length = 0
@@ -166,49 +166,49 @@ describe('what is refused before it leaves', () => {
   })
 
   test('a query goes on as the server read it, escaped', async () => {
-    const answer = await rawRequest(up.port, `GET /exchange-api/pools?a=<b>&c=%20d HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`)
+    const answer = await rawRequest(up.port, `GET /dex/pools?a=<b>&c=%20d HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`)
     expect(answer.kind).toBe('app')
     if (answer.kind === 'app') expect(((await answer.response.json()) as { query: unknown }).query).toEqual({ a: '<b>', c: ' d' })
     expect(asked).toEqual(['/pools?a=%3Cb%3E&c=%20d'])
   })
 
   test('an absolute-form request target names the path, never another host', async () => {
-    const answer = await rawRequest(up.port, `GET http://example.com/exchange-api/pools?x=1 HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n`)
+    const answer = await rawRequest(up.port, `GET http://example.com/dex/pools?x=1 HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n`)
     expect(answer.kind).toBe('app')
     if (answer.kind === 'app') expect(answer.response.status).toBe(200)
     expect(asked).toEqual(['/pools?x=1'])
   })
 
   test('exchangeTarget reads the path as written', () => {
-    expect(exchangeTarget('http://h/exchange-api/pools?pair=0xab&limit=1')).toBe('/pools?pair=0xab&limit=1')
-    expect(exchangeTarget('/exchange-api/cl/pool/abc')).toBe('/cl/pool/abc')
-    expect(exchangeTarget('http://h/exchange-api/pools#fragment')).toBe('/pools')
-    expect(exchangeTarget('http://h/exchange-api/../pools')).toBeNull()
-    expect(exchangeTarget('http://h/exchange-api/cl/%2e%2e/pools')).toBeNull()
-    expect(exchangeTarget('http://h/exchange-api/pools?a="b"')).toBeNull()
-    expect(exchangeTarget('http://h/exchange-apipools')).toBeNull()
-    expect(exchangeTarget(`http://h/exchange-api/pools?${'a'.repeat(600)}`)).toBeNull()
+    expect(exchangeTarget('http://h/dex/pools?pair=0xab&limit=1')).toBe('/pools?pair=0xab&limit=1')
+    expect(exchangeTarget('/dex/cl/pool/abc')).toBe('/cl/pool/abc')
+    expect(exchangeTarget('http://h/dex/pools#fragment')).toBe('/pools')
+    expect(exchangeTarget('http://h/dex/../pools')).toBeNull()
+    expect(exchangeTarget('http://h/dex/cl/%2e%2e/pools')).toBeNull()
+    expect(exchangeTarget('http://h/dex/pools?a="b"')).toBeNull()
+    expect(exchangeTarget('http://h/dexpools')).toBeNull()
+    expect(exchangeTarget(`http://h/dex/pools?${'a'.repeat(600)}`)).toBeNull()
   })
 })
 
 describe('without an exchange', () => {
   test('an exchange that does not listen is a JSON 502', async () => {
-    const body = await expectError(await fetch(`${down.url}/exchange-api/pools`), 502)
+    const body = await expectError(await fetch(`${down.url}/dex/pools`), 502)
     expect(body.error).not.toContain(String(gonePort))
   })
 
   test('an exchange that does not answer in time is a JSON 502', async () => {
     const started = performance.now()
-    await expectError(await fetch(`${up.url}/exchange-api/cl/tiers`), 502)
+    await expectError(await fetch(`${up.url}/dex/cl/tiers`), 502)
     expect(performance.now() - started).toBeLessThan(900)
   })
 
   test('an exchange whose origin is not known (not started yet, or the explorer alone) is a JSON 503', async () => {
-    await expectError(await fetch(`${unknown.url}/exchange-api/pools`), 503)
-    await expectError(await fetch(`${alone.url}/exchange-api/pools`), 503)
+    await expectError(await fetch(`${unknown.url}/dex/pools`), 503)
+    await expectError(await fetch(`${alone.url}/dex/pools`), 503)
   })
 
   test('a path the exchange does not serve is a 404 even then', async () => {
-    await expectError(await fetch(`${unknown.url}/exchange-api/nope`), 404)
+    await expectError(await fetch(`${unknown.url}/dex/nope`), 404)
   })
 })

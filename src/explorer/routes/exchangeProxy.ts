@@ -8,7 +8,7 @@ import { pathStart } from '../../http/requestContext.ts'
 // the origin the composition root says it listens on.
 
 /** Where the proxy answers; what follows it is the exchange's own path. */
-export const EXCHANGE_PROXY_PREFIX = '/exchange-api'
+export const EXCHANGE_PROXY_PREFIX = '/dex'
 
 /** Long enough for the exchange's slowest answer (it keeps its answers); short enough that a stuck one frees the page. */
 export const EXCHANGE_PROXY_TIMEOUT_MS = 5000
@@ -53,7 +53,7 @@ export function exchangeTarget(url: string): string | null {
 }
 
 /**
- * `GET /exchange-api/*`: the same path and query asked of the exchange index, its status and
+ * `GET /dex/*`: the same path and query asked of the exchange index, its status and
  * JSON body answered. 404 for a path the exchange does not serve (refused here, never sent),
  * 503 while the exchange's origin is unknown, 502 when it does not answer in time or not with
  * JSON. The explorer's conventions add their headers to every answer.

@@ -10,7 +10,7 @@ export class ApiError extends Error {
   }
 }
 
-/** The explorer's own API on this origin; the exchange index is read through `/exchange-api`. */
+/** The explorer's own API on this origin; the exchange index is read through `/dex`. */
 export const API = '/api'
 
 /** GET `{base}{path}` on this origin as JSON; an answer that is not 2xx is an ApiError. */

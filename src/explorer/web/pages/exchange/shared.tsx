@@ -5,10 +5,10 @@ import { Failure, Loading } from '../../ui.tsx'
 import '../../exchange.css'
 
 // The exchange index's pages. The index sends no CORS header (spec 02), so the pages read it
-// through the explorer's proxy on this origin, /exchange-api, which asks the same path of it.
+// through the explorer's proxy on this origin, /dex, which asks the same path of it.
 
 /** Where this origin passes requests on to the exchange index (routes/exchangeProxy.ts). */
-export const EXCHANGE_API = '/exchange-api'
+export const EXCHANGE_API = '/dex'
 
 /** The answers change with each block at most: a page that stays open follows them at this pace. */
 export const REFRESH_MS = 10_000
