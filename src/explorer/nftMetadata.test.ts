@@ -4,7 +4,7 @@ import { decodeDataUri, NftMetadata } from './nftMetadata.ts'
 import { LiveNode } from './node.ts'
 import type { AddressPolicy } from './publicFetch.ts'
 
-const TOKEN = '0x610178dA211FEF7D417bC0e6FeD39F05609AD788'
+const TOKEN = '0x610178dA211FEF7D417bC0e6FeD39F05609AD788' as const
 const uriAbi = parseAbi(['function tokenURI(uint256 tokenId) view returns (string)', 'function uri(uint256 id) view returns (string)'])
 
 // Off-chain documents: one good, one too large, one that never answers in time.
@@ -112,4 +112,29 @@ test('decodeDataUri refuses what is not a data URI or is over the cap', () => {
 
 test('decodeDataUri gives null, not an exception, for malformed percent-encoding', () => {
   for (const bad of ['data:text/plain,%', 'data:text/plain,%zz', 'data:text/plain,%E0%A4%A', 'data:text/plain,%C3']) expect(decodeDataUri(bad, 100)).toBeNull()
+})
+
+test('plan(): a route batches the token URIs it lacks; data: ones resolve there, others are left to the background', async () => {
+  const planned = new NftMetadata(new LiveNode(`http://127.0.0.1:${node.port}`, 1000), limits, documentsOnly)
+  const job = (tokenId: string) => ({ token: TOKEN, tokenId, standard: 'erc721' as const })
+  const before = documentRequests.length
+  const plan = planned.plan([job('1'), job('2'), job('3'), job('99')])
+  expect(plan.calls).toHaveLength(4)
+  // The route's own calls come first in its batch: the plan reads its answers from an offset.
+  const results = await new LiveNode(`http://127.0.0.1:${node.port}`, 1000).batch(plan.calls)
+  plan.read([{ ok: true, value: '0x1' }, ...results!], 1)
+  expect(planned.get(job('1'))).toEqual({ tokenURI: uris['1']!, metadata: { name: 'inline' } })
+  expect(planned.get(job('2'))?.metadata).toEqual({ name: 'percent' })
+  // A reverted call is an answer too: no URI, kept a while rather than asked at every view.
+  expect(planned.get(job('99'))).toEqual({ tokenURI: null, metadata: null })
+  // The http document was not fetched during the route: get() queues it for the background.
+  expect(documentRequests.length).toBe(before)
+  expect(planned.get(job('3'))).toBeUndefined()
+  for (let tries = 0; tries < 100 && !planned.get(job('3')); tries++) await Bun.sleep(10)
+  expect(planned.get(job('3'))?.metadata).toEqual({ name: 'document /three.json' })
+  // What is resolved is not asked again; the node away leaves everything to a later view.
+  expect(planned.plan([job('1'), job('2'), job('3')]).calls).toHaveLength(0)
+  const away = planned.plan([job('4')])
+  away.read(null, 0)
+  expect(planned.plan([job('4')]).calls).toHaveLength(1)
 })

@@ -1,4 +1,5 @@
 import { parseAbi, type Address } from 'viem'
+import type { RpcCall, RpcResult } from '../chain/rpc.ts'
 import { viewCall, viewResult, type LiveNode } from './node.ts'
 import { fetchPublic, type AddressPolicy } from './publicFetch.ts'
 
@@ -20,6 +21,9 @@ export type MetadataOptions = {
 }
 
 export const METADATA_DEFAULTS: MetadataOptions = { fetchTimeoutMs: 3000, maxBytes: 256 * 1024, ttlMs: 10 * 60_000 }
+
+/** The items an address's answer resolves in its own batch; the rest wait for the background task. */
+const IN_BATCH = 24
 
 type Job = { token: Address; tokenId: string; standard: 'erc721' | 'erc1155' }
 const keyOf = (token: string, tokenId: string) => `${token.toLowerCase()}:${tokenId}`
@@ -85,33 +89,71 @@ export class NftMetadata {
     }
   }
 
+  /**
+   * The token-URI reads of the items not resolved yet (at most IN_BATCH), to go in a route's own
+   * batch, and how to read their answers: a `data:` URI is decoded there and then, so what the
+   * chain itself holds shows on the first view; an off-chain document is left to the background
+   * task, which `get` queues.
+   */
+  plan(jobs: Job[]): { calls: RpcCall[]; read: (results: RpcResult[] | null, offset: number) => void } {
+    const now = Date.now()
+    const missing = jobs.filter((job) => !((this.cache.get(keyOf(job.token, job.tokenId))?.expires ?? 0) > now)).slice(0, IN_BATCH)
+    const read = (results: RpcResult[] | null, offset: number) => {
+      if (results === null) return
+      missing.forEach((job, index) => {
+        const tokenURI = uriResult(results, offset + index, job)
+        if (tokenURI === null) this.remember(job, { tokenURI: null, metadata: null })
+        else if (tokenURI.startsWith('data:')) this.remember(job, { tokenURI, metadata: parseDocument(decodeDataUri(tokenURI, this.options.maxBytes)) })
+      })
+    }
+    return { calls: missing.map(uriCall), read }
+  }
+
   /** Reads the token URI from the node and resolves it; null when the node cannot be reached. */
   private async fetchItem(job: Job): Promise<ItemMetadata | null> {
-    const functionName = job.standard === 'erc1155' ? 'uri' : 'tokenURI'
-    const results = await this.node.batch([viewCall(job.token, uriAbi, functionName, [BigInt(job.tokenId)])])
+    const results = await this.node.batch([uriCall(job)])
     if (results === null) return null
-    let tokenURI = viewResult<string>(results, 0, uriAbi, functionName)
-    // ERC-1155: "{id}" stands for the id as 64 lower-case hex digits.
-    if (tokenURI && job.standard === 'erc1155') tokenURI = tokenURI.replaceAll('{id}', BigInt(job.tokenId).toString(16).padStart(64, '0'))
-    const metadata = tokenURI ? await this.document(tokenURI).catch(() => null) : null
-    const value = { tokenURI, metadata }
-    const ttl = metadata ? this.options.ttlMs : this.options.ttlMs / 10
+    const tokenURI = uriResult(results, 0, job)
+    const metadata = tokenURI ? parseDocument(await this.document(tokenURI).catch(() => null)) : null
+    return this.remember(job, { tokenURI, metadata })
+  }
+
+  /** Keeps an item's answer: a resolved one for the ttl, one without metadata a tenth of it. */
+  private remember(job: Job, value: ItemMetadata): ItemMetadata {
+    const ttl = value.metadata ? this.options.ttlMs : this.options.ttlMs / 10
     this.cache.set(keyOf(job.token, job.tokenId), { value, expires: Date.now() + ttl })
     if (this.cache.size > 50_000) this.cache.delete(this.cache.keys().next().value!)
     return value
   }
 
-  private async document(uri: string): Promise<Record<string, unknown> | null> {
-    let text: string | null = null
-    if (uri.startsWith('data:')) text = decodeDataUri(uri, this.options.maxBytes)
-    else if (/^https?:\/\//i.test(uri)) {
-      const { fetchTimeoutMs: timeoutMs, maxBytes } = this.options
-      text = await fetchPublic(uri, { timeoutMs, maxBytes, allow: this.allowForTests })
-    }
-    if (text === null) return null
-    const parsed = JSON.parse(text) as unknown
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null
+  /** The text of the document a token URI points at, or null when it cannot be read. */
+  private async document(uri: string): Promise<string | null> {
+    if (uri.startsWith('data:')) return decodeDataUri(uri, this.options.maxBytes)
+    if (!/^https?:\/\//i.test(uri)) return null
+    const { fetchTimeoutMs: timeoutMs, maxBytes } = this.options
+    return fetchPublic(uri, { timeoutMs, maxBytes, allow: this.allowForTests })
   }
+}
+
+const uriCall = (job: Job): RpcCall => viewCall(job.token, uriAbi, job.standard === 'erc1155' ? 'uri' : 'tokenURI', [BigInt(job.tokenId)])
+
+/** The token URI answered at `index`; ERC-1155's "{id}" stands for the id as 64 lower-case hex digits. */
+function uriResult(results: RpcResult[], index: number, job: Job): string | null {
+  const tokenURI = viewResult<string>(results, index, uriAbi, job.standard === 'erc1155' ? 'uri' : 'tokenURI')
+  if (tokenURI && job.standard === 'erc1155') return tokenURI.replaceAll('{id}', BigInt(job.tokenId).toString(16).padStart(64, '0'))
+  return tokenURI
+}
+
+/** A metadata document: a JSON object, or null for anything else. */
+function parseDocument(text: string | null): Record<string, unknown> | null {
+  if (text === null) return null
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    return null
+  }
+  return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null
 }
 
 /** The text of a data: URI (base64 or percent-encoded), or null when it is not one or too large. */

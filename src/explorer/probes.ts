@@ -26,6 +26,9 @@ export type Probe = {
 
 const CALLS_PER_PROBE = 6
 
+/** A token's name, symbol and decimals last: an unlisted token shown in a list or a transaction is asked again at most once a minute. */
+export const TOKEN_META_AGE_MS = 60_000
+
 function probeCalls(address: Address): RpcCall[] {
   return [
     viewCall(address, probeAbi, 'name'),

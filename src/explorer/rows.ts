@@ -75,13 +75,17 @@ export function tokenTransfer(transfer: Transfer, metaOf: (token: Address) => To
   return { logIndex: transfer.logIndex, token, tokenLabel: registry.labelName(token), ...metaOf(token), from: checksum(transfer.from), to: checksum(transfer.to), value: transfer.amount }
 }
 
-/** A token or NFT movement as lists show it; ERC-20 rows carry the listed symbol and decimals. */
-export function transferRow(transfer: ListedTransfer, registry: RegistryView) {
+/**
+ * A token or NFT movement as lists show it; ERC-20 rows carry their token's symbol and decimals
+ * as `metaOf` gives them (by default the registry's, null for a token it does not list).
+ */
+export function transferRow(transfer: ListedTransfer, registry: RegistryView, metaOf?: (token: Address) => TokenMeta) {
   const where = { txHash: hex(transfer.txHash), blockNumber: transfer.blockNumber, timestamp: transfer.timestamp }
   if (transfer.tokenId !== null) return { ...where, ...nftTransfer(transfer, registry) }
   const moved = movement(transfer, registry)
   const listed = registry.token(moved.token)
-  return { ...where, ...moved, value: transfer.amount, symbol: listed?.symbol ?? null, decimals: listed?.decimals ?? null }
+  const { symbol, decimals } = metaOf ? metaOf(moved.token) : { symbol: listed?.symbol ?? null, decimals: listed?.decimals ?? null }
+  return { ...where, ...moved, value: transfer.amount, symbol, decimals }
 }
 
 /** One account of the accounts list (and of the overview's busiest). */

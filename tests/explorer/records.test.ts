@@ -178,10 +178,10 @@ describe('/address/{address}', () => {
     createdContracts: Array<{ address: string; txHash: string }>
     counts: { transactions: number; sent: number; received: number; tokenTransfers: number; nftTransfers: number }
     tokens: Array<{ token: string; symbol: string; balance: string | null; verified: boolean }>
-    nfts: Array<{ token: string; tokenId: string }>
+    nfts: Array<{ token: string; tokenId: string; tokenURI: string | null; metadata: { name?: string; image?: unknown } | null }>
     name: null
     transactions: Summary[]
-    tokenTransfers: unknown[]
+    tokenTransfers: Array<{ tokenLabel: string | null; symbol: string | null; decimals: number | null }>
     nftTransfers: unknown[]
   }
 
@@ -197,6 +197,16 @@ describe('/address/{address}', () => {
     expect(answer.counts.tokenTransfers).toBeGreaterThan(0)
     expect(answer.tokens.find((token) => token.token === c.BX)).toMatchObject({ symbol: 'BX', verified: true, balance: expect.stringMatching(DECIMAL) })
     expect(answer.nfts).toContainEqual(expect.objectContaining({ token: c.DemoNFT, tokenId: '3' }))
+    // What the chain itself holds is resolved on the first view, in the answer's own batch: the
+    // seed's token URIs (the demo items', the positions' made by the descriptor) are data: URIs.
+    expect(answer.nfts.find((nft) => nft.token === c.DemoNFT && nft.tokenId === '3')).toMatchObject({ tokenURI: demoTokenUri(3), metadata: { name: 'Sketch #3' } })
+    expect(answer.nfts.every((nft) => typeof nft.metadata?.image === 'string' && nft.metadata.image.startsWith('data:image/'))).toBe(true)
+    // Transfers of tokens the registry does not list (the launched tokens, the pairs' shares) are
+    // named by asking them, as the holdings are.
+    const unlisted = (await addressOf<AddressAnswer>(alice, '?limit=100')).tokenTransfers.filter((transfer) => transfer.tokenLabel === null)
+    expect(unlisted.length).toBeGreaterThan(0)
+    expect(new Set(unlisted.map((transfer) => transfer.symbol))).toEqual(new Set(['MOON', 'PXL', 'UNI-V2']))
+    expect(unlisted.every((transfer) => transfer.decimals === 18)).toBe(true)
     expect(answer.transactions).toHaveLength(25)
     const blocks = answer.transactions.map((tx) => tx.blockNumber)
     expect(blocks).toEqual([...blocks].sort((a, b) => b - a))

@@ -11,7 +11,8 @@ import { addressTransactions } from '../read/accounts.ts'
 import { accountCounts, contractCreation, contractsCreatedBy, rankedAccounts, tallyTotals } from '../read/tally.ts'
 import { nftsHeld } from '../read/holdings.ts'
 import { addressTransfers, tokensReceived, transferCounts } from '../read/transfers.ts'
-import { accountRow, transferRow, txSummary } from '../rows.ts'
+import { TOKEN_META_AGE_MS } from '../probes.ts'
+import { accountRow, transferRow, txSummary, type TokenMeta } from '../rows.ts'
 import { txHashes } from '../../spool/read.ts'
 
 /** Spec 03 "address": the bytecode is cut to 400 hex characters, with an ellipsis. */
@@ -44,10 +45,21 @@ export function accountRoutes(explorer: Explorer) {
     // The transactions that created it and what it created, looked up at once.
     const hashes = txHashes(db, [...(creation ? [creation.txId] : []), ...created.map((entry) => entry.txId)])
 
+    const tokenTransfers = addressTransfers(db, bytes, true, paging)
+    const held = nftsHeld(db, bytes).map((holding) => ({
+      token: checksum(holding.token),
+      tokenId: holding.tokenId,
+      amount: holding.amount,
+      standard: holding.kind === 1155 ? ('erc1155' as const) : ('erc721' as const),
+    }))
+
     // Live: balance, nonce, code, the token balances, the name the address goes by (its reverse
-    // record) and the probes of unlisted tokens, one batch.
+    // record), the probes of unlisted tokens (those it holds and those its transfers show) and
+    // the token URIs of the NFTs it holds not resolved yet, one batch.
     const tokens = tokensReceived(db, bytes).map((token) => checksum(token))
-    const probes = explorer.probes.plan(tokens.filter((token) => !registry.token(token)), 60_000)
+    const shown = [...tokens, ...tokenTransfers.map((transfer) => checksum(transfer.token))]
+    const probes = explorer.probes.plan(shown.filter((token) => !registry.token(token)), TOKEN_META_AGE_MS)
+    const uris = explorer.metadata.plan(held)
     const nameAt = 3 + tokens.length
     const own = [
       { method: 'eth_getBalance', params: [address, 'latest'] },
@@ -56,18 +68,24 @@ export function accountRoutes(explorer: Explorer) {
       ...tokens.map((token) => viewCall(token, erc20Abi, 'balanceOf', [address])),
       ...(nameRegistry ? [reverseCall(nameRegistry, address)] : []),
     ]
-    const results = await node.batch([...own, ...probes.calls])
+    const results = await node.batch([...own, ...probes.calls, ...uris.calls])
     const probed = probes.read(results, own.length)
+    uris.read(results, own.length + probes.calls.length)
     const balance = valueOf<Hex>(results, 0)
     const nonce = valueOf<Hex>(results, 1)
     const code = valueOf<Hex>(results, 2)
     const live = results !== null
+    const tokenMeta = (token: Address): TokenMeta => {
+      const listed = registry.token(token)
+      const probe = listed ? null : probed.get(token.toLowerCase())
+      return { symbol: listed?.symbol ?? probe?.symbol ?? null, decimals: listed?.decimals ?? probe?.decimals ?? null, verified: listed !== null }
+    }
 
     const holdings = tokens
       .map((token, index) => {
         const listed = registry.token(token)
         const probe = probed.get(token.toLowerCase())
-        const held = viewResult<bigint>(results, 3 + index, erc20Abi, 'balanceOf')
+        const balance = viewResult<bigint>(results, 3 + index, erc20Abi, 'balanceOf')
         return {
           token,
           name: listed?.name ?? probe?.name ?? null,
@@ -75,18 +93,16 @@ export function accountRoutes(explorer: Explorer) {
           decimals: listed?.decimals ?? probe?.decimals ?? null,
           logoURI: listed?.logoURI ?? null,
           verified: listed !== null,
-          balance: held === null ? null : held.toString(),
+          balance: balance === null ? null : balance.toString(),
         }
       })
       // With the node answering, a token spent to nothing is no holding; without it, every
       // candidate stays, its balance unknown.
       .filter((holding) => !live || holding.balance !== '0')
 
-    const nfts = nftsHeld(db, bytes).map((held) => {
-      const token = checksum(held.token)
-      const standard = held.kind === 1155 ? ('erc1155' as const) : ('erc721' as const)
-      const item = explorer.metadata.get({ token, tokenId: held.tokenId, standard })
-      return { token, tokenLabel: registry.labelName(token), standard, tokenId: held.tokenId, amount: held.amount, tokenURI: item?.tokenURI ?? null, metadata: item?.metadata ?? null }
+    const nfts = held.map((holding) => {
+      const item = explorer.metadata.get(holding)
+      return { token: holding.token, tokenLabel: registry.labelName(holding.token), standard: holding.standard, tokenId: holding.tokenId, amount: holding.amount, tokenURI: item?.tokenURI ?? null, metadata: item?.metadata ?? null }
     })
 
     return {
@@ -107,7 +123,7 @@ export function accountRoutes(explorer: Explorer) {
       // reverse record (or one whose name expired or resolves elsewhere), or the node away.
       name: nameRegistry ? reverseResult(results, nameAt) : null,
       transactions: addressTransactions(db, bytes, creation?.txId ?? null, paging).map((tx) => txSummary(tx, registry)),
-      tokenTransfers: addressTransfers(db, bytes, true, paging).map((transfer) => transferRow(transfer, registry)),
+      tokenTransfers: tokenTransfers.map((transfer) => transferRow(transfer, registry, tokenMeta)),
       nftTransfers: addressTransfers(db, bytes, false, paging).map((transfer) => transferRow(transfer, registry)),
     }
   }

@@ -9,13 +9,11 @@ import { blob, hex, parseHash } from '../../eth/bytes.ts'
 import { decimal } from '../../eth/quantity.ts'
 import { traceAddress } from '../format.ts'
 import { page } from '../paging.ts'
+import { TOKEN_META_AGE_MS } from '../probes.ts'
 import { tokenKind } from '../read/tokens.ts'
 import { nftTransfer, tokenTransfer, txSummary } from '../rows.ts'
 import { decodeTransfers } from '../transfers.ts'
 import { latestTxs, txByHash, txLogs, txTrace } from '../../spool/read.ts'
-
-/** Token metadata lasts: a token's symbol and decimals are read again at most once a minute. */
-const TOKEN_META_AGE_MS = 60_000
 
 /** Spec 03: `/txs` (newest first, no total) and `/tx/{hash}`, the full transaction. */
 export function txRoutes(explorer: Explorer) {
