@@ -9,6 +9,7 @@ import { METADATA_DEFAULTS, NftMetadata, type MetadataOptions } from './nftMetad
 import { LiveNode } from './node.ts'
 import { ContractProbes } from './probes.ts'
 import { RegistryView } from './registryView.ts'
+import { ReverseNames } from './reverseNames.ts'
 import { StatsService } from './stats.ts'
 import { ChainTally } from './tally.ts'
 
@@ -42,6 +43,8 @@ export type Explorer = {
   live: LiveHub
   probes: ContractProbes
   metadata: NftMetadata
+  /** The names addresses go by, for the pages' rows. */
+  names: ReverseNames
   timings: ExplorerTimings
   /** Answers kept a few seconds (spec 03 "Limits"), keyed by route and paging: an address, a transaction, the token lists, an NFT. */
   answers: AnswerCache
@@ -68,15 +71,17 @@ export function createExplorer(context: ServiceContext, spool: Spool, copy: Regi
     warned = true
   }, t.statsCacheMs)
   const contract = (address: string) => (address ? getAddress(address) : null)
+  const nameRegistry = contract(config.explorer.nameRegistry)
   return {
     db,
-    contracts: { nameRegistry: contract(config.explorer.nameRegistry), feeRouter: contract(config.explorer.feeRouter) },
+    contracts: { nameRegistry, feeRouter: contract(config.explorer.feeRouter) },
     registry: new RegistryView(copy),
     node,
     stats,
     live: new LiveHub(stats, config.explorer.liveSeconds),
     probes: new ContractProbes(node, t.answerCacheMs),
     metadata: new NftMetadata(node, t.metadata),
+    names: new ReverseNames(node, nameRegistry, t.answerCacheMs),
     timings: t,
     answers: new AnswerCache(() => 0, t.answerCacheMs),
     collections: new AnswerCache(() => 0, t.collectionCacheMs),

@@ -24,7 +24,6 @@ type Collection = { address: string; name: string | null; symbol: string | null;
 const grouped = (value: number | bigint) => value.toLocaleString('en-US')
 /** The whole part of an amount in its token's units, grouped: written here apart from the pages' own formatting. */
 const wholeUnits = (amount: string, decimals: number) => grouped(BigInt(amount) / 10n ** BigInt(decimals))
-const shortAddress = (address: string) => address.slice(0, 8)
 
 /** The BX token of the seed: the native token, listed (verified) with a logo. */
 async function bx(): Promise<Token> {
@@ -143,7 +142,7 @@ describe('the token and NFT pages', () => {
     const first = collection.items[0]
     // Named by its metadata once resolved, by its collection and id before: its id shows either way.
     await expectText(page, `#nft-items li[data-token-id="${first.tokenId}"]`, `#${first.tokenId}`)
-    if (first.owner) await expectText(page, `#nft-items li[data-token-id="${first.tokenId}"] .nft-owner`, shortAddress(first.owner))
+    if (first.owner) await expectText(page, `#nft-items li[data-token-id="${first.tokenId}"] .nft-owner`, await stack.shownAs(first.owner))
     await expectText(page, '#nft-transfers tbody', collection.transfers[0].txHash.slice(0, 8))
     await imagesAreLocal(page, stack.origin)
     await screenshot(page, 'nft-collection')

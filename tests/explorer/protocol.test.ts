@@ -116,6 +116,35 @@ describe('/name/{name}', () => {
   })
 })
 
+describe('/names', () => {
+  test('the name each address goes by and its tag label, null for none: every address asked, checksummed, in one answer', async () => {
+    const asked = [alice.address.toLowerCase(), bob.address, operator.address, c.FeeRouter, alice.address]
+    const answer = await seeded.json<Body>(`/names?address=${asked.join(',')}`)
+    expect(answer).toEqual({
+      names: { [alice.address]: 'alice.bx', [bob.address]: 'bob.bx', [operator.address]: null, [c.FeeRouter]: null },
+      labels: { [alice.address]: null, [bob.address]: null, [operator.address]: null, [c.FeeRouter]: 'Fee Router' },
+    })
+  })
+
+  test('at most 100 addresses; one that is not an address is a 400; none asked, none answered', async () => {
+    const many = Array.from({ length: 150 }, (_, index) => `0x${(index + 1).toString(16).padStart(40, '0')}`)
+    expect(Object.keys((await seeded.json<Body>(`/names?address=${many.join(',')}`)).names)).toHaveLength(100)
+    expect((await seeded.json<Body>(`/names?address=${alice.address},0x1234`, 400)).error).toBe('not an address: 0x1234')
+    expect(await seeded.json<Body>('/names')).toEqual({ names: {}, labels: {} })
+  })
+
+  test('every name null when the config names no name service, or the node is away; the labels stay', async () => {
+    const asked = `/names?address=${alice.address},${c.FeeRouter}`
+    const unnamed = { names: { [alice.address]: null, [c.FeeRouter]: null }, labels: { [alice.address]: null, [c.FeeRouter]: 'Fee Router' } }
+    await otherExplorer('[explorer]\nnameRegistry = ""\n', async (json) => {
+      expect(await json(asked)).toEqual(unnamed)
+    })
+    await otherExplorer('[chain]\nrpc = "http://127.0.0.1:9"\n[explorer]\nnodeTimeoutMs = 200\n', async (json) => {
+      expect(await json(asked)).toEqual(unnamed)
+    })
+  })
+})
+
 describe('the address object', () => {
   test("carries the name record the account goes by (its reverse record), the same as /name's", async () => {
     for (const [account, label] of [[alice, 'alice'], [bob, 'bob'], [carol, 'carol'], [treasury, 'treasury']] as const) {

@@ -19,6 +19,8 @@ export type PagesStack = {
   origin: string
   /** An explorer API answer, as the pages read it. */
   api: <T = any>(path: string) => Promise<T>
+  /** How the pages print an address cut short: its tag label, else the name it goes by, else its first characters (`label` when the row carries one). */
+  shownAs: (address: string, label?: string | null) => Promise<string>
 }
 
 let shared: Promise<PagesStack> | null = null
@@ -38,7 +40,12 @@ export function pagesStack(): Promise<PagesStack> {
     }, 'the explorer past the seeded blocks', 40_000)
     const browser = await launchChromium()
     atTestRunEnd(() => browser.close())
-    return { stack, browser, origin, api }
+    const shownAs = async (address: string, label?: string | null) => {
+      if (label) return label
+      const { names, labels } = await api<{ names: Record<string, string | null>; labels: Record<string, string | null> }>(`/names?address=${address}`)
+      return Object.values(labels)[0] ?? Object.values(names)[0] ?? address.slice(0, 8)
+    }
+    return { stack, browser, origin, api, shownAs }
   })()
   return shared
 }

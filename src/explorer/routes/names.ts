@@ -1,7 +1,9 @@
 import { Elysia } from 'elysia'
 import { InvalidInputError, NodeUnreachableError, NotFoundError, UnavailableError } from '../../errors.ts'
 import type { Explorer } from '../explorer.ts'
+import { parseAddress } from '../../eth/address.ts'
 import { isRegistrableLabel, LABEL_MAX, LABEL_MIN, lookupCall, lookupResult, nameLabel } from '../names.ts'
+import { NAMES_MAX } from '../reverseNames.ts'
 
 /**
  * Spec 03 "/name/{name}": a lookup read live from the name registry the config names
@@ -14,7 +16,8 @@ import { isRegistrableLabel, LABEL_MAX, LABEL_MIN, lookupCall, lookupResult, nam
  */
 export function nameRoutes(explorer: Explorer) {
   const registry = explorer.contracts.nameRegistry
-  return new Elysia({ name: 'explorer-names' }).get('/name/:name', async ({ params }) => {
+  return new Elysia({ name: 'explorer-names' })
+    .get('/name/:name', async ({ params }) => {
     const label = nameLabel(params.name)
     if (label === null) throw new NotFoundError(`a name must be ${LABEL_MIN} to ${LABEL_MAX} characters`)
     if (!registry) throw new NotFoundError('no name service is configured')
@@ -26,4 +29,21 @@ export function nameRoutes(explorer: Explorer) {
     if (!record) throw new UnavailableError('the configured name registry does not answer')
     return record
   })
+    /**
+     * `/names?address=A,B,...`: what the pages call each address, so that every address a page
+     * prints can be named in one request: `names`, the name it goes by (its reverse record) or
+     * null, and `labels`, its tag label (spec 01) or null. At most NAMES_MAX addresses (more are
+     * left out, like a clamped list); one that is not an address is a 400. With no name service
+     * or the node away every name is null; the labels are still there.
+     */
+    .get('/names', async ({ query }) => {
+      const given = typeof query.address === 'string' ? query.address.split(',').filter((text) => text !== '') : []
+      const addresses = given.slice(0, NAMES_MAX).map((text) => {
+        const address = parseAddress(text.trim())
+        if (!address) throw new InvalidInputError(`not an address: ${text.slice(0, 64)}`)
+        return address
+      })
+      const names = await explorer.names.names(addresses)
+      return { names: Object.fromEntries(names), labels: Object.fromEntries([...names.keys()].map((address) => [address, explorer.registry.labelName(address)])) }
+    })
 }

@@ -2,16 +2,35 @@ import type { ComponentChildren } from 'preact'
 import { useEffect } from 'preact/hooks'
 import type { ApiError } from './api.ts'
 import { absolute, relative, short } from './format.ts'
+import { useName } from './names.ts'
 
 // The small parts every page is made of. Links are plain anchors: the router takes the clicks
 // on this origin's paths, so every link also opens in a new tab and can be copied.
 
-export function AddressLink({ address, label, full = false }: { address: string | null | undefined; label?: string | null; full?: boolean }) {
+/**
+ * An address as a link to its page, named by its tag label when it has one, else by the name it
+ * goes by (its reverse record, asked once for all the addresses a page draws), else cut to its
+ * ends; `full` writes the whole address, after the label or name when there is one ('unnamed':
+ * only when there is neither, as in a decoded argument).
+ */
+export function AddressLink({ address, label, full = false }: { address: string | null | undefined; label?: string | null; full?: boolean | 'unnamed' }) {
+  const name = useName(label ? null : address)
   if (!address) return <span class="muted">–</span>
+  const shown = label || name
+  if (!shown) {
+    return (
+      <a class="mono address" href={`/address/${address}`} title={address}>
+        {full ? address : short(address)}
+      </a>
+    )
+  }
   return (
-    <a class={label ? 'address' : 'mono address'} href={`/address/${address}`} title={address}>
-      {label ? label : full ? address : short(address)}
-    </a>
+    <>
+      <a class="address" href={`/address/${address}`} title={address}>
+        {shown}
+      </a>
+      {full === true ? <span class="mono muted wrap"> {address}</span> : null}
+    </>
   )
 }
 

@@ -1,6 +1,6 @@
 import { useRoute } from 'preact-iso'
 import { useApi } from '../api.ts'
-import { count, ether, units } from '../format.ts'
+import { count, ether, short, units } from '../format.ts'
 import { AddressLink, Failure, Fields, Loading, Pager, Section, Time, TxLink } from '../ui.tsx'
 import type { TxRow } from '../types.ts'
 import { offsetOf } from './blocks.tsx'
@@ -105,7 +105,7 @@ export function AddressPage() {
                 <li key={`${nft.token}:${nft.tokenId}`}>
                   <a class="nft-card" href={`/nft/${nft.token}/${nft.tokenId}`}>
                     <ItemImage metadata={nft.metadata} tokenId={nft.tokenId} alt={name} />
-                    <span class="nft-name">{name}</span>
+                    <span class="nft-name" title={name}>{name}</span>
                   </a>
                   <span class="nft-owner muted">
                     {nft.tokenLabel ?? nft.token}
@@ -145,7 +145,9 @@ export function AddressPage() {
                       <Time seconds={transfer.timestamp} />
                     </td>
                     <td>
-                      <a href={`/token/${transfer.token}`}>{transfer.symbol ?? transfer.tokenLabel ?? transfer.token}</a>
+                      <a href={`/token/${transfer.token}`} title={transfer.token}>
+                        {transfer.symbol ?? transfer.tokenLabel ?? short(transfer.token)}
+                      </a>
                     </td>
                     <td>
                       <AddressLink address={transfer.from} />

@@ -25,7 +25,7 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 
 /** A decoded value: addresses as links, lists and tuples spelled out. */
 function Value({ value }: { value: DecodedValue }) {
-  if (typeof value === 'string' && ADDRESS.test(value)) return <AddressLink address={value} full />
+  if (typeof value === 'string' && ADDRESS.test(value)) return <AddressLink address={value} full="unnamed" />
   if (Array.isArray(value)) return <span>[{value.map((item, index) => <>{index > 0 ? ', ' : ''}<Value value={item} /></>)}]</span>
   if (value !== null && typeof value === 'object') return <span>{'{'}{Object.entries(value).map(([key, item], index) => <>{index > 0 ? ', ' : ''}{key}: <Value value={item} /></>)}{'}'}</span>
   return <span class="mono wrap">{String(value)}</span>
