@@ -212,6 +212,35 @@ describe('the explorer pages', () => {
     expect([...origins]).toEqual([stack.origin])
   })
 
+  test('by keyboard alone: the skip link first, then the menu and the search; a call of the trace folds with Enter', async () => {
+    const overview = await stack.api<Overview>('/overview')
+    await page.goto(`${stack.origin}/`)
+    await expectText(page, '#latest-txs tbody', overview.txs[0]!.hash.slice(0, 8))
+    const focused = () => page.evaluate(`(() => { const e = document.activeElement; return e ? (e.getAttribute('aria-label') || e.textContent || e.id || e.tagName).trim() : '' })()`)
+    const order: string[] = []
+    for (let index = 0; index < 11; index++) {
+      await page.keyboard.press('Tab')
+      order.push(String(await focused()))
+    }
+    expect(order).toEqual(['Skip to the content', '◆ Chain 78270', 'Blocks', 'Transactions', 'Tokens', 'NFTs', 'Accounts', 'Fees', 'Exchange', 'search', 'Search'])
+    // The skip link leads past the menu: the next Tab is inside the page's content.
+    await page.goto(`${stack.origin}/`)
+    await expectText(page, '#latest-txs tbody', overview.txs[0]!.hash.slice(0, 8))
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('Enter')
+    await page.keyboard.press('Tab')
+    expect(await page.evaluate(`document.activeElement.closest('main') !== null`)).toBe(true)
+    // The call tree's fold is a button: reached by Tab, pressed with Enter.
+    const swap = (await stack.api<Array<{ hash: string; method: string | null }>>('/txs?limit=100')).find((tx) => tx.method === 'swap')!
+    await page.goto(`${stack.origin}/tx/${swap.hash}`)
+    await expectText(page, '#tx-trace', 'CALL')
+    const before = await page.locator('#tx-trace li').count()
+    for (let index = 0; index < 200 && !(await page.evaluate(`document.activeElement.matches('#tx-trace button.fold')`)); index++) await page.keyboard.press('Tab')
+    await page.keyboard.press('Enter')
+    expect(await page.locator('#tx-trace li').count()).toBeLessThan(before)
+    expect(errors).toEqual([])
+  })
+
   test('a phone width and the dark scheme', async () => {
     const overview = await stack.api<Overview>('/overview')
     const phone = await openPage(stack.browser, { width: 390, height: 844, dark: true })
