@@ -68,6 +68,11 @@ describe('the explorer pages', () => {
     await expectText(page, '#block-txs tbody', block.transactions[0]!.hash.slice(0, 8))
     await expectText(page, '#block-minis tbody', block.minis[0]!.hash.slice(0, 8))
     await screenshot(page, 'block')
+    // Its mini-block's link leads to the mini-block, and back.
+    await page.locator('#block-minis tbody a').first().click()
+    await expectText(page, '#mini', block.minis[0]!.hash)
+    await page.goBack()
+    await expectText(page, '#block h1', `Block ${grouped(number)}`)
     // The next block's link goes there.
     await page.getByRole('link', { name: `Block ${grouped(number + 1)} →` }).click()
     await expectText(page, '#block h1', `Block ${grouped(number + 1)}`)

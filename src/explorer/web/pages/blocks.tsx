@@ -79,9 +79,11 @@ export function BlockPage() {
             <tbody>
               {data.minis.map((mini) => (
                 <tr key={mini.hash}>
-                  <td>{count(mini.number)}</td>
+                  <td>
+                    <a href={`/mini/${mini.number}`}>{count(mini.number)}</a>
+                  </td>
                   <td class="mono" title={mini.hash}>
-                    {short(mini.hash)}
+                    <a href={`/mini/${mini.hash}`}>{short(mini.hash)}</a>
                   </td>
                   <td>
                     <Time seconds={Math.floor(mini.timestamp_us / 1e6)} />
