@@ -1,6 +1,6 @@
 import { useApi, useLiveStats } from '../api.ts'
 import { BlockChart } from '../chart.tsx'
-import { count, ether } from '../format.ts'
+import { count, ether, gwei } from '../format.ts'
 import { AddressLink, BlockLink, Failure, Loading, Section, Time, TxLink } from '../ui.tsx'
 import type { AccountRow, BlockRow, ChartPoint, Stats, TxRow } from '../types.ts'
 
@@ -16,7 +16,7 @@ function StatCards({ stats }: { stats: Stats }) {
     ['tokens', 'Tokens', count(stats.tokens ?? 0)],
     ['block-time', 'Block time', stats.blockTimeMs === null || stats.blockTimeMs === undefined ? '–' : `${(stats.blockTimeMs / 1000).toFixed(2)} s`],
     ['index-lag', 'Index lag', `${count(stats.indexLag ?? 0)} blocks`],
-    ['gas-price', 'Gas price', stats.gasPrice ? `${(Number(BigInt(stats.gasPrice)) / 1e9).toFixed(2)} gwei` : '–'],
+    ['gas-price', 'Gas price', gwei(stats.gasPrice)],
   ]
   return (
     <dl class="stats" aria-live="polite">
