@@ -201,6 +201,9 @@ describe('the explorer pages', () => {
     // An unknown transaction is said on the page, not left loading.
     await page.goto(`${stack.origin}/tx/0x${'00'.repeat(32)}`)
     await expectText(page, '[role=alert]', 'No such transaction')
+    // The API's 404 is the only thing the browser complained of; the page is still the page.
+    expect(errors).toEqual(['console: Failed to load resource: the server responded with a status of 404 (Not Found)'])
+    errors.length = 0
   })
 
   test('the bundle is small, and the pages fetch nothing from elsewhere', async () => {
