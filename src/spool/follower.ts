@@ -7,6 +7,7 @@ import { getMeta, setMeta } from './db.ts'
 import { checkIdentity } from './identity.ts'
 import { countTransactions, fetchBlockInParts, fetchBlocks, type BlockBundle, type Capabilities } from './fetchBlocks.ts'
 import type { Retrying, SpoolHealth } from './health.ts'
+import type { SpoolMeter } from './meter.ts'
 import { blockWork, Pacer } from './pacer.ts'
 import { CatchUpMeter, describeCatchUp, type CatchUp } from './progress.ts'
 import { LastingFailures, storageMessage, storageProblem, type StorageProblem } from './storage.ts'
@@ -46,6 +47,8 @@ export type FollowerOptions = FollowerSettings & {
   maxLogsPerPass?: number
   log: (level: 'info' | 'warn' | 'error', fields: Record<string, unknown>, message: string) => void
   onHealth: (health: SpoolHealth) => void
+  /** Where fetches, written batches, rollbacks and the node's errors are counted, for the metrics. */
+  meter?: SpoolMeter
 }
 
 /** One request of the catch-up, as it came back. */
@@ -223,6 +226,7 @@ export class Follower {
       return this.retrying('storage', this.lastError ?? firstLine(error))
     }
     if (error instanceof NodeTimeoutError) {
+      this.options.meter?.rpcError('timeout')
       const late = this.timedOutWork
       const wait = this.retrying('timeout', `${firstLine(error)}${late ? ` (a request of ${late.blocks} blocks)` : ''}; asking for less at a time`)
       this.lastError = firstLine(error)
@@ -231,9 +235,11 @@ export class Follower {
       return Math.max(wait, late ? Math.min(late.ms, this.options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS) : 0)
     }
     if (error instanceof NodeUnreachableError) {
+      this.options.meter?.rpcError('unreachable')
       this.markUnreachable(error)
       return this.retrying('node', firstLine(error), false)
     }
+    this.options.meter?.rpcError('error')
     this.lastError = firstLine(error)
     return this.retrying('step', `spool step failed: ${firstLine(error)}`)
   }
@@ -392,7 +398,9 @@ export class Follower {
       const bundles = heavy
         ? [await fetchBlockInParts(this.options.rpc, from, this.caps, Math.max(1, this.pacer.state().workPerRequest), meter)]
         : await fetchBlocks(this.options.rpc, range(from, from + count - 1), this.caps, meter)
-      this.pacer.answered(work, performance.now() - started, meter.bytes)
+      const ms = performance.now() - started
+      this.pacer.answered(work, ms, meter.bytes)
+      this.options.meter?.fetched(ms, count)
       this.rememberCapabilities()
       return { ok: true, bundles }
     } catch (error) {
@@ -469,6 +477,7 @@ export class Follower {
   /** Writes a run of linked blocks with the cursor, and counts it. */
   private write(present: BlockBundle[]): void {
     writeBatch(this.db, this.statements, present)
+    this.options.meter?.wrote(present.length, present.reduce((sum, bundle) => sum + bundle.block.transactions.length, 0))
     this.lastRollback = null
     this.settled('unlinked')
     if (this.historyGap) this.failures.clear('history-gap')
@@ -538,6 +547,7 @@ export class Follower {
     rollbackTo(this.db, ancestor, () => {
       for (const stream of this.options.streams) rollbackStream(this.db, stream, ancestor)
     })
+    this.options.meter?.reorganised(dropped)
     this.options.log('warn', { from: before, to: ancestor, dropped }, 'chain reorganised: rolled back to the common ancestor')
     this.options.onHealth(this.health())
   }
