@@ -33,6 +33,12 @@ export type FollowerSettings = {
   maxReorgDepth: number
   /** At a block the node no longer has: wait there ('stop'), or record the hole and go on ('record'). */
   onHistoryGap: 'stop' | 'record'
+  /**
+   * A block the chain may be taken back to at any time, however deep (`stack dev`'s reset point,
+   * right after deploy and seed): a rollback to it is followed whatever maxReorgDepth says, and the
+   * streams keep the history of every block after it so that their rows can be rolled back too.
+   */
+  resetBlock?: number | null
   /** The time limit of one request to the node; 30 s unless a test says. */
   requestTimeoutMs?: number
   /** How often a lasting failure (a full disk, a stream pass that keeps failing) is logged again; 30 s by default. */
@@ -501,9 +507,10 @@ export class Follower {
    */
   private async reorganise(from: number): Promise<void> {
     const { rpc, maxReorgDepth, startBlock } = this.options
+    const deepest = this.deepestAncestor()
     // The ancestor is at least the first block the streams kept the history of: rolling back to it
     // restores every row changed after it.
-    const floor = Math.max(startBlock - 1, getCursor(this.db) - maxReorgDepth, historyFrom(this.db) - 1)
+    const floor = Math.max(startBlock - 1, deepest, historyFrom(this.db) - 1)
     // A block above the node's head is missing because the chain got shorter, not lost from history.
     const nodeHead = Number.parseInt(await rpc.call<string>('eth_blockNumber'), 16)
     for (let high = from; high > floor; high -= 32) {
@@ -530,7 +537,7 @@ export class Follower {
       return
     }
     const kept = historyFrom(this.db)
-    if (floor === kept - 1 && floor > getCursor(this.db) - maxReorgDepth) {
+    if (floor === kept - 1 && floor > deepest) {
       throw new DeepReorgError(
         `the chain reorganised below block ${kept}, the oldest whose history the derived streams kept (the spool's head stood higher, or spool.maxReorgDepth was smaller, when they derived it): their rows cannot be rolled back below it`,
       )
@@ -629,9 +636,20 @@ export class Follower {
    * reorganisation has taken the cursor back.
    */
   private historyKeptFrom(): number {
-    const from = getCursor(this.db) - this.options.maxReorgDepth
+    const from = this.deepestAncestor()
     if (from > historyFrom(this.db)) setMeta(this.db, HISTORY_FROM, String(from))
     return from
+  }
+
+  /**
+   * The walk back looks for the common ancestor above this block: maxReorgDepth below the head,
+   * or the reset point's parent when the chain may be taken back to it (its own hash must be
+   * compared, so the walk goes one below it). The streams keep the history of every block above it.
+   */
+  private deepestAncestor(): number {
+    const byDepth = getCursor(this.db) - this.options.maxReorgDepth
+    const reset = this.options.resetBlock
+    return reset === undefined || reset === null ? byDepth : Math.min(byDepth, reset - 1)
   }
 
   private async idle(signal: AbortSignal): Promise<void> {

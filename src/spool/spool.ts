@@ -63,6 +63,8 @@ export type StartOptions = {
   fresh?: boolean
   /** How often a lasting failure (a full disk, a failing stream pass) is logged again; 30 s unless a test says. */
   failureRepeatMs?: number
+  /** A block the chain may be taken back to at any time (`stack dev`'s reset point); see FollowerSettings. */
+  resetBlock?: number | null
 }
 
 /**
@@ -73,7 +75,7 @@ export type StartOptions = {
  * what to do.
  */
 export async function startSpool(config: SpoolConfig, wiring: SpoolWiring, log: Logger, options: StartOptions = {}): Promise<Spool> {
-  const { fresh = false, failureRepeatMs } = options
+  const { fresh = false, failureRepeatMs, resetBlock = null } = options
   const path = join(config.dataDir, SPOOL_FILE)
   const writer = openForStart(path, fresh, wiring.streams.flatMap((stream) => stream.migrations))
   try {
@@ -133,7 +135,7 @@ export async function startSpool(config: SpoolConfig, wiring: SpoolWiring, log: 
     reportFatal(new Error(`the spool worker failed: ${event.message}`))
   }
   const { chain, spool } = config
-  const settings = { path, rpc: chain.rpc, ws: chain.ws, chainId: chain.chainId, ...pickSpoolSettings(spool), failureRepeatMs }
+  const settings = { path, rpc: chain.rpc, ws: chain.ws, chainId: chain.chainId, ...pickSpoolSettings(spool), failureRepeatMs, resetBlock }
   const start: ToWorker = { type: 'start', settings, streamsFrom: wiring.worker.data }
   worker.postMessage(start)
   log.info({ path, startBlock: config.spool.startBlock, fresh }, 'spool started')
