@@ -9,6 +9,9 @@ export type Family = {
   metrics: Array<{ value?: string; labels?: Record<string, string>; buckets?: Record<string, string>; count?: string; sum?: string }>
 }
 
+/** A sample value as Prometheus reads it (Go's ParseFloat: NaN and infinities in any case). */
+const NUMBER = /^(?:[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|[+-]?(?:inf|infinity)|nan)$/i
+
 /**
  * Parses Prometheus's text exposition format, strictly: a line the parser cannot read throws, a
  * family without its type or help, or a sample whose value is not a number, fails too.
@@ -20,7 +23,7 @@ export function parseMetrics(text: string): Map<string, Family> {
     if (family.type === 'UNTYPED' || !family.help) throw new Error(`metric ${family.name} has no TYPE or HELP line`)
     for (const sample of family.metrics) {
       for (const value of [sample.value, sample.count, sample.sum, ...Object.values(sample.buckets ?? {})]) {
-        if (value !== undefined && Number.isNaN(Number(value))) throw new Error(`metric ${family.name} has a value that is not a number: ${value}`)
+        if (value !== undefined && !NUMBER.test(value)) throw new Error(`metric ${family.name} has a value that is not a number: ${value}`)
       }
     }
     if (byName.has(family.name)) throw new Error(`metric ${family.name} appears twice`)
