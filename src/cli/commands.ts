@@ -76,6 +76,9 @@ export async function dev(fileConfig: Config, options: RunOptions): Promise<void
     ...fileConfig,
     chain: { ...fileConfig.chain, rpc: devnet.anvil.rpcUrl, ws: devnet.anvil.wsUrl },
     secrets: { ...fileConfig.secrets, faucetKey: DEV_OPERATOR_KEY },
+    arcade: { ...fileConfig.arcade, catchUpBlocks: catchUpOnFork(fileConfig.arcade.catchUpBlocks, devnet) },
+    // On a fork, one request at a time (see forkHistoryFirst).
+    spool: devnet.forkedAt === null ? fileConfig.spool : { ...fileConfig.spool, concurrency: 1 },
   }
   log.warn({ operator: devAccounts.operator.address }, "the faucet operator signs with anvil's public dev key #1; never use it outside the local chain")
 
@@ -86,6 +89,15 @@ export async function dev(fileConfig: Config, options: RunOptions): Promise<void
   } catch (error) {
     await devnet.stop()
     throw error
+  }
+  if (devnet.forkedAt !== null && config.spool.startBlock <= devnet.forkedAt) {
+    try {
+      await forkHistoryFirst(spool, devnet.forkedAt, log)
+    } catch (error) {
+      await spool.stop()
+      await devnet.stop()
+      throw error
+    }
   }
   const services = await serve({ config, log, chain }, spool, [devnet.stop])
   const stopServices = () => Promise.all(services.map((service) => service.stop())).then(() => undefined)
@@ -120,6 +132,30 @@ export async function dev(fileConfig: Config, options: RunOptions): Promise<void
     )
   }
   await announce(runtime, options)
+}
+
+/**
+ * anvil 1.7 forking another chain can stop answering altogether when requests that it serves
+ * from the other chain overlap (measured here: a fork of a dev chain hung in one start of three
+ * with the spool's four requests in flight over the forked blocks, and in none of twenty with
+ * one). So on a fork the spool asks one request at a time and copies the fork's history before
+ * the services open, and the arcade's first catch-up reads only the fork's own blocks. A fork of
+ * a long chain wants a spool.startBlock near the fork block.
+ */
+async function forkHistoryFirst(spool: Spool, forkedAt: number, log: Logger): Promise<void> {
+  log.info({ forkedAt }, "copying the forked chain's history into the spool before the services open")
+  let stopped: Error | null = null
+  void spool.fatal.then((error) => (stopped = error))
+  while ((spool.health().spoolHeadBlock ?? -1) < forkedAt) {
+    if (stopped) throw stopped
+    await Bun.sleep(50)
+  }
+}
+
+/** On a fork, the arcade's first catch-up reads only the fork's own blocks (see forkHistoryFirst). */
+function catchUpOnFork(catchUpBlocks: number, devnet: Devnet): number {
+  if (devnet.forkedAt === null) return catchUpBlocks
+  return Math.max(0, Math.min(catchUpBlocks, devnet.snapshot.block - devnet.forkedAt - 1))
 }
 
 /**

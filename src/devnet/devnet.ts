@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { dirname } from 'node:path'
 import type { Address } from 'viem'
 import { startAnvil, type Anvil } from '../chain/anvil.ts'
 import { manifestPath } from '../chain/manifest.ts'
@@ -24,6 +25,8 @@ export type Devnet = {
   deployed: boolean
   /** The chain was loaded from `dev.state`, saved by an earlier stop. */
   resumed: boolean
+  /** On a fork, the block it started from (the last block of the other chain's history); else null. */
+  forkedAt: number | null
   /** The reset point: an anvil snapshot of the chain as it stands once deployed and seeded (or loaded), and its block. */
   snapshot: { id: string; block: number }
   /** Stops the node (which saves the chain to `dev.state`, when set). */
@@ -42,11 +45,14 @@ export async function startDevnet(config: Config, log: Logger): Promise<Devnet> 
   const { dev } = config
   const state = config.devState
   const resumed = state !== null && existsSync(state)
+  // anvil writes the file at stop, but makes no folder for it.
+  if (state !== null) mkdirSync(dirname(state), { recursive: true })
   const anvil = await startAnvil({ host: dev.host, port: dev.port, chainId: config.chain.chainId, args: anvilArgs(config) })
   log.info({ rpc: anvil.rpcUrl, ws: anvil.wsUrl, chainId: config.chain.chainId, state, resumed, fork: dev.fork.url || null }, 'dev chain started')
   try {
     const started = performance.now()
     const clients = devClients(anvil.rpcUrl, config.chain.chainId)
+    const forkedAt = dev.fork.url === '' ? null : Number(await clients.publicClient.getBlockNumber({ cacheTime: 0 }))
     const path = manifestPath(config.dataDir)
     const deployer = await clients.publicClient.getTransactionCount({ address: devAccounts.deployer.address })
     let manifest: Manifest | null
@@ -61,6 +67,9 @@ export async function startDevnet(config: Config, log: Logger): Promise<Devnet> 
       if (manifest) log.info({ deploymentBlock: manifest.deploymentBlock }, 'the contract set is already on this chain (deploy once): kept as it is, nothing deployed or seeded')
       else log.warn({ deployer: devAccounts.deployer.address, transactions: deployer }, 'the deployer has sent transactions on this chain but the contract set is not at its addresses: nothing deployed, and the services find no contracts')
     }
+    // A fork's head is a block of its own before anything reads it: anvil serves the other
+    // chain's blocks, logs included, from that chain (see catchUpOnFork in src/cli/commands.ts).
+    if (forkedAt !== null && Number(await clients.publicClient.getBlockNumber({ cacheTime: 0 })) === forkedAt) await clients.testClient.mine({ blocks: 1 })
     // The reset point: the chain as deployed and seeded (or as loaded), before interval mining starts.
     const block = Number(await clients.publicClient.getBlockNumber({ cacheTime: 0 }))
     const snapshot = { id: await clients.testClient.snapshot(), block }
@@ -73,7 +82,7 @@ export async function startDevnet(config: Config, log: Logger): Promise<Devnet> 
       // A manifest of an earlier chain would send the faucet to a contract this one does not have.
       rmSync(path, { force: true })
     }
-    return { anvil, manifest, manifestPath: path, seed, deployed: deployer === 0, resumed, snapshot, stop: anvil.stop }
+    return { anvil, manifest, manifestPath: path, seed, deployed: deployer === 0, resumed, forkedAt, snapshot, stop: anvil.stop }
   } catch (error) {
     await anvil.stop()
     if (error instanceof DevnetError) throw error
