@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry } from 'prom-client'
+import { Counter, Registry, type Metric } from 'prom-client'
 
 export { Registry }
 
@@ -10,53 +10,86 @@ export const UNMATCHED_ROUTE = '(unmatched)'
 
 /** Request times are mostly well under a millisecond; the tail is what a scrape should show. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+const LATENCY_HELP = 'Time from a request arriving to its answer being handed to the server (a stream: to its first bytes), by route pattern and method.'
 
-type RequestChildren = { count: { inc: () => void }; duration: { observe: (seconds: number) => void } }
+/** A route's latencies as prom-client's registry writes a histogram: cumulative buckets, then the sum and the count. */
+function histogramValues({ labels, count, sum, buckets }: RouteTimes) {
+  let below = 0
+  const values: Array<{ metricName: string; labels: Record<string, string | number>; value: number }> = LATENCY_BUCKETS.map((le, index) => {
+    below += buckets[index]!
+    return { metricName: 'stack_http_request_duration_seconds_bucket', labels: { ...labels, le }, value: below }
+  })
+  values.push({ metricName: 'stack_http_request_duration_seconds_bucket', labels: { ...labels, le: '+Inf' }, value: count })
+  values.push({ metricName: 'stack_http_request_duration_seconds_sum', labels, value: sum }, { metricName: 'stack_http_request_duration_seconds_count', labels, value: count })
+  return values
+}
+
+/** One route and method: how many answers of each status, and how long they took. */
+type RouteTimes = { labels: { route: string; method: string }; statuses: Map<number, number>; count: number; sum: number; buckets: number[] }
 
 /**
  * The metrics of one service: its own registry (every metric in it labelled with the service)
  * with the request counter and latency histogram that the conventions feed, and the process's
  * shared registry (the spool, the process) shown after it at /metrics. A service adds its own
  * metrics to `registry`.
+ *
+ * A request is recorded as plain numbers (a map lookup, two increments, a bucket found among
+ * fourteen), and prom-client's registry reads them at each scrape: its own labelled counter and
+ * histogram validate and hash the labels at every increment, which cost the hottest route about
+ * a tenth of its requests per second.
  */
 export class ServiceMetrics {
   readonly registry = new Registry()
-  private readonly requests: Counter<'route' | 'method' | 'status'>
-  private readonly latency: Histogram<'route' | 'method'>
   private limited: Counter | null = null
-  /** The labelled children, by route, method and status: a request costs a lookup, an increment and an observation. */
-  private readonly children = new Map<string, RequestChildren>()
+  /** By route and method (`${route} ${method}`): a request costs one lookup. */
+  private readonly routes = new Map<string, RouteTimes>()
 
   constructor(
     readonly service: string,
     private readonly shared: Registry | null = null,
   ) {
     this.registry.setDefaultLabels({ service })
-    this.requests = new Counter({
+    const routes = this.routes
+    this.registry.registerMetric({
       name: 'stack_http_requests_total',
       help: 'Requests answered, by route pattern, method and status.',
-      labelNames: ['route', 'method', 'status'],
-      registers: [this.registry],
-    })
-    this.latency = new Histogram({
+      type: 'counter',
+      get: async () => ({
+        name: 'stack_http_requests_total',
+        help: 'Requests answered, by route pattern, method and status.',
+        type: 'counter',
+        aggregator: 'sum',
+        values: [...routes.values()].flatMap(({ labels, statuses }) => [...statuses].map(([status, value]) => ({ labels: { ...labels, status: String(status) }, value }))),
+      }),
+    } as unknown as Metric)
+    this.registry.registerMetric({
       name: 'stack_http_request_duration_seconds',
-      help: 'Time from a request arriving to its answer being handed to the server (a stream: to its first bytes), by route pattern and method.',
-      labelNames: ['route', 'method'],
-      buckets: LATENCY_BUCKETS,
-      registers: [this.registry],
-    })
+      help: LATENCY_HELP,
+      type: 'histogram',
+      get: async () => ({
+        name: 'stack_http_request_duration_seconds',
+        help: LATENCY_HELP,
+        type: 'histogram',
+        aggregator: 'sum',
+        values: [...routes.values()].flatMap(histogramValues),
+      }),
+    } as unknown as Metric)
   }
 
   /** One request answered. `route` is a pattern the service declares (or UNMATCHED_ROUTE), never a client's path. */
   request(route: string, method: string, status: number, seconds: number): void {
-    const key = `${route} ${method} ${status}`
-    let children = this.children.get(key)
-    if (children === undefined) {
-      children = { count: this.requests.labels(route, method, String(status)), duration: this.latency.labels(route, method) }
-      this.children.set(key, children)
+    const key = `${route} ${method}`
+    let times = this.routes.get(key)
+    if (times === undefined) {
+      times = { labels: { route, method }, statuses: new Map(), count: 0, sum: 0, buckets: new Array<number>(LATENCY_BUCKETS.length + 1).fill(0) }
+      this.routes.set(key, times)
     }
-    children.count.inc()
-    children.duration.observe(seconds)
+    times.statuses.set(status, (times.statuses.get(status) ?? 0) + 1)
+    times.count++
+    times.sum += seconds
+    let bucket = 0
+    while (bucket < LATENCY_BUCKETS.length && seconds > LATENCY_BUCKETS[bucket]!) bucket++
+    times.buckets[bucket]!++
   }
 
   /** One request refused for the client's rate limit (the counter exists only on a service that has one). */
