@@ -10,6 +10,7 @@ const label = routeLabels([
   { method: 'GET', path: '/api/nft/top' },
   { method: 'GET', path: '/exchange' },
   { method: 'GET', path: '/exchange/*' },
+  { method: 'GET', path: '/nft/*' },
   { method: 'POST', path: '/drip' },
 ])
 
@@ -22,9 +23,10 @@ test('a path is labelled with the pattern of the route it matches, never with it
   expect(label('/api/nft/top')).toBe('/api/nft/top')
   expect(label('/exchange')).toBe('/exchange')
   expect(label('/exchange/pool/0x12')).toBe('/exchange/*')
+  expect(label('/nft/0x1/2')).toBe('/nft/*')
   expect(label('/drip')).toBe('/drip')
 })
 
 test('a path no route matches has no label of its own', () => {
-  for (const path of ['/nope', '/api/tx', '/api/tx/', '/api/tx/0xabc/more', '/api/nft/0x1/7/8', `/${'x'.repeat(500)}`]) expect(label(path)).toBeNull()
+  for (const path of ['/nope', '/nft', '/api/tx', '/api/tx/', '/api/tx/0xabc/more', '/api/nft/0x1/7/8', `/${'x'.repeat(500)}`]) expect(label(path)).toBeNull()
 })

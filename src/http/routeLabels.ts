@@ -21,15 +21,17 @@ export function routeLabels(routes: readonly DeclaredRoute[]): (path: string) =>
       continue
     }
     let at = root
+    let rest = false
     for (const segment of path.split('/').slice(1)) {
       if (segment === '*') {
-        at.rest = path
+        at.rest ??= path
+        rest = true
         break
       }
       if (segment.startsWith(':')) at = at.param ??= node()
       else at = at.fixed.get(segment) ?? at.fixed.set(segment, node()).get(segment)!
     }
-    at.pattern ??= path
+    if (!rest) at.pattern ??= path
   }
   const walk = (at: Node, segments: string[], index: number): string | null => {
     if (index === segments.length) return at.pattern
