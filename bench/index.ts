@@ -64,7 +64,7 @@ try {
   /** Each route of `routes` on the exchange app over the spool at `spoolPath`, under wrk next to its ceiling. */
   const serve = async (spoolPath: string, routes: (reader: Database) => string[], label = '') => {
     const reader = openReader(spoolPath)
-    const spool: Spool = { path: spoolPath, reader, health: () => emptyHealth(78270), version: () => 0, onHealth: () => () => true, fatal: new Promise(() => {}), stop: async () => reader.close() }
+    const spool: Spool = { path: spoolPath, reader, health: () => emptyHealth(78270), version: () => 0, onHealth: () => () => true, onMeter: () => () => true, fatal: new Promise(() => {}), stop: async () => reader.close() }
     const exchange = createExchangeApp({ config, log: logs.log, chain }, spool)
     const app = listen(exchange, 'exchange', '127.0.0.1', 0, logs.log)
     const rows: string[][] = []

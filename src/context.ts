@@ -1,6 +1,7 @@
 import type { Chain } from './chain/client.ts'
 import type { Config } from './config/load.ts'
 import type { ServiceName } from './config/schema.ts'
+import type { Registry } from './http/metrics.ts'
 import type { Logger } from './log.ts'
 
 /**
@@ -17,4 +18,6 @@ export type ServiceContext = {
   chain: Chain
   /** Absent when a service runs alone (tests, benches). */
   peers?: Peers
+  /** The process's metrics every service shows at /metrics beside its own (the spool, the process); absent when a service runs alone. */
+  sharedMetrics?: Registry
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bun
 import { parseCommand, USAGE, UsageError, type Command } from './cli/args.ts'
 import { dev, start } from './cli/commands.ts'
+import { reset, status } from './cli/operator.ts'
 import { validate } from './cli/validate.ts'
 import { ConfigError, loadConfig } from './config/load.ts'
 import { FatalError } from './errors.ts'
@@ -18,9 +19,15 @@ async function run(command: Command): Promise<void> {
       process.exitCode = await validate(command.args)
       return
     case 'start':
-      return start(loadConfig(command.config))
+      return start(loadConfig(command.config), command)
     case 'dev':
-      return dev(loadConfig(command.config))
+      return dev(loadConfig(command.config), command)
+    case 'status':
+      process.exitCode = await status(loadConfig(command.config), command.format)
+      return
+    case 'reset':
+      process.exitCode = await reset(loadConfig(command.config))
+      return
   }
 }
 

@@ -6,7 +6,10 @@ import type { ServiceContext } from './context.ts'
 import { createExchangeApp } from './exchange/app.ts'
 import { createExplorerApp } from './explorer/app.ts'
 import { createFaucetApp } from './faucet/app.ts'
+import { collectDefaultMetrics } from 'prom-client'
+import { Registry } from './http/metrics.ts'
 import { listen, type Listening } from './http/serve.ts'
+import { registerSpoolMetrics } from './spool/metrics.ts'
 import type { Spool } from './spool/spool.ts'
 
 const factories = {
@@ -31,7 +34,7 @@ export function checkServiceSettings(config: Config): void {
  */
 export async function startServices(context: ServiceContext, spool: Spool): Promise<Listening[]> {
   const urls = new Map<ServiceName, string>()
-  const withPeers: ServiceContext = { ...context, peers: { url: (name) => urls.get(name) ?? null } }
+  const withPeers: ServiceContext = { ...context, peers: { url: (name) => urls.get(name) ?? null }, sharedMetrics: sharedMetrics(spool) }
   const apps = serviceNames.map((name) => [name, factories[name](withPeers, spool)] as const)
   const open: Listening[] = []
   try {
@@ -47,4 +50,17 @@ export async function startServices(context: ServiceContext, spool: Spool): Prom
     throw error
   }
   return open
+}
+
+/**
+ * The metrics of the process rather than of one service, which every service's /metrics shows
+ * after its own: the spool's (its head, the node's, lags, fetches, batches, rollbacks, the
+ * node's errors, each derived stream) and prom-client's process figures (CPU, memory, handles,
+ * the event loop's delay).
+ */
+function sharedMetrics(spool: Spool): Registry {
+  const registry = new Registry()
+  collectDefaultMetrics({ register: registry })
+  registerSpoolMetrics(registry, spool)
+  return registry
 }

@@ -24,15 +24,15 @@ beforeAll(async () => {
 })
 afterAll(() => devnet?.stop())
 
-const c = () => devnet.manifest.contracts
+const c = () => devnet.manifest!.contracts
 const read: DevNode['read'] = (address, abi, functionName, args) => node.read(address, abi, functionName, args)
 const logsOf = (address: Address) => clients.publicClient.getLogs({ address, fromBlock: 0n, toBlock: 'latest' })
 const events = decodeEvents
 
 describe('deployment', () => {
   test('every contract lands at its fixed address and the manifest says so', async () => {
-    expect(devnet.manifest.contracts).toEqual(predictedAddresses())
-    expect(Object.keys(devnet.manifest.contracts)).toEqual([...DEPLOY_ORDER])
+    expect(devnet.manifest!.contracts).toEqual(predictedAddresses())
+    expect(Object.keys(devnet.manifest!.contracts)).toEqual([...DEPLOY_ORDER])
     for (const address of Object.values(c())) {
       expect((await clients.publicClient.getCode({ address }))?.length ?? 0).toBeGreaterThan(2)
     }

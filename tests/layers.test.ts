@@ -21,6 +21,7 @@ export const RULES: Rule[] = [
   { name: 'EVM values and errors stand on nothing of the stack', files: 'src/eth', forbid: ['src/'] },
   { name: 'the errors stand on nothing of the stack', files: 'src/errors.ts', forbid: ['src/'] },
   { name: 'the dev chain imports no service', files: 'src/devnet', forbid: [...SERVICES, 'src/spool', 'src/http'] },
+  { name: 'the operator commands reach the stack over HTTP and JSON-RPC only', files: 'src/ops', forbid: [...SERVICES, ...ROOT_WIRING, 'src/spool', 'src/devnet', 'src/registry', 'src/http'] },
   { name: "the registry's validator imports nothing of src", files: 'registry/scripts', forbid: ['src/'] },
 ]
 
@@ -82,6 +83,7 @@ describe('the layers of DESIGN.md', () => {
       { file: 'registry/scripts/logos.mjs', imports: ['src/eth/address.ts'] },
       { file: 'src/chain/client.ts', imports: ['src/spool/read.ts'] },
       { file: 'src/eth/address.ts', imports: ['src/errors.ts'] },
+      { file: 'src/ops/status.ts', imports: ['src/spool/read.ts'] },
     ]
     const found = violations(graph)
     expect(found).toHaveLength(graph.length)

@@ -1,7 +1,9 @@
 import { Elysia } from 'elysia'
 import type { ServiceContext } from '../context.ts'
 import { conventions } from '../http/conventions.ts'
+import { ServiceMetrics } from '../http/metrics.ts'
 import { createArcade, type Arcade } from './arcade.ts'
+import { registerArcadeMetrics } from './metrics.ts'
 import { snapshotRoutes } from './routes/snapshot.ts'
 import { socketRoutes } from './routes/sockets.ts'
 import { ArcadeSockets } from './sockets.ts'
@@ -14,9 +16,11 @@ export function createArcadeApp(context: ServiceContext) {
  * The arcade service: the HTTP snapshot under /api and the rooms at /ws/<room>, on Bun's
  * WebSockets. The node socket opens when the service starts listening and closes when it stops.
  */
-export function arcadeApp(arcade: Arcade, { config, log }: Pick<ServiceContext, 'config' | 'log'>) {
+export function arcadeApp(arcade: Arcade, { config, log, sharedMetrics }: Pick<ServiceContext, 'config' | 'log' | 'sharedMetrics'>) {
   const { host, corsOrigins, trustedProxyHops } = config.arcade
   const { limits } = arcade.settings
+  const metrics = new ServiceMetrics('arcade', sharedMetrics)
+  registerArcadeMetrics(metrics, arcade)
   const shared = conventions({
     service: 'arcade',
     log,
@@ -24,6 +28,7 @@ export function arcadeApp(arcade: Arcade, { config, log }: Pick<ServiceContext, 
     cors: { origins: corsOrigins, methods: ['GET', 'OPTIONS'], headers: 'Content-Type' },
     trustedProxyHops,
     readOnly: true,
+    metrics,
   })
   const app = new Elysia({
     nativeStaticResponse: false,

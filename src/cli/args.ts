@@ -4,8 +4,14 @@ import { FatalError, firstLine } from '../errors.ts'
 export const USAGE = `stack: the explorer, exchange index, faucet and arcade of chain 78270, on loopback
 
 Usage:
-  stack [start] [--config FILE]   run the four services against the node in the config
-  stack dev [--config FILE]       run a local chain and the four services against it
+  stack [start] [--config FILE] [--json]
+                                  run the four services against the node in the config
+  stack dev [--config FILE] [--json]
+                                  run a local chain and the four services against it
+  stack status [--config FILE] [--json | --env]
+                                  where the running stack answers, and how it is
+  stack reset [--config FILE]     take the running stack dev's chain back to right after deploy
+                                  and seed, and wait until every service has followed
   stack validate [PATH] [--network NAME] [--base REF] [--rpc URL] [--raw-base URL]
                                   check the token list and tag registry (default ./registry)
   stack --help                    print this text
@@ -13,6 +19,12 @@ Usage:
 
 Options:
   -c, --config FILE   the config file (default: ./stack.toml when present, else built-in defaults)
+      --json          start, dev: the log goes to stderr, and stdout gets one JSON line, the
+                      status, once the stack is ready; status: the status as JSON
+      --env           status: KEY=value lines a shell can source
+
+Exit codes: 0 done (status: running, every service answering), 1 failed (status: a service
+does not answer), 2 usage, 3 no stack running (status, reset).
 
 Environment:
   FAUCET_OPERATOR_KEY  the faucet operator's private key (never read from the config file)
@@ -21,7 +33,9 @@ Environment:
 export type Command =
   | { kind: 'help' }
   | { kind: 'version' }
-  | { kind: 'start' | 'dev'; config: string | undefined }
+  | { kind: 'start' | 'dev'; config: string | undefined; json: boolean }
+  | { kind: 'status'; config: string | undefined; format: 'text' | 'json' | 'env' }
+  | { kind: 'reset'; config: string | undefined }
   | { kind: 'validate'; args: string[] }
 
 /** A command line that does not parse; the CLI prints the message and the usage, and exits 2. */
@@ -29,7 +43,7 @@ export class UsageError extends FatalError {
   override name = 'UsageError'
 }
 
-const COMMANDS = new Set(['start', 'dev'])
+const COMMANDS = new Set(['start', 'dev', 'status', 'reset'])
 
 export function parseCommand(argv: string[]): Command {
   // The registry validator has options of its own: everything after `validate` is its.
@@ -42,6 +56,8 @@ export function parseCommand(argv: string[]): Command {
       strict: true,
       options: {
         config: { type: 'string', short: 'c' },
+        json: { type: 'boolean' },
+        env: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -56,5 +72,13 @@ export function parseCommand(argv: string[]): Command {
   if (!COMMANDS.has(name)) throw new UsageError(`unknown command '${name}'`)
   if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'`)
   if (values.config === '') throw new UsageError('--config needs a file path')
-  return { kind: name as 'start' | 'dev', config: values.config }
+  const config = values.config
+  if (values.env && name !== 'status') throw new UsageError(`--env is an option of status, not of ${name}`)
+  if (values.json && name === 'reset') throw new UsageError('--json is not an option of reset')
+  if (name === 'status') {
+    if (values.json && values.env) throw new UsageError('--json and --env: choose one')
+    return { kind: 'status', config, format: values.json ? 'json' : values.env ? 'env' : 'text' }
+  }
+  if (name === 'reset') return { kind: 'reset', config }
+  return { kind: name as 'start' | 'dev', config, json: values.json === true }
 }

@@ -1,34 +1,49 @@
 import { createChain } from '../chain/client.ts'
+import { manifestPath } from '../chain/manifest.ts'
 import type { Config } from '../config/load.ts'
 import type { ServiceContext } from '../context.ts'
 import type { Listening } from '../http/serve.ts'
-import { startSpool, type Spool } from '../spool/spool.ts'
+import { startSpool, SpoolIdentityError, type Spool } from '../spool/spool.ts'
 import { spoolWiring } from '../streams.ts'
 import { DEV_OPERATOR_KEY, devAccounts } from '../devnet/accounts.ts'
-import { startDevnet } from '../devnet/devnet.ts'
-import { createLogger } from '../log.ts'
+import { startDevnet, type Devnet } from '../devnet/devnet.ts'
+import { bufferedLines, createLogger, type Logger } from '../log.ts'
+import { removeRuntime, writeRuntime, type Runtime } from '../ops/runtime.ts'
+import { statusWhenReady } from '../ops/status.ts'
 import { checkServiceSettings, startServices } from '../services.ts'
 import { VERSION } from '../version.ts'
+import { privateKeyToAccount } from 'viem/accounts'
 import { devBanner } from './banner.ts'
 import { guardProcess } from './guard.ts'
 import { onShutdown } from './shutdown.ts'
 
+/** `--json`: stdout carries one line, the status once the stack is ready, so the log goes to stderr. */
+export type RunOptions = { json: boolean }
+
+function logger(config: Config, { json }: RunOptions): Logger {
+  return createLogger({ level: config.log.level, ...(json ? { destination: bufferedLines(2), pretty: false } : {}) })
+}
+
 /** `stack start`: the four services against the node the config names. Never starts a node. */
-export async function start(config: Config): Promise<void> {
+export async function start(config: Config, options: RunOptions): Promise<void> {
   checkServiceSettings(config)
-  const log = createLogger({ level: config.log.level })
+  const log = logger(config, options)
   log.info({ version: VERSION, config: config.file ?? '(defaults)', dataDir: config.dataDir, rpc: config.chain.rpc }, 'starting')
   if (!config.secrets.faucetKey) {
     log.warn('FAUCET_OPERATOR_KEY is not set: the faucet will refuse to drip')
   }
   const chain = createChain({ rpcUrl: config.chain.rpc, wsUrl: config.chain.ws, chainId: config.chain.chainId })
   const spool = await startSpool(config, spoolWiring(config), log)
-  await serve({ config, log, chain }, spool, [])
+  const services = await serve({ config, log, chain }, spool, [])
+  const key = config.secrets.faucetKey
+  const operator = key ? privateKeyToAccount(key).address : null
+  await announce(runtimeOf(config, services, 'start', { operator, publicDevKey: operator === devAccounts.operator.address }), options)
 }
 
 /**
  * Opens the services over the spool and arranges the stop: on a signal, or when the spool stops
- * for good, the listeners close first, then the spool, then whatever `also` holds (the dev chain).
+ * for good, the listeners close first, then the spool, then whatever `also` holds (the dev chain),
+ * and the runtime file `stack status` reads goes last.
  */
 async function serve(context: ServiceContext, spool: Spool, also: Array<() => Promise<void>>): Promise<Listening[]> {
   let services: Listening[]
@@ -40,7 +55,8 @@ async function serve(context: ServiceContext, spool: Spool, also: Array<() => Pr
     throw error
   }
   guardProcess(context.log)
-  const closers = [() => Promise.all(services.map((service) => service.stop())).then(() => undefined), spool.stop, ...also]
+  const forget = async () => removeRuntime(context.config.dataDir)
+  const closers = [() => Promise.all(services.map((service) => service.stop())).then(() => undefined), spool.stop, ...also, forget]
   onShutdown(context.log, closers)
   void spool.fatal.then(async (error) => {
     context.log.fatal({ error: error.message }, 'stopping: the spool cannot go on')
@@ -50,27 +66,38 @@ async function serve(context: ServiceContext, spool: Spool, also: Array<() => Pr
   return services
 }
 
-/** `stack dev`: a fresh local chain with the contract set, then the four services against it. */
-export async function dev(fileConfig: Config): Promise<void> {
+/** `stack dev`: the local chain (fresh, saved or forked) with the contract set, then the four services against it. */
+export async function dev(fileConfig: Config, options: RunOptions): Promise<void> {
   checkServiceSettings(fileConfig)
-  const log = createLogger({ level: fileConfig.log.level })
+  const log = logger(fileConfig, options)
   log.info({ version: VERSION, config: fileConfig.file ?? '(defaults)', dataDir: fileConfig.dataDir }, 'starting dev')
   const devnet = await startDevnet(fileConfig, log)
   const config: Config = {
     ...fileConfig,
     chain: { ...fileConfig.chain, rpc: devnet.anvil.rpcUrl, ws: devnet.anvil.wsUrl },
     secrets: { ...fileConfig.secrets, faucetKey: DEV_OPERATOR_KEY },
+    arcade: { ...fileConfig.arcade, catchUpBlocks: catchUpOnFork(fileConfig.arcade.catchUpBlocks, devnet) },
+    // On a fork, one request at a time (see forkHistoryFirst).
+    spool: devnet.forkedAt === null ? fileConfig.spool : { ...fileConfig.spool, concurrency: 1 },
   }
   log.warn({ operator: devAccounts.operator.address }, "the faucet operator signs with anvil's public dev key #1; never use it outside the local chain")
 
   const chain = createChain({ rpcUrl: config.chain.rpc, wsUrl: config.chain.ws, chainId: config.chain.chainId })
   let spool: Spool
   try {
-    // The dev chain is new at every start, so is its spool.
-    spool = await startSpool(config, spoolWiring(config), log, { fresh: true })
+    spool = await devSpool(config, devnet, log)
   } catch (error) {
     await devnet.stop()
     throw error
+  }
+  if (devnet.forkedAt !== null && config.spool.startBlock <= devnet.forkedAt) {
+    try {
+      await forkHistoryFirst(spool, devnet.forkedAt, log)
+    } catch (error) {
+      await spool.stop()
+      await devnet.stop()
+      throw error
+    }
   }
   const services = await serve({ config, log, chain }, spool, [devnet.stop])
   const stopServices = () => Promise.all(services.map((service) => service.stop())).then(() => undefined)
@@ -81,18 +108,104 @@ export async function dev(fileConfig: Config): Promise<void> {
     log.error({ code }, 'the dev chain (anvil) exited; stopping')
     await stopServices()
     await spool.stop()
+    removeRuntime(config.dataDir)
     process.exit(1)
   })
 
-  process.stderr.write(
-    devBanner({
-      rpcUrl: devnet.anvil.rpcUrl,
-      wsUrl: devnet.anvil.wsUrl,
-      chainId: config.chain.chainId,
-      blockTime: config.dev.blockTime,
-      services,
-      manifestPath: devnet.manifestPath,
-      operator: devAccounts.operator.address,
-    }),
-  )
+  const runtime: Runtime = {
+    ...runtimeOf(config, services, 'dev', { operator: devAccounts.operator.address, publicDevKey: true }),
+    snapshot: devnet.snapshot,
+    state: config.devState,
+    fork: config.dev.fork.url ? { url: config.dev.fork.url, block: config.dev.fork.block || null } : null,
+  }
+  if (!options.json) {
+    process.stderr.write(
+      devBanner({
+        rpcUrl: devnet.anvil.rpcUrl,
+        wsUrl: devnet.anvil.wsUrl,
+        chainId: config.chain.chainId,
+        blockTime: config.dev.blockTime,
+        services,
+        manifestPath: devnet.manifestPath,
+        operator: devAccounts.operator.address,
+      }),
+    )
+  }
+  await announce(runtime, options)
+}
+
+/**
+ * anvil 1.7 forking another chain can stop answering altogether when requests that it serves
+ * from the other chain overlap (measured here: a fork of a dev chain hung in one start of three
+ * with the spool's four requests in flight over the forked blocks, and in none of twenty with
+ * one). So on a fork the spool asks one request at a time and copies the fork's history before
+ * the services open, and the arcade's first catch-up reads only the fork's own blocks. A fork of
+ * a long chain wants a spool.startBlock near the fork block.
+ */
+async function forkHistoryFirst(spool: Spool, forkedAt: number, log: Logger): Promise<void> {
+  log.info({ forkedAt }, "copying the forked chain's history into the spool before the services open")
+  let stopped: Error | null = null
+  void spool.fatal.then((error) => (stopped = error))
+  while ((spool.health().spoolHeadBlock ?? -1) < forkedAt) {
+    if (stopped) throw stopped
+    await Bun.sleep(50)
+  }
+}
+
+/** On a fork, the arcade's first catch-up reads only the fork's own blocks (see forkHistoryFirst). */
+function catchUpOnFork(catchUpBlocks: number, devnet: Devnet): number {
+  if (devnet.forkedAt === null) return catchUpBlocks
+  return Math.max(0, Math.min(catchUpBlocks, devnet.snapshot.block - devnet.forkedAt - 1))
+}
+
+/**
+ * The dev chain's spool: a fresh one for a fresh or forked chain; for a chain loaded from
+ * `dev.state`, the one it left, which resumes where it stopped (started afresh if it holds
+ * another chain). Either way the spool follows a reset to the chain's reset point, however deep.
+ */
+async function devSpool(config: Config, devnet: Devnet, log: Logger): Promise<Spool> {
+  const resetBlock = devnet.snapshot.block
+  if (devnet.resumed) {
+    try {
+      return await startSpool(config, spoolWiring(config), log, { resetBlock })
+    } catch (error) {
+      if (!(error instanceof SpoolIdentityError)) throw error
+      log.warn({ reason: error.message }, 'the spool holds another chain than the saved one; it starts afresh')
+    }
+  }
+  return startSpool(config, spoolWiring(config), log, { fresh: true, resetBlock })
+}
+
+function runtimeOf(config: Config, services: Listening[], mode: Runtime['mode'], faucet: Runtime['faucet']): Runtime {
+  const url = (name: string) => services.find((service) => service.service === name)!.url
+  return {
+    pid: process.pid,
+    mode,
+    version: VERSION,
+    startedAt: new Date().toISOString(),
+    config: config.file,
+    dataDir: config.dataDir,
+    chainId: config.chain.chainId,
+    rpcUrl: config.chain.rpc,
+    wsUrl: config.chain.ws,
+    services: { explorer: url('explorer'), exchange: url('exchange'), faucet: url('faucet'), arcade: url('arcade') },
+    manifestPath: manifestPath(config.dataDir),
+    faucet,
+    snapshot: null,
+    state: null,
+    fork: null,
+  }
+}
+
+/** How long `--json` waits for the stack to be ready before it prints the status as it stands. */
+const READY_TIMEOUT_MS = 120_000
+
+/**
+ * Writes the runtime file `stack status` and `stack reset` find the stack by; with `--json`,
+ * prints the status once the stack is ready (every service answering, the spool and its streams at
+ * the node's head, the arcade ready), or as it stands after two minutes.
+ */
+async function announce(runtime: Runtime, options: RunOptions): Promise<void> {
+  writeRuntime(runtime)
+  if (options.json) process.stdout.write(`${JSON.stringify(await statusWhenReady(runtime, READY_TIMEOUT_MS))}\n`)
 }

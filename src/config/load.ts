@@ -17,6 +17,8 @@ export type Config = ConfigFile & {
   file: string | null
   /** `data.dir` resolved to an absolute path (compiled binaries must not rely on the bundle's path). */
   dataDir: string
+  /** `dev.state` resolved to an absolute path the same way; null without one. */
+  devState: string | null
   secrets: Secrets
 }
 
@@ -62,7 +64,7 @@ export function parseConfig(text: string, file: string | null, env: Record<strin
 
   const value = Value.Default(ConfigSchema, Value.Clone(raw)) as ConfigFile
   const problems = schemaProblems(value)
-  if (problems.length === 0) problems.push(...portCollisions(value))
+  if (problems.length === 0) problems.push(...portCollisions(value), ...devChainProblems(value))
   const secrets = readSecrets(env, problems)
   if (problems.length > 0) throw new ConfigError(source, problems)
 
@@ -71,6 +73,7 @@ export function parseConfig(text: string, file: string | null, env: Record<strin
     ...value,
     file,
     dataDir: isAbsolute(value.data.dir) ? value.data.dir : resolve(base, value.data.dir),
+    devState: value.dev.state === '' ? null : resolve(base, value.dev.state),
     secrets,
   }
 }
@@ -136,6 +139,14 @@ function portCollisions(config: ConfigFile): string[] {
     else taken.set(`${host}:${port}`, name)
   }
   return problems
+}
+
+/** A chain loaded from a saved state is not also a fork of another (anvil would load the state over the fork). */
+function devChainProblems(config: ConfigFile): string[] {
+  const { state, fork } = config.dev
+  if (state !== '' && fork.url !== '') return [`dev.state = ${show(state)}: expected no dev.fork.url beside it (a saved chain or a fork, not both)`]
+  if (fork.block !== 0 && fork.url === '') return [`dev.fork.block = ${fork.block}: expected a dev.fork.url to fork at that block`]
+  return []
 }
 
 function readSecrets(env: Record<string, string | undefined>, problems: string[]): Secrets {

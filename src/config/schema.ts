@@ -194,6 +194,13 @@ export const ConfigSchema = T.Object(
       faucetDripBx: etherAmount('100', 'BX per drip'),
       faucetFundEth: etherAmount('1000', 'ether given to the faucet'),
       faucetFundBx: etherAmount('1000000', 'BX given to the faucet'),
+      // A chain that outlives a restart: anvil's --state (loaded at start, saved at stop).
+      state: T.String({ default: '', description: 'a file path (relative to the config file) where the dev chain is saved on stop and loaded on start, or "" for a fresh chain every start' }),
+      // A chain that starts from another: anvil's --fork-url and --fork-block-number.
+      fork: table('dev.fork', {
+        url: T.String({ pattern: '^(https?://[^\\s]+)?$', default: '', description: 'the JSON-RPC URL (http or https) of the chain to fork, or "" for none' }),
+        block: T.Integer({ minimum: 0, default: 0, description: "the block to fork at, an integer block number (0: the fork's latest block)" }),
+      }),
     }),
     arcade: table('arcade', {
       host: host('127.0.0.1'),

@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { ServiceContext } from '../context.ts'
 import { conventions } from '../http/conventions.ts'
+import { ServiceMetrics } from '../http/metrics.ts'
 import type { Spool } from '../spool/spool.ts'
 import { exchangeDeps, type ExchangeDeps } from './deps.ts'
 import { concentratedRoutes } from './routes/concentrated.ts'
@@ -13,12 +14,13 @@ function routes(deps: ExchangeDeps) {
   return new Elysia().use(healthRoutes(deps.index, deps.spoolHealth)).use(pairRoutes(deps)).use(statsRoutes(deps)).use(concentratedRoutes(deps))
 }
 
-export function createExchangeApp({ config, log, chain }: ServiceContext, spool: Spool) {
+export function createExchangeApp({ config, log, chain, sharedMetrics }: ServiceContext, spool: Spool) {
   // One set of queries and one token cache for both mounts.
   const deps = exchangeDeps(config, chain, spool)
   return new Elysia({ nativeStaticResponse: false })
     // Spec 02 "Authentication": no CORS header at all and no OPTIONS handler; only GET exists.
-    .use(conventions({ service: 'exchange', log, host: config.exchange.host, cors: null, trustedProxyHops: 0 }).plugin)
+    // Its streams' lag is among the spool's metrics, which every service shows.
+    .use(conventions({ service: 'exchange', log, host: config.exchange.host, cors: null, trustedProxyHops: 0, metrics: new ServiceMetrics('exchange', sharedMetrics) }).plugin)
     .use(routes(deps))
     .group('/api', (api) => api.use(routes(deps)))
 }

@@ -2,9 +2,11 @@ import { Elysia } from 'elysia'
 import type { ServiceContext } from '../context.ts'
 import { conventions } from '../http/conventions.ts'
 import { health } from '../http/health.ts'
+import { ServiceMetrics } from '../http/metrics.ts'
 import { createRegistryCopy, registryRoutes } from '../registry/routes.ts'
 import type { Spool } from '../spool/spool.ts'
 import { createExplorer, type ExplorerTimings } from './explorer.ts'
+import { registerExplorerMetrics } from './metrics.ts'
 import { accountRoutes } from './routes/accounts.ts'
 import { blockRoutes } from './routes/blocks.ts'
 import { EXCHANGE_PROXY_PREFIX, exchangeProxy } from './routes/exchangeProxy.ts'
@@ -31,6 +33,8 @@ export function createExplorerApp(context: ServiceContext, spool: Spool, timings
   const { host, corsOrigins, trustedProxyHops, rateLimitPerMinute } = config.explorer
   const registry = createRegistryCopy(context)
   const explorer = createExplorer(context, spool, registry, timings)
+  const metrics = new ServiceMetrics('explorer', context.sharedMetrics)
+  registerExplorerMetrics(metrics, explorer.live)
   const shared = conventions({
     service: 'explorer',
     log,
@@ -42,6 +46,7 @@ export function createExplorerApp(context: ServiceContext, spool: Spool, timings
     rateLimitPerMinute,
     // Spec 03's minute is the API's: a page's shell, script and style are not counted, its API calls are.
     rateLimited: (path) => path === '/api' || path.startsWith('/api/') || path.startsWith(`${EXCHANGE_PROXY_PREFIX}/`),
+    metrics,
   })
   const api = new Elysia({ prefix: '/api' })
     .onStart(() => explorer.start())

@@ -15,6 +15,8 @@ const frame = (json: string) => encoder.encode(`data: ${json}\n\n`)
  */
 export class LiveHub {
   private open = 0
+  /** Streams refused 503 since start, every slot being taken. */
+  refused = 0
 
   constructor(
     private readonly stats: StatsService,
@@ -22,9 +24,17 @@ export class LiveHub {
     private readonly max = MAX_LIVE_STREAMS,
   ) {}
 
+  /** Streams open now. */
+  get openStreams(): number {
+    return this.open
+  }
+
   /** A streaming response, or an UnavailableError (503) when every slot is taken. */
   connect(): Response {
-    if (this.open >= this.max) throw new UnavailableError(`too many live streams (at most ${this.max})`)
+    if (this.open >= this.max) {
+      this.refused++
+      throw new UnavailableError(`too many live streams (at most ${this.max})`)
+    }
     const first = this.stats.json()
     this.open++
     let release: () => void = () => {}

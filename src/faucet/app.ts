@@ -2,10 +2,12 @@ import { Elysia } from 'elysia'
 import { manifestPath } from '../chain/manifest.ts'
 import type { ServiceContext } from '../context.ts'
 import { conventions } from '../http/conventions.ts'
+import { ServiceMetrics } from '../http/metrics.ts'
 import type { Logger } from '../log.ts'
 import type { Spool } from '../spool/spool.ts'
 import { MAX_BODY_BYTES } from './dripRequest.ts'
 import { createFaucet, type Faucet } from './faucet.ts'
+import { registerFaucetMetrics } from './metrics.ts'
 import { addressesRoutes } from './routes/addresses.ts'
 import { dripRoutes } from './routes/drip.ts'
 import { healthRoutes } from './routes/health.ts'
@@ -24,6 +26,8 @@ export function createFaucetApp(context: ServiceContext, spool?: Spool) {
 export function faucetApp(context: ServiceContext, faucet: Faucet) {
   const { config, log } = context
   const { host, corsOrigins, trustedProxyHops } = config.faucet
+  const metrics = new ServiceMetrics('faucet', context.sharedMetrics)
+  const counted = registerFaucetMetrics(metrics, faucet)
   const shared = conventions({
     service: 'faucet',
     log,
@@ -31,11 +35,12 @@ export function faucetApp(context: ServiceContext, faucet: Faucet) {
     cors: { origins: corsOrigins, methods: ['POST', 'GET', 'OPTIONS'], headers: 'content-type' },
     trustedProxyHops,
     maxBodyBytes: MAX_BODY_BYTES,
+    metrics,
   })
   const manifest = manifestPath(config.dataDir)
   /** The API of spec 02, once; mounted at `/` and again under `/api`. */
   const api = () =>
-    new Elysia().use(healthRoutes()).use(statusRoutes(faucet)).use(dripRoutes(shared, faucet)).use(addressesRoutes(manifest))
+    new Elysia().use(healthRoutes()).use(statusRoutes(faucet)).use(dripRoutes(shared, faucet, counted)).use(addressesRoutes(manifest))
   return new Elysia({ nativeStaticResponse: false })
     .use(shared.plugin)
     .use(forwardedForWarning(log, trustedProxyHops))

@@ -3,6 +3,7 @@ import type { Server } from 'bun'
 import { requestLogger, type Logger } from '../log.ts'
 import { clientAddress } from './clientAddress.ts'
 import { isAllowedOrigin, type CorsPolicy } from './cors.ts'
+import { METRICS_PATH, UNMATCHED_ROUTE, type ServiceMetrics } from './metrics.ts'
 import { NodeUnreachableError, StackError } from '../errors.ts'
 import { ALWAYS_HEADERS, errorBody, JSON_TYPE, NODE_UNREACHABLE_MESSAGE, statusOf } from './errors.ts'
 import { pathStart, requestContext, requestPath, type RequestInfo } from './requestContext.ts'
@@ -24,6 +25,8 @@ export type ConventionsOptions = {
   rateLimitPerMinute?: number
   /** Which paths the minute counts (all when absent): the explorer counts its API, not its pages' files. */
   rateLimited?: (path: string) => boolean
+  /** Counts every request by route pattern and status, and answers GET /metrics with the service's metrics. */
+  metrics?: ServiceMetrics
 }
 
 /** Bun's handler of a request; undefined once a WebSocket upgrade has taken the request. */
@@ -39,8 +42,12 @@ export type Conventions = {
   plugin: ReturnType<typeof conventionsPlugin>
   /** The client of a request being served: the trusted end of X-Forwarded-For, or the socket's peer. */
   client: (request: Request) => string
-  /** `fetch` (the app's own) with the conventions around it: the checks before routing, the headers and the log line after. */
-  serve: (fetch: FetchHandler) => FetchHandler
+  /**
+   * `fetch` (the app's own) with the conventions around it: the checks before routing, the
+   * headers, the log line and the request's metrics after. `routeOf` gives the pattern of the
+   * app's route a path matches, the metrics' label (listen builds it from the app's routes).
+   */
+  serve: (fetch: FetchHandler, routeOf?: (path: string) => string | null) => FetchHandler
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
@@ -89,8 +96,13 @@ export function conventions(options: ConventionsOptions): Conventions {
     (served.client ??= clientAddress(served.request.headers.get('x-forwarded-for'), peerAddress(served.request, served.server), trustedProxyHops))
 
   const requestLine = requestLogger(log)
+  const metrics = options.metrics
+  if (admit) metrics?.hasRateLimit()
+  let routeOf: (path: string) => string | null = () => null
   const logRequest = ({ method, path, started }: Served, status: number) => {
-    requestLine({ service, method, path, status, ms: Math.round((performance.now() - started) * 100) / 100 })
+    const ms = performance.now() - started
+    requestLine({ service, method, path, status, ms: Math.round(ms * 100) / 100 })
+    metrics?.request(path === METRICS_PATH ? METRICS_PATH : (routeOf(path) ?? UNMATCHED_ROUTE), method, status, ms / 1000)
   }
 
   /** An answer made before routing, with the JSON body of its status. */
@@ -123,6 +135,7 @@ export function conventions(options: ConventionsOptions): Conventions {
     }
     // Spec 03 "Errors": 429 with no retry-after; the client is the trusted end of X-Forwarded-For.
     if (admit && (options.rateLimited?.(served.path) ?? true) && !admit(clientOf(served))) {
+      metrics?.rateLimited()
       return early(429, corsHeaders, errorBody(`rate limit exceeded: ${options.rateLimitPerMinute} requests a minute`))
     }
     if (options.readOnly && !SAFE_METHODS.has(served.method)) {
@@ -135,7 +148,14 @@ export function conventions(options: ConventionsOptions): Conventions {
     return null
   }
 
-  const serve = (fetch: FetchHandler): FetchHandler => (request, server) => {
+  /** GET /metrics: the service's metrics in Prometheus's text format, after the same checks as any request. */
+  const metricsAnswer = async (): Promise<Response> => new Response(await metrics!.text(), { headers: { 'content-type': metrics!.contentType } })
+
+  const serve = (fetch: FetchHandler, labels?: (path: string) => string | null): FetchHandler => {
+    if (labels) routeOf = labels
+    return (request, server) => handle(fetch, request, server)
+  }
+  const handle = (fetch: FetchHandler, request: Request, server: Server<unknown>): ReturnType<FetchHandler> => {
     const method = request.method
     const served: Served = { service, method, path: requestPath(request.url), started: performance.now(), request, server, client: null }
     const corsHeaders: Record<string, string> = {}
@@ -166,6 +186,7 @@ export function conventions(options: ConventionsOptions): Conventions {
       log.error({ service, err: error, method, path: served.path }, 'unhandled error')
       return finish(early(500, {}, errorBody('internal error')))
     }
+    if (metrics && served.path === METRICS_PATH && (method === 'GET' || method === 'HEAD')) return metricsAnswer().then(finish, failed)
     let result: ReturnType<FetchHandler>
     try {
       result = requestContext.run(served, () => fetch(routed, server))

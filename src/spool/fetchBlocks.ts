@@ -106,6 +106,7 @@ export async function fetchBlocks(rpc: Rpc, numbers: number[], caps: Capabilitie
 
   const bundles: Array<BlockBundle | null> = []
   const needReceipts: BlockBundle[] = []
+  const tracedApart: BlockBundle[] = []
   let at = 0
   for (let remaining = numbers.length; remaining > 0; remaining--) {
     const blockResult = results[at++]!
@@ -135,7 +136,8 @@ export async function fetchBlocks(rpc: Rpc, numbers: number[], caps: Capabilitie
       needReceipts.push(bundle)
     }
 
-    if (tracesResult) bundle.traces = readTraces(tracesResult, requested.traces!, block, caps)
+    if (tracesResult && requested.traces === 'parity' && leavesOut(tracesResult, block)) tracedApart.push(bundle)
+    else if (tracesResult) bundle.traces = readTraces(tracesResult, requested.traces!, block, caps)
     bundles.push(bundle)
   }
 
@@ -153,6 +155,20 @@ export async function fetchBlocks(rpc: Rpc, numbers: number[], caps: Capabilitie
       if (!result.ok) throw result.error
       return result.value as RawReceipt
     })
+  }
+
+  // Blocks whose trace_block answer left transactions out: their traces one transaction at a time.
+  const perTransaction = await rpc.sizedBatch(tracedApart.flatMap(({ block }) => block.transactions.map((tx) => ({ method: 'trace_transaction', params: [tx.hash] }))))
+  meter.bytes += perTransaction.bytes
+  let traced = 0
+  if (tracedApart.length > 0) caps.traces = 'parity'
+  for (const bundle of tracedApart) {
+    const lists = bundle.block.transactions.map(() => {
+      const result = perTransaction.results[traced++]!
+      if (!result.ok) throw result.error
+      return result.value as ParityTraces
+    })
+    bundle.traces = fromParity(lists.flat(), bundle.block.transactions.map((tx) => tx.hash))
   }
 
   // A node without trace_block: try the call tracer for these blocks before giving up on traces.
@@ -226,7 +242,9 @@ export async function fetchBlockInParts(rpc: Rpc, number: number, caps: Capabili
     const result = await wholeOrPerTransaction({ method: 'trace_block', params: [toHex(number)] }, (hash) => ({ method: 'trace_transaction', params: [hash] }))
     // Per transaction, each answer is that transaction's list; trace_block's is one list of all.
     const flat: RpcResult = result.ok && Array.isArray(result.value) && result.value.every(Array.isArray) ? { ok: true, value: result.value.flat() } : result
-    bundle.traces = readTraces(flat, 'parity', block, caps)
+    bundle.traces = leavesOut(flat, block)
+      ? fromParity(((await perTransaction((hash) => ({ method: 'trace_transaction', params: [hash] }))) as ParityTraces[]).flat(), hashes)
+      : readTraces(flat, 'parity', block, caps)
   }
   if (caps.traces === 'calltracer') {
     const tracer = { tracer: 'callTracer' }
@@ -238,6 +256,19 @@ export async function fetchBlockInParts(rpc: Rpc, number: number, caps: Capabili
   }
   check(bundle)
   return bundle
+}
+
+type ParityTraces = Parameters<typeof fromParity>[0]
+
+/**
+ * Whether a trace_block answer leaves some of the block's transactions out, which are then asked
+ * one transaction at a time: anvil answers an empty list for the block a fork started from, and
+ * trace_transaction for each of its transactions.
+ */
+function leavesOut(result: RpcResult, block: RawBlock): boolean {
+  if (!result.ok || !Array.isArray(result.value)) return false
+  const traced = new Set((result.value as ParityTraces).map((trace) => trace.transactionHash?.toLowerCase()))
+  return block.transactions.some((tx) => !traced.has(tx.hash.toLowerCase()))
 }
 
 /** The traces of one block from a trace_block or call-tracer answer; null when the node has none. */

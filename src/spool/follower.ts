@@ -7,6 +7,7 @@ import { getMeta, setMeta } from './db.ts'
 import { checkIdentity } from './identity.ts'
 import { countTransactions, fetchBlockInParts, fetchBlocks, type BlockBundle, type Capabilities } from './fetchBlocks.ts'
 import type { Retrying, SpoolHealth } from './health.ts'
+import type { SpoolMeter } from './meter.ts'
 import { blockWork, Pacer } from './pacer.ts'
 import { CatchUpMeter, describeCatchUp, type CatchUp } from './progress.ts'
 import { LastingFailures, storageMessage, storageProblem, type StorageProblem } from './storage.ts'
@@ -32,6 +33,12 @@ export type FollowerSettings = {
   maxReorgDepth: number
   /** At a block the node no longer has: wait there ('stop'), or record the hole and go on ('record'). */
   onHistoryGap: 'stop' | 'record'
+  /**
+   * A block the chain may be taken back to at any time, however deep (`stack dev`'s reset point,
+   * right after deploy and seed): a rollback to it is followed whatever maxReorgDepth says, and the
+   * streams keep the history of every block after it so that their rows can be rolled back too.
+   */
+  resetBlock?: number | null
   /** The time limit of one request to the node; 30 s unless a test says. */
   requestTimeoutMs?: number
   /** How often a lasting failure (a full disk, a stream pass that keeps failing) is logged again; 30 s by default. */
@@ -46,6 +53,8 @@ export type FollowerOptions = FollowerSettings & {
   maxLogsPerPass?: number
   log: (level: 'info' | 'warn' | 'error', fields: Record<string, unknown>, message: string) => void
   onHealth: (health: SpoolHealth) => void
+  /** Where fetches, written batches, rollbacks and the node's errors are counted, for the metrics. */
+  meter?: SpoolMeter
 }
 
 /** One request of the catch-up, as it came back. */
@@ -223,6 +232,7 @@ export class Follower {
       return this.retrying('storage', this.lastError ?? firstLine(error))
     }
     if (error instanceof NodeTimeoutError) {
+      this.options.meter?.rpcError('timeout')
       const late = this.timedOutWork
       const wait = this.retrying('timeout', `${firstLine(error)}${late ? ` (a request of ${late.blocks} blocks)` : ''}; asking for less at a time`)
       this.lastError = firstLine(error)
@@ -231,9 +241,11 @@ export class Follower {
       return Math.max(wait, late ? Math.min(late.ms, this.options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS) : 0)
     }
     if (error instanceof NodeUnreachableError) {
+      this.options.meter?.rpcError('unreachable')
       this.markUnreachable(error)
       return this.retrying('node', firstLine(error), false)
     }
+    this.options.meter?.rpcError('error')
     this.lastError = firstLine(error)
     return this.retrying('step', `spool step failed: ${firstLine(error)}`)
   }
@@ -392,7 +404,9 @@ export class Follower {
       const bundles = heavy
         ? [await fetchBlockInParts(this.options.rpc, from, this.caps, Math.max(1, this.pacer.state().workPerRequest), meter)]
         : await fetchBlocks(this.options.rpc, range(from, from + count - 1), this.caps, meter)
-      this.pacer.answered(work, performance.now() - started, meter.bytes)
+      const ms = performance.now() - started
+      this.pacer.answered(work, ms, meter.bytes)
+      this.options.meter?.fetched(ms, count)
       this.rememberCapabilities()
       return { ok: true, bundles }
     } catch (error) {
@@ -469,6 +483,7 @@ export class Follower {
   /** Writes a run of linked blocks with the cursor, and counts it. */
   private write(present: BlockBundle[]): void {
     writeBatch(this.db, this.statements, present)
+    this.options.meter?.wrote(present.length, present.reduce((sum, bundle) => sum + bundle.block.transactions.length, 0))
     this.lastRollback = null
     this.settled('unlinked')
     if (this.historyGap) this.failures.clear('history-gap')
@@ -492,9 +507,10 @@ export class Follower {
    */
   private async reorganise(from: number): Promise<void> {
     const { rpc, maxReorgDepth, startBlock } = this.options
+    const deepest = this.deepestAncestor()
     // The ancestor is at least the first block the streams kept the history of: rolling back to it
     // restores every row changed after it.
-    const floor = Math.max(startBlock - 1, getCursor(this.db) - maxReorgDepth, historyFrom(this.db) - 1)
+    const floor = Math.max(startBlock - 1, deepest, historyFrom(this.db) - 1)
     // A block above the node's head is missing because the chain got shorter, not lost from history.
     const nodeHead = Number.parseInt(await rpc.call<string>('eth_blockNumber'), 16)
     for (let high = from; high > floor; high -= 32) {
@@ -521,7 +537,7 @@ export class Follower {
       return
     }
     const kept = historyFrom(this.db)
-    if (floor === kept - 1 && floor > getCursor(this.db) - maxReorgDepth) {
+    if (floor === kept - 1 && floor > deepest) {
       throw new DeepReorgError(
         `the chain reorganised below block ${kept}, the oldest whose history the derived streams kept (the spool's head stood higher, or spool.maxReorgDepth was smaller, when they derived it): their rows cannot be rolled back below it`,
       )
@@ -538,6 +554,7 @@ export class Follower {
     rollbackTo(this.db, ancestor, () => {
       for (const stream of this.options.streams) rollbackStream(this.db, stream, ancestor)
     })
+    this.options.meter?.reorganised(dropped)
     this.options.log('warn', { from: before, to: ancestor, dropped }, 'chain reorganised: rolled back to the common ancestor')
     this.options.onHealth(this.health())
   }
@@ -619,9 +636,20 @@ export class Follower {
    * reorganisation has taken the cursor back.
    */
   private historyKeptFrom(): number {
-    const from = getCursor(this.db) - this.options.maxReorgDepth
+    const from = this.deepestAncestor()
     if (from > historyFrom(this.db)) setMeta(this.db, HISTORY_FROM, String(from))
     return from
+  }
+
+  /**
+   * The walk back looks for the common ancestor above this block: maxReorgDepth below the head,
+   * or the reset point's parent when the chain may be taken back to it (its own hash must be
+   * compared, so the walk goes one below it). The streams keep the history of every block above it.
+   */
+  private deepestAncestor(): number {
+    const byDepth = getCursor(this.db) - this.options.maxReorgDepth
+    const reset = this.options.resetBlock
+    return reset === undefined || reset === null ? byDepth : Math.min(byDepth, reset - 1)
   }
 
   private async idle(signal: AbortSignal): Promise<void> {

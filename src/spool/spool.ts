@@ -8,6 +8,7 @@ import { openReader, openSpool, SPOOL_FILE } from './db.ts'
 import { emptyHealth, type SpoolHealth } from './health.ts'
 import { describeCatchUp } from './progress.ts'
 import { checkIdentity, SpoolIdentityError } from './identity.ts'
+import type { MeterReading } from './meter.ts'
 import type { Migration } from './migrations.ts'
 import { asSpoolFileError, SpoolFileError } from './storage.ts'
 import type { StreamDefinition } from './streams.ts'
@@ -25,6 +26,8 @@ export type Spool = {
   version: () => number
   /** Called with every new health object (the explorer's live stream, the exchange's lag). */
   onHealth: (listener: (health: SpoolHealth) => void) => () => void
+  /** Called with what the follower did since the last reading (fetches, batches, rollbacks, errors), for the metrics. */
+  onMeter: (listener: (reading: MeterReading) => void) => () => void
   /** Settles when the writer stops for good (another chain, a reorganisation too deep). */
   fatal: Promise<Error>
   stop: () => Promise<void>
@@ -60,6 +63,8 @@ export type StartOptions = {
   fresh?: boolean
   /** How often a lasting failure (a full disk, a failing stream pass) is logged again; 30 s unless a test says. */
   failureRepeatMs?: number
+  /** A block the chain may be taken back to at any time (`stack dev`'s reset point); see FollowerSettings. */
+  resetBlock?: number | null
 }
 
 /**
@@ -70,7 +75,7 @@ export type StartOptions = {
  * what to do.
  */
 export async function startSpool(config: SpoolConfig, wiring: SpoolWiring, log: Logger, options: StartOptions = {}): Promise<Spool> {
-  const { fresh = false, failureRepeatMs } = options
+  const { fresh = false, failureRepeatMs, resetBlock = null } = options
   const path = join(config.dataDir, SPOOL_FILE)
   const writer = openForStart(path, fresh, wiring.streams.flatMap((stream) => stream.migrations))
   try {
@@ -89,6 +94,7 @@ export async function startSpool(config: SpoolConfig, wiring: SpoolWiring, log: 
   let version = 0
   let versionOf = ''
   const listeners = new Set<(health: SpoolHealth) => void>()
+  const meters = new Set<(reading: MeterReading) => void>()
   let reportFatal: (error: Error) => void = () => {}
   const fatal = new Promise<Error>((resolve) => (reportFatal = resolve))
   let stopped: () => void = () => {}
@@ -109,6 +115,9 @@ export async function startSpool(config: SpoolConfig, wiring: SpoolWiring, log: 
         for (const listener of listeners) listener(health)
         return
       }
+      case 'meter':
+        for (const listener of meters) listener(message.reading)
+        return
       case 'log':
         log[message.level]({ component: 'spool', ...message.fields }, message.message)
         return
@@ -126,7 +135,7 @@ export async function startSpool(config: SpoolConfig, wiring: SpoolWiring, log: 
     reportFatal(new Error(`the spool worker failed: ${event.message}`))
   }
   const { chain, spool } = config
-  const settings = { path, rpc: chain.rpc, ws: chain.ws, chainId: chain.chainId, ...pickSpoolSettings(spool), failureRepeatMs }
+  const settings = { path, rpc: chain.rpc, ws: chain.ws, chainId: chain.chainId, ...pickSpoolSettings(spool), failureRepeatMs, resetBlock }
   const start: ToWorker = { type: 'start', settings, streamsFrom: wiring.worker.data }
   worker.postMessage(start)
   log.info({ path, startBlock: config.spool.startBlock, fresh }, 'spool started')
@@ -139,6 +148,10 @@ export async function startSpool(config: SpoolConfig, wiring: SpoolWiring, log: 
     onHealth: (listener) => {
       listeners.add(listener)
       return () => listeners.delete(listener)
+    },
+    onMeter: (listener) => {
+      meters.add(listener)
+      return () => meters.delete(listener)
     },
     fatal,
     stop: async () => {

@@ -6,10 +6,14 @@ import { createRpc } from '../chain/rpc.ts'
 import { openSpool, type Database } from './db.ts'
 import { Follower, REQUEST_TIMEOUT_MS, type FollowerSettings } from './follower.ts'
 import type { SpoolHealth } from './health.ts'
+import { SpoolMeter, type MeterReading } from './meter.ts'
 import { asSpoolFileError } from './storage.ts'
 import type { StreamDefinition } from './streams.ts'
 
 declare const self: Worker
+
+/** How often the follower's observations reach the metrics. */
+const METER_EVERY_MS = 1000
 
 /** The follower's settings and the node's addresses: all the worker needs, as plain data. */
 export type WriterSettings = FollowerSettings & { rpc: string; ws: string | null }
@@ -18,6 +22,7 @@ export type WriterSettings = FollowerSettings & { rpc: string; ws: string | null
 export type ToWorker = { type: 'start'; settings: WriterSettings; streamsFrom: unknown } | { type: 'stop' }
 export type FromWorker =
   | { type: 'health'; health: SpoolHealth }
+  | { type: 'meter'; reading: MeterReading }
   | { type: 'log'; level: 'info' | 'warn' | 'error'; fields: Record<string, unknown>; message: string }
   | { type: 'fatal'; message: string }
   | { type: 'stopped' }
@@ -56,6 +61,13 @@ async function runWriter(settings: WriterSettings, streams: StreamDefinition[], 
     return
   }
   const { rpc, ws, ...followerSettings } = settings
+  // The metrics' observations go to the main thread once a second, and once more at the end.
+  const meter = new SpoolMeter()
+  const postReading = () => {
+    const reading = meter.drain()
+    if (reading) post({ type: 'meter', reading })
+  }
+  const meterTimer = setInterval(postReading, METER_EVERY_MS)
   const follower = new Follower(db, {
     ...followerSettings,
     rpc: createRpc(rpc, { timeoutMs: settings.requestTimeoutMs ?? REQUEST_TIMEOUT_MS }),
@@ -63,6 +75,7 @@ async function runWriter(settings: WriterSettings, streams: StreamDefinition[], 
     streams,
     log: (level, fields, message) => post({ type: 'log', level, fields, message }),
     onHealth: (health) => post({ type: 'health', health }),
+    meter,
   })
   post({ type: 'health', health: follower.health() })
   try {
@@ -70,6 +83,8 @@ async function runWriter(settings: WriterSettings, streams: StreamDefinition[], 
   } catch (error) {
     post({ type: 'fatal', message: (error as Error).message })
   } finally {
+    clearInterval(meterTimer)
+    postReading()
     db.close()
   }
 }

@@ -20,6 +20,7 @@ const spool: Spool = {
   health: () => emptyHealth(78270),
   version: () => 0,
   onHealth: () => () => true,
+  onMeter: () => () => true,
   fatal: new Promise(() => {}),
   stop: async () => reader.close(),
 }

@@ -90,3 +90,41 @@ export async function startStack(
     },
   }
 }
+
+export type ReadyStack = {
+  child: Bun.Subprocess<'ignore', 'pipe', 'pipe'>
+  /** The one JSON line `--json` prints on stdout once the stack is ready: the status. */
+  status: Record<string, any>
+  /** Every line of the log, which `--json` sends to stderr. */
+  log: () => string[]
+  stop: (signal?: 'SIGTERM' | 'SIGINT') => Promise<number>
+}
+
+/** Runs `stack dev --json` (or start) and resolves with the status it prints once ready. */
+export async function startReadyStack(command: string[], args: string[], options: { cwd?: string; timeoutMs?: number } = {}): Promise<ReadyStack> {
+  const child = Bun.spawn([...command, ...args, '--json'], { cwd: options.cwd ?? ROOT, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' })
+  const logLines: string[] = []
+  const reading = (async () => {
+    for await (const line of linesOf(child.stderr)) logLines.push(line)
+  })()
+  const stdout: string[] = []
+  const outReading = (async () => {
+    for await (const line of linesOf(child.stdout)) stdout.push(line)
+  })()
+  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 90_000)
+  while (stdout.length === 0 && child.exitCode === null) await Bun.sleep(20)
+  clearTimeout(timer)
+  if (stdout.length === 0) throw new Error(`the stack did not get ready (exit ${await child.exited}): ${logLines.slice(-5).join('\n')}`)
+  return {
+    child,
+    status: JSON.parse(stdout[0]!),
+    log: () => logLines,
+    stop: async (signal = 'SIGTERM') => {
+      child.kill(signal)
+      const code = await child.exited
+      await Promise.all([reading, outReading])
+      if (stdout.length !== 1) throw new Error(`stdout had ${stdout.length} lines, not the one status line`)
+      return code
+    },
+  }
+}

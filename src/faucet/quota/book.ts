@@ -63,7 +63,7 @@ export class QuotaBook {
   private constructor(
     private readonly journal: Journal,
     private readonly tally: Tally,
-    private readonly limits: QuotaLimits,
+    readonly limits: QuotaLimits,
     private readonly clock: () => number,
     found: JournalRecovery,
     private readonly log?: Logger,

@@ -1,0 +1,102 @@
+import { createRpc, type Rpc } from '../chain/rpc.ts'
+import { FatalError, firstLine } from '../errors.ts'
+import { writeRuntime, type Runtime } from './runtime.ts'
+
+/** The reset could not be done, or the stack did not come back; the message says which and why. */
+export class ResetError extends FatalError {
+  override name = 'ResetError'
+}
+
+export type ResetResult = {
+  /** The block the chain went back to (right after deploy and seed). */
+  resetBlock: number
+  /** The node's head once every service had followed. */
+  head: number
+  seconds: number
+}
+
+type Body = Record<string, any>
+
+const getJson = async (url: string): Promise<Body | null> => {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(2000) })
+    return response.ok ? ((await response.json()) as Body) : null
+  } catch {
+    return null
+  }
+}
+
+/**
+ * Takes the dev chain of a running `stack dev` back to its reset point (the state right after
+ * deploy and seed): reverts anvil to the snapshot taken there, takes a new one (a revert uses a
+ * snapshot up), and mines a block so that everything following new heads sees the chain move at
+ * once. Then waits until every service has followed: the spool and its derived streams at a head
+ * of the new chain (its hash checked through the explorer), the exchange's streams with it, the
+ * arcade applying the new head, the faucet reading it. The faucet's quota journal keeps its
+ * counts: a reset chain is not a new day.
+ */
+export async function resetStack(runtime: Runtime, options: { timeoutMs: number }): Promise<ResetResult> {
+  if (runtime.mode !== 'dev' || !runtime.snapshot) {
+    throw new ResetError(`the stack at pid ${runtime.pid} follows a node it did not start (stack start): only a stack dev chain can be reset`)
+  }
+  const started = performance.now()
+  const rpc = createRpc(runtime.rpcUrl, { timeoutMs: 10_000 })
+  const resetBlock = runtime.snapshot.block
+  try {
+    if (!(await rpc.call<boolean>('evm_revert', [runtime.snapshot.id]))) {
+      throw new ResetError(`the dev chain at ${runtime.rpcUrl} no longer has the snapshot ${runtime.snapshot.id} of block ${resetBlock}; restart stack dev for a fresh chain`)
+    }
+    const id = await rpc.call<string>('evm_snapshot')
+    writeRuntime({ ...runtime, snapshot: { id, block: resetBlock } })
+    await rpc.call('evm_mine')
+  } catch (error) {
+    if (error instanceof ResetError) throw error
+    throw new ResetError(`the dev chain at ${runtime.rpcUrl} refused the reset: ${firstLine(error)}`)
+  }
+  const revertedAt = Date.now()
+  const deadline = revertedAt + options.timeoutMs
+  let behind: string[] = []
+  for (;;) {
+    const head = await nodeHead(rpc)
+    behind = head === null ? ['the node does not answer'] : await notFollowing(runtime, rpc, resetBlock, head, revertedAt)
+    if (head !== null && behind.length === 0) return { resetBlock, head, seconds: (performance.now() - started) / 1000 }
+    if (Date.now() > deadline) break
+    await Bun.sleep(100)
+  }
+  throw new ResetError(`the chain went back to block ${resetBlock}, but after ${options.timeoutMs / 1000} s ${behind.join('; ')}`)
+}
+
+const nodeHead = (rpc: Rpc) =>
+  rpc.call<string>('eth_blockNumber').then(
+    (hex) => Number.parseInt(hex, 16),
+    () => null,
+  )
+
+/** What has not followed the chain back yet, in words; empty once everything has. */
+async function notFollowing(runtime: Runtime, rpc: Rpc, resetBlock: number, head: number, revertedAt: number): Promise<string[]> {
+  const { explorer, exchange, faucet, arcade } = runtime.services
+  const [stats, health, status, arcadeStats] = await Promise.all([getJson(`${explorer}/api/stats`), getJson(`${exchange}/health`), getJson(`${faucet}/status`), getJson(`${arcade}/api/stats`)])
+  const onNewChain = (block: unknown): block is number => typeof block === 'number' && block >= resetBlock && block <= head
+  const behind: string[] = []
+
+  // The spool: at a block of the chain as it is now, not of the one that was taken back.
+  const indexed = stats?.indexedBlock
+  if (!onNewChain(indexed)) behind.push(`the spool is at block ${indexed ?? 'unknown'}`)
+  else {
+    const [ours, theirs] = await Promise.all([getJson(`${explorer}/api/block/${indexed}`), rpc.call<{ hash: string } | null>('eth_getBlockByNumber', [`0x${indexed.toString(16)}`, false]).catch(() => null)])
+    if (!ours || ours.hash?.toLowerCase() !== theirs?.hash.toLowerCase()) behind.push(`the spool's block ${indexed} is not the node's`)
+    else if (stats!.derivedLag !== 0) behind.push(`the explorer's derived tables are ${stats!.derivedLag ?? 'unknown'} blocks behind`)
+  }
+  if (!onNewChain(health?.spoolHeadBlock)) behind.push(`the exchange index reads a spool at block ${health?.spoolHeadBlock ?? 'unknown'}`)
+  else {
+    const lagging = Object.entries((health!.streams ?? {}) as Record<string, { lagBlocks: number | null }>).filter(([, stream]) => stream.lagBlocks !== 0)
+    for (const [name, stream] of lagging) behind.push(`the exchange's ${name} stream is ${stream.lagBlocks ?? 'unknown'} blocks behind`)
+  }
+  if (!onNewChain(status?.evmBlock)) behind.push(`the faucet reads block ${status?.evmBlock ?? 'unknown'}`)
+  // The arcade: a head applied since the revert (the block mined after it, or a later one).
+  const applied = arcadeStats?.node?.appliedMsAgo
+  if (!onNewChain(arcadeStats?.head?.block) || typeof applied !== 'number' || applied > Date.now() - revertedAt) {
+    behind.push(`the arcade's head is block ${arcadeStats?.head?.block ?? 'unknown'}`)
+  }
+  return behind
+}

@@ -1,0 +1,260 @@
+import { readFileSync } from 'node:fs'
+import { parseManifest } from '../chain/manifest.ts'
+import { createRpc } from '../chain/rpc.ts'
+import type { Runtime } from './runtime.ts'
+
+/** How long one probe of a running stack may take. */
+const PROBE_MS = 2000
+
+type Body = Record<string, any>
+
+/** One service as `stack status` reports it: where it answers, whether it does, and how far behind the node it is. */
+export type ServiceStatus = {
+  url: string
+  healthy: boolean
+  /** Blocks behind the node (the explorer: its spool; the exchange: its slower stream; the arcade: its last mini-block; the faucet: the block it reads at); null when unknown. */
+  lagBlocks: number | null
+  /** Why it is not healthy. */
+  error?: string
+} & Record<string, unknown>
+
+/** What `stack status` prints and `stack dev --json` prints once ready. */
+export type StackStatus = {
+  running: true
+  pid: number
+  mode: Runtime['mode']
+  version: string
+  startedAt: string
+  config: string | null
+  dataDir: string
+  chainId: number
+  rpcUrl: string
+  wsUrl: string
+  /** The node's head, or null when it does not answer. */
+  nodeHead: number | null
+  services: { explorer: ServiceStatus; exchange: ServiceStatus; faucet: ServiceStatus; arcade: ServiceStatus }
+  manifestPath: string
+  /** The deployment manifest's contracts (checksummed), empty when there is none. */
+  contracts: Record<string, string>
+  faucet: Runtime['faucet']
+  snapshot: { block: number } | null
+  state: string | null
+  fork: Runtime['fork']
+  /** Whether every service answers its health. */
+  healthy: boolean
+}
+
+/** Asks each service of the running stack how it is, and the node its head. */
+export async function stackStatus(runtime: Runtime): Promise<StackStatus> {
+  const rpc = createRpc(runtime.rpcUrl, { timeoutMs: PROBE_MS })
+  const nodeHead = rpc.call<string>('eth_blockNumber').then(
+    (hex) => Number.parseInt(hex, 16),
+    () => null,
+  )
+  const head = await nodeHead
+  const [explorer, exchange, faucet, arcade] = await Promise.all([
+    explorerStatus(runtime.services.explorer, head),
+    exchangeStatus(runtime.services.exchange),
+    faucetStatus(runtime.services.faucet, head),
+    arcadeStatus(runtime.services.arcade, head),
+  ])
+  const services = { explorer, exchange, faucet, arcade }
+  return {
+    running: true,
+    pid: runtime.pid,
+    mode: runtime.mode,
+    version: runtime.version,
+    startedAt: runtime.startedAt,
+    config: runtime.config,
+    dataDir: runtime.dataDir,
+    chainId: runtime.chainId,
+    rpcUrl: runtime.rpcUrl,
+    wsUrl: runtime.wsUrl,
+    nodeHead: head,
+    services,
+    manifestPath: runtime.manifestPath,
+    contracts: manifestContracts(runtime.manifestPath, runtime.chainId),
+    faucet: runtime.faucet,
+    snapshot: runtime.snapshot && { block: runtime.snapshot.block },
+    state: runtime.state,
+    fork: runtime.fork,
+    healthy: Object.values(services).every((service) => service.healthy),
+  }
+}
+
+/**
+ * Whether the stack is ready for work: every service answers, the spool and every derived stream
+ * are at the node's head (a block of slack: a block may land between two probes), and the arcade
+ * is ready.
+ */
+export function isReady(status: StackStatus): boolean {
+  const { explorer, exchange, arcade } = status.services
+  const atHead = (lag: unknown) => typeof lag === 'number' && lag <= 1
+  return status.healthy && atHead(explorer.lagBlocks) && atHead(explorer.derivedLagBlocks) && atHead(exchange.lagBlocks) && arcade.ready === true
+}
+
+/** The status once the stack is ready, or as it stands after `timeoutMs`. */
+export async function statusWhenReady(runtime: Runtime, timeoutMs: number): Promise<StackStatus> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const status = await stackStatus(runtime)
+    if (isReady(status) || Date.now() > deadline) return status
+    await Bun.sleep(250)
+  }
+}
+
+/** GETs `url`, giving its status and JSON body; throws what a caller reports as the reason. */
+async function get(url: string): Promise<{ status: number; body: Body | null; text: string }> {
+  const response = await fetch(url, { signal: AbortSignal.timeout(PROBE_MS) })
+  const text = await response.text()
+  let body: Body | null = null
+  try {
+    body = JSON.parse(text) as Body
+  } catch {
+    // Not JSON (a page): the caller reads the status.
+  }
+  return { status: response.status, body, text }
+}
+
+/** Runs a probe; a service that does not answer, or answers wrong, is reported unhealthy with the reason. */
+async function probe(url: string, read: () => Promise<Omit<ServiceStatus, 'url'>>): Promise<ServiceStatus> {
+  try {
+    return { url, ...(await read()) } as ServiceStatus
+  } catch (error) {
+    return { url, healthy: false, lagBlocks: null, error: error instanceof Error ? error.message : String(error) }
+  }
+}
+
+const behind = (head: number | null, at: unknown) => (head === null || typeof at !== 'number' ? null : Math.max(0, head - at))
+
+function explorerStatus(url: string, head: number | null): Promise<ServiceStatus> {
+  return probe(url, async () => {
+    const [health, stats, pages] = await Promise.all([get(`${url}/api/health`), get(`${url}/api/stats`), get(`${url}/`)])
+    const body = stats.body ?? {}
+    return {
+      healthy: health.status === 200,
+      lagBlocks: typeof body.indexLag === 'number' ? body.indexLag : behind(head, body.indexedBlock),
+      api: `${url}/api`,
+      // The pages, when this build serves them (an HTML page at the root).
+      pages: pages.status === 200 && /<html/i.test(pages.text) ? `${url}/` : null,
+      metrics: `${url}/metrics`,
+      indexedBlock: body.indexedBlock ?? null,
+      derivedLagBlocks: body.derivedLag ?? null,
+    }
+  })
+}
+
+function exchangeStatus(url: string): Promise<ServiceStatus> {
+  return probe(url, async () => {
+    const { status, body } = await get(`${url}/health`)
+    const streams = (body?.streams ?? {}) as Record<string, { lagBlocks: number | null }>
+    const lags = Object.values(streams).map((stream) => stream.lagBlocks)
+    return {
+      healthy: status === 200,
+      // The slower stream: the concentrated one may backfill behind the other (spec 02).
+      lagBlocks: lags.length > 0 && lags.every((lag) => typeof lag === 'number') ? Math.max(...(lags as number[])) : null,
+      metrics: `${url}/metrics`,
+      spoolHeadBlock: body?.spoolHeadBlock ?? null,
+      streams: Object.fromEntries(Object.entries(streams).map(([name, stream]) => [name, { lagBlocks: stream.lagBlocks }])),
+    }
+  })
+}
+
+function faucetStatus(url: string, head: number | null): Promise<ServiceStatus> {
+  return probe(url, async () => {
+    const [health, status] = await Promise.all([get(`${url}/health`), get(`${url}/status`)])
+    return {
+      healthy: health.status === 200,
+      lagBlocks: status.status === 200 ? behind(head, status.body?.evmBlock) : null,
+      page: `${url}/`,
+      metrics: `${url}/metrics`,
+      // 200 once a deployment is known and the node answers; the faucet drips only then.
+      deployed: status.status === 200,
+    }
+  })
+}
+
+function arcadeStatus(url: string, head: number | null): Promise<ServiceStatus> {
+  return probe(url, async () => {
+    const [health, ready, stats] = await Promise.all([get(`${url}/api/health`), get(`${url}/api/ready`), get(`${url}/api/stats`)])
+    return {
+      healthy: health.status === 200,
+      lagBlocks: behind(head, stats.body?.head?.block),
+      ws: `${url.replace(/^http/, 'ws')}/ws/<room>`,
+      metrics: `${url}/metrics`,
+      ready: ready.status === 200,
+      head: stats.body?.head?.number ?? null,
+      sockets: stats.body?.sockets?.total ?? null,
+    }
+  })
+}
+
+/** The manifest's contracts, or none when it cannot be read (before a deployment, on a node the stack did not set up). */
+function manifestContracts(path: string, chainId: number): Record<string, string> {
+  try {
+    return parseManifest(readFileSync(path, 'utf8'), chainId).contracts as Record<string, string>
+  } catch {
+    return {}
+  }
+}
+
+/** `KEY=value` lines a CI step can source: every value a URL, a number, an address or true/false, so none needs quoting. */
+export function statusEnv(status: StackStatus): string {
+  const lines: Array<[string, unknown]> = [
+    ['STACK_PID', status.pid],
+    ['STACK_MODE', status.mode],
+    ['STACK_CHAIN_ID', status.chainId],
+    ['STACK_RPC_URL', status.rpcUrl],
+    ['STACK_WS_URL', status.wsUrl],
+    ['STACK_NODE_HEAD', status.nodeHead ?? ''],
+    ['STACK_HEALTHY', status.healthy],
+  ]
+  const { explorer, exchange, faucet, arcade } = status.services
+  lines.push(['STACK_EXPLORER_URL', explorer.url], ['STACK_EXPLORER_API_URL', explorer.api ?? `${explorer.url}/api`])
+  if (explorer.pages) lines.push(['STACK_EXPLORER_PAGES_URL', explorer.pages])
+  lines.push(['STACK_EXCHANGE_URL', exchange.url], ['STACK_FAUCET_URL', faucet.url], ['STACK_ARCADE_URL', arcade.url], ['STACK_ARCADE_WS_URL', `${arcade.url.replace(/^http/, 'ws')}/ws`])
+  for (const [name, service] of Object.entries(status.services)) {
+    const key = name.toUpperCase()
+    lines.push([`STACK_${key}_HEALTHY`, service.healthy], [`STACK_${key}_LAG_BLOCKS`, service.lagBlocks ?? ''])
+  }
+  lines.push(['STACK_FAUCET_OPERATOR', status.faucet.operator ?? ''], ['STACK_FAUCET_PUBLIC_DEV_KEY', status.faucet.publicDevKey])
+  lines.push(['STACK_MANIFEST', status.manifestPath])
+  for (const [name, address] of Object.entries(status.contracts)) lines.push([`STACK_CONTRACT_${envName(name)}`, address])
+  if (status.snapshot) lines.push(['STACK_RESET_BLOCK', status.snapshot.block])
+  return lines.map(([key, value]) => `${key}=${shellValue(String(value))}\n`).join('')
+}
+
+/** `UniswapV2Factory` → `UNISWAP_V2_FACTORY`, `NFTDescriptor` → `NFT_DESCRIPTOR`, `WETH9` → `WETH9`. */
+export function envName(name: string): string {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z])([A-Z][a-z])/g, '$1_$2')
+    .replace(/[^A-Za-z0-9_]/g, '_')
+    .toUpperCase()
+}
+
+/** A value as a shell reads it back unchanged: bare when it is plain, else in single quotes. */
+function shellValue(value: string): string {
+  return /^[A-Za-z0-9_./:@-]*$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`
+}
+
+/** The lines a person reads. */
+export function statusText(status: StackStatus): string {
+  const { explorer, exchange, faucet, arcade } = status.services
+  const mark = (service: ServiceStatus) => (service.healthy ? `ok, ${service.lagBlocks ?? '?'} blocks behind` : `DOWN: ${service.error ?? 'not healthy'}`)
+  const lines = [
+    `stack ${status.mode} (pid ${status.pid}, ${status.version}), chain ${status.chainId} at ${status.rpcUrl} (${status.wsUrl}), head ${status.nodeHead ?? 'unknown'}`,
+    `  explorer   ${explorer.url}/api   ${mark(explorer)}`,
+    ...(explorer.pages ? [`  browse     ${explorer.pages}`] : []),
+    `  exchange   ${exchange.url}   ${mark(exchange)}`,
+    `  faucet     ${faucet.url}   ${mark(faucet)}`,
+    `  arcade     ${arcade.url}/api   ${arcade.url.replace(/^http/, 'ws')}/ws/<room>   ${mark(arcade)}${arcade.ready === false ? ' (not ready)' : ''}`,
+    `  metrics    /metrics on each service`,
+    `  manifest   ${status.manifestPath} (${Object.keys(status.contracts).length} contracts)`,
+    `  faucet key ${status.faucet.publicDevKey ? "anvil's public dev key #1: never use it outside this local chain" : status.faucet.operator ? `operator ${status.faucet.operator}` : 'none: the faucet does not drip'}`,
+  ]
+  if (status.snapshot) lines.push(`  reset to   block ${status.snapshot.block} (stack reset)`)
+  if (status.state) lines.push(`  state      ${status.state}`)
+  if (status.fork) lines.push(`  fork of    ${status.fork.url}${status.fork.block === null ? '' : ` at block ${status.fork.block}`}`)
+  return `${lines.join('\n')}\n`
+}
