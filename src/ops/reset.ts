@@ -17,6 +17,12 @@ export type ResetResult = {
 
 type Body = Record<string, any>
 
+/**
+ * How often the services are asked whether they followed: each round asks the explorer twice,
+ * and its API counts 300 requests a minute per client, so a long reset stays under its limit.
+ */
+const POLL_MS = 500
+
 const getJson = async (url: string): Promise<Body | null> => {
   try {
     const response = await fetch(url, { signal: AbortSignal.timeout(2000) })
@@ -61,7 +67,7 @@ export async function resetStack(runtime: Runtime, options: { timeoutMs: number 
     behind = head === null ? ['the node does not answer'] : await notFollowing(runtime, rpc, resetBlock, head, revertedAt)
     if (head !== null && behind.length === 0) return { resetBlock, head, seconds: (performance.now() - started) / 1000 }
     if (Date.now() > deadline) break
-    await Bun.sleep(100)
+    await Bun.sleep(POLL_MS)
   }
   throw new ResetError(`the chain went back to block ${resetBlock}, but after ${options.timeoutMs / 1000} s ${behind.join('; ')}`)
 }
