@@ -80,9 +80,10 @@ const RECENT = 256
  * contracts. New heads come over the node's WebSocket, which reconnects with backoff when it drops;
  * blocks and logs are read over JSON-RPC. The first head comes after the `catchUpBlocks` before it;
  * a head that skips numbers (the socket was down) first fetches the missed mini-blocks, up to
- * `catchUpBlocks`, and reports older ones as skipped. A head at or below the last one applied,
- * with another hash, means the chain went back (a reorganisation, or a node started afresh): it is
- * applied as the new head.
+ * `catchUpBlocks`, and reports older ones as skipped. A head announced below the last one
+ * applied means the chain went back (a reorganisation, a reverted dev chain, a node started
+ * afresh): it is applied as the new head, even when it is the very block applied at its number
+ * before. A head at the last one's number with another hash is applied too.
  */
 export function followMiniBlocks(options: MiniBlockFollowerOptions): MiniBlockFollower {
   const { rpc, addresses, onMiniBlock, onError = () => {}, onSkip = () => {}, catchUpBlocks = 64, retryMs = 500 } = options
@@ -91,12 +92,16 @@ export function followMiniBlocks(options: MiniBlockFollowerOptions): MiniBlockFo
   /** Hashes of the last mini-blocks applied, by number: a late announcement of one is not applied twice. */
   const recent = new Map<number, Hex>()
   let latest: MiniBlock | null = null
-  let target: Head | null = null
+  let target: { head: Head; announced: boolean } | null = null
   let running = false
   let stopped = false
   let retry: ReturnType<typeof setTimeout> | null = null
 
   const apply = (miniBlock: MiniBlock, logs: RpcLog[]) => {
+    // The chain went back: what was applied at and above this number is no longer the chain,
+    // even where a block made again is the same block (a reverted dev chain makes its empty
+    // blocks again with the same times, so the same hashes).
+    if (cursor && miniBlock.number <= cursor.number) for (const number of [...recent.keys()]) if (number >= miniBlock.number) recent.delete(number)
     cursor = { number: miniBlock.number, hash: miniBlock.hash }
     latest = miniBlock
     recent.set(miniBlock.number, miniBlock.hash)
@@ -150,8 +155,14 @@ export function followMiniBlocks(options: MiniBlockFollowerOptions): MiniBlockFo
     }
   }
 
-  const catchUpTo = async (head: Head) => {
-    if (recent.get(head.number) === head.hash) return
+  /**
+   * `announced`: the node announced the head as newly made. Such a head below the last one
+   * applied means the chain went back and is applied, whatever was applied at its number before;
+   * a head read by asking (readLatest) that was applied already is only late.
+   */
+  const catchUpTo = async (head: Head, announced: boolean) => {
+    const wentBack = announced && cursor !== null && head.number < cursor.number
+    if (!wentBack && recent.get(head.number) === head.hash) return
     if (!cursor && catchUpBlocks > 0 && head.number > 0) {
       // The first head: the mini-blocks just before it come first, so what happened shortly
       // before the start (a dev chain's seeded plays) is known too.
@@ -170,7 +181,7 @@ export function followMiniBlocks(options: MiniBlockFollowerOptions): MiniBlockFo
     try {
       while (target && !stopped) {
         const head = target
-        await catchUpTo(head)
+        await catchUpTo(head.head, head.announced)
         if (target === head) target = null
       }
     } catch (error) {
@@ -197,8 +208,8 @@ export function followMiniBlocks(options: MiniBlockFollowerOptions): MiniBlockFo
       // Already applied, or behind a head announced since: nothing to do. A head below the last
       // one applied that is not among the mini-blocks applied means the chain went back (a
       // node started afresh), and is applied like an announced one.
-      if (recent.get(head.number) === head.hash || (target && head.number <= target.number)) return
-      target = head
+      if (recent.get(head.number) === head.hash || (target && head.number <= target.head.number)) return
+      target = { head, announced: false }
       void run()
     } catch (error) {
       onError(error as Error)
@@ -207,7 +218,7 @@ export function followMiniBlocks(options: MiniBlockFollowerOptions): MiniBlockFo
 
   const subscription = subscribeNewHeads(options.wsUrl, {
     onHead: (head) => {
-      target = head
+      target = { head, announced: true }
       void run()
     },
     onState: (connected) => {

@@ -115,6 +115,27 @@ describe('readiness', () => {
     }
   })
 
+  test('a chain taken back to a snapshot (stack reset) is followed: each head made after the revert is applied, below the last', async () => {
+    const anvil = await startNode()
+    const running = await startArcade(anvil)
+    try {
+      const start = await anvil.mine()
+      const snapshot = await anvil.rpc.call<string>('evm_snapshot')
+      await anvil.mine(5)
+      await waitFor(() => running.arcade.relay.head?.number === start + 5, 'the fifth block after the snapshot', 3000)
+      expect(await anvil.rpc.call('evm_revert', [snapshot])).toBe(true)
+      const applied: number[] = []
+      running.arcade.relay.onApplied((head) => applied.push(head.number))
+      await anvil.mine(3)
+      await waitFor(() => running.arcade.relay.head?.number === start + 3, 'the third block after the revert', 3000)
+      expect(applied).toEqual([start + 1, start + 2, start + 3])
+      await waitFor(async () => (await ready(running)).status === 200, 'ready', 3000)
+    } finally {
+      await running.stop()
+      await anvil.stop()
+    }
+  })
+
   test('503 when the last mini-block was applied longer ago than the limit', async () => {
     const anvil = await startNode()
     // The limit is five seconds by default; a shorter one keeps the test short (anvil's block
