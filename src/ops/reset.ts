@@ -79,12 +79,13 @@ const nodeHead = (rpc: Rpc) =>
   )
 
 /**
- * A derived stream within a block of the spool's head: on a chain that makes a block a second, a
- * stream's pass and the next block race, so exactly 0 may not be seen for a while. Either way
- * it is past the reset point on the chain as it is now: the spool rolls its streams back in the
- * transaction that drops the orphaned blocks.
+ * A derived stream has followed once it has derived the block mined after the revert, the new
+ * chain's first: the spool rolls its streams back in the transaction that drops the orphaned
+ * blocks, so a stream at or past it is on the chain as it is now. (Its lag alone would not do:
+ * on a chain that makes a block a second, a pass and the next block race, and a lag of exactly
+ * 0 may not be seen for a while.)
  */
-const nearHead = (lag: unknown) => typeof lag === 'number' && lag <= 1
+const derivedPast = (block: unknown, resetBlock: number) => typeof block === 'number' && block > resetBlock
 
 /** What has not followed the chain back yet, in words; empty once everything has. */
 async function notFollowing(runtime: Runtime, rpc: Rpc, resetBlock: number, head: number, revertedAt: number): Promise<string[]> {
@@ -99,11 +100,13 @@ async function notFollowing(runtime: Runtime, rpc: Rpc, resetBlock: number, head
   else {
     const [ours, theirs] = await Promise.all([getJson(`${explorer}/api/block/${indexed}`), rpc.call<{ hash: string } | null>('eth_getBlockByNumber', [`0x${indexed.toString(16)}`, false]).catch(() => null)])
     if (!ours || ours.hash?.toLowerCase() !== theirs?.hash.toLowerCase()) behind.push(`the spool's block ${indexed} is not the node's`)
-    else if (!nearHead(stats!.derivedLag)) behind.push(`the explorer's derived tables are ${stats!.derivedLag ?? 'unknown'} blocks behind`)
+    else if (typeof stats!.derivedLag !== 'number' || !derivedPast(indexed - stats!.derivedLag, resetBlock)) {
+      behind.push(`the explorer's derived tables are ${stats!.derivedLag ?? 'unknown'} blocks behind`)
+    }
   }
   if (!onNewChain(health?.spoolHeadBlock)) behind.push(`the exchange index reads a spool at block ${health?.spoolHeadBlock ?? 'unknown'}`)
   else {
-    const lagging = Object.entries((health!.streams ?? {}) as Record<string, { lagBlocks: number | null }>).filter(([, stream]) => !nearHead(stream.lagBlocks))
+    const lagging = Object.entries((health!.streams ?? {}) as Record<string, { cursorBlock: number | null; lagBlocks: number | null }>).filter(([, stream]) => !derivedPast(stream.cursorBlock, resetBlock))
     for (const [name, stream] of lagging) behind.push(`the exchange's ${name} stream is ${stream.lagBlocks ?? 'unknown'} blocks behind`)
   }
   if (!onNewChain(status?.evmBlock)) behind.push(`the faucet reads block ${status?.evmBlock ?? 'unknown'}`)
