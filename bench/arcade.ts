@@ -95,14 +95,12 @@ async function main() {
     fetch: (request, server) => (server.upgrade(request, { data: { room: new URL(request.url).pathname.split('/').pop()! } }) ? undefined : new Response('', { status: 400 })),
     websocket: { open: (ws) => void ws.subscribe(ws.data.room), message: () => {}, perMessageDeflate: false },
   })
-  const stopMirror = arcade.relay.onApplied((head, events) => {
+  // Each event to the very rooms the arcade sent it to (an event of the bank, bound to every
+  // room, goes only to the rooms of the game it names).
+  const stopMirror = arcade.relay.onApplied((head, relayed) => {
     const headFrame = frames.head(head)
     for (const room of rooms) raw.publish(room, headFrame)
-    for (const event of events) {
-      for (const binding of arcade.settings.bindings) {
-        if (binding.address === event.contract) raw.publish(binding.room, frames.event(event))
-      }
-    }
+    for (const { room, event } of relayed) raw.publish(room, frames.event(event))
   })
   results.push({ name: 'raw Bun.serve publish', ...(await phase(`ws://127.0.0.1:${raw.port}`, rooms, applied)) })
   stopMirror()

@@ -5,8 +5,11 @@ import { frames, type EventPayload, type HeadPayload } from './frames.ts'
 import type { Room } from './room.ts'
 import type { Binding } from './settings.ts'
 
-/** `startedAt` is performance.now() when the mini-block began to be applied, before any frame went out. */
-export type AppliedListener = (head: HeadPayload, events: EventPayload[], startedAt: number) => void
+/**
+ * `relayed` is every event frame that went out, with the room it went to; `startedAt` is
+ * performance.now() when the mini-block began to be applied, before any frame went out.
+ */
+export type AppliedListener = (head: HeadPayload, relayed: Array<{ room: string; event: EventPayload }>, startedAt: number) => void
 
 /**
  * Turns applied mini-blocks into frames: a `head` frame to every room, then an `event` frame per
@@ -46,7 +49,7 @@ export class Relay {
     const headFrame = frames.head(head)
     for (const room of this.rooms.values()) room.broadcast(headFrame)
 
-    const relayed: EventPayload[] = []
+    const relayed: Array<{ room: string; event: EventPayload }> = []
     for (const log of logs) {
       if (log.removed) continue
       // A contract bound to several rooms (the bank) has its log decoded once.
@@ -65,7 +68,7 @@ export class Relay {
           miniBlock: miniBlock.number,
         }
         this.rooms.get(binding.room)?.relayEvent(event)
-        relayed.push(event)
+        relayed.push({ room: binding.room, event })
       }
     }
     for (const listener of this.listeners) listener(head, relayed, startedAt)
