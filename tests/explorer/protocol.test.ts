@@ -131,16 +131,17 @@ describe('/names', () => {
     expect(Object.keys((await seeded.json<Body>(`/names?address=${many.join(',')}`)).names)).toHaveLength(100)
     expect((await seeded.json<Body>(`/names?address=${alice.address},0x1234`, 400)).error).toBe('not an address: 0x1234')
     expect(await seeded.json<Body>('/names')).toEqual({ names: {}, labels: {} })
+    expect((await seeded.json<Body>(`/names?address=${alice.address}&address=${bob.address}`)).names).toEqual({ [alice.address]: 'alice.bx', [bob.address]: 'bob.bx' })
   })
 
-  test('every name null when the config names no name service, or the node is away; the labels stay', async () => {
+  test('every name null when the config names no name service, or the node is away', async () => {
     const asked = `/names?address=${alice.address},${c.FeeRouter}`
-    const unnamed = { names: { [alice.address]: null, [c.FeeRouter]: null }, labels: { [alice.address]: null, [c.FeeRouter]: 'Fee Router' } }
+    const unnamed = { [alice.address]: null, [c.FeeRouter]: null }
     await otherExplorer('[explorer]\nnameRegistry = ""\n', async (json) => {
-      expect(await json(asked)).toEqual(unnamed)
+      expect((await json(asked)).names).toEqual(unnamed)
     })
     await otherExplorer('[chain]\nrpc = "http://127.0.0.1:9"\n[explorer]\nnodeTimeoutMs = 200\n', async (json) => {
-      expect(await json(asked)).toEqual(unnamed)
+      expect((await json(asked)).names).toEqual(unnamed)
     })
   })
 })

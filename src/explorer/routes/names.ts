@@ -18,17 +18,17 @@ export function nameRoutes(explorer: Explorer) {
   const registry = explorer.contracts.nameRegistry
   return new Elysia({ name: 'explorer-names' })
     .get('/name/:name', async ({ params }) => {
-    const label = nameLabel(params.name)
-    if (label === null) throw new NotFoundError(`a name must be ${LABEL_MIN} to ${LABEL_MAX} characters`)
-    if (!registry) throw new NotFoundError('no name service is configured')
-    if (!isRegistrableLabel(label)) throw new InvalidInputError('a name is made of a-z, 0-9 and "-" (not first or last)')
-    const results = await explorer.node.batch([lookupCall(registry, label)])
-    if (results === null) throw new NodeUnreachableError('the node cannot be reached')
-    const record = lookupResult(results, 0)
-    // The registry did not answer as one: no code at the configured address, or another contract.
-    if (!record) throw new UnavailableError('the configured name registry does not answer')
-    return record
-  })
+      const label = nameLabel(params.name)
+      if (label === null) throw new NotFoundError(`a name must be ${LABEL_MIN} to ${LABEL_MAX} characters`)
+      if (!registry) throw new NotFoundError('no name service is configured')
+      if (!isRegistrableLabel(label)) throw new InvalidInputError('a name is made of a-z, 0-9 and "-" (not first or last)')
+      const results = await explorer.node.batch([lookupCall(registry, label)])
+      if (results === null) throw new NodeUnreachableError('the node cannot be reached')
+      const record = lookupResult(results, 0)
+      // The registry did not answer as one: no code at the configured address, or another contract.
+      if (!record) throw new UnavailableError('the configured name registry does not answer')
+      return record
+    })
     /**
      * `/names?address=A,B,...`: what the pages call each address, so that every address a page
      * prints can be named in one request: `names`, the name it goes by (its reverse record) or
@@ -36,8 +36,12 @@ export function nameRoutes(explorer: Explorer) {
      * left out, like a clamped list); one that is not an address is a 400. With no name service
      * or the node away every name is null; the labels are still there.
      */
-    .get('/names', async ({ query }) => {
-      const given = typeof query.address === 'string' ? query.address.split(',').filter((text) => text !== '') : []
+    .get('/names', async ({ request }) => {
+      // `address=A,B` or `address=A&address=B`, alike.
+      const given = new URL(request.url).searchParams
+        .getAll('address')
+        .flatMap((value) => value.split(','))
+        .filter((text) => text !== '')
       const addresses = given.slice(0, NAMES_MAX).map((text) => {
         const address = parseAddress(text.trim())
         if (!address) throw new InvalidInputError(`not an address: ${text.slice(0, 64)}`)
