@@ -18,28 +18,18 @@ export type ServiceStatus = {
   error?: string
 } & Record<string, unknown>
 
-/** What `stack status` prints and `stack dev --json` prints once ready. */
-export type StackStatus = {
-  running: true
-  pid: number
-  mode: Runtime['mode']
-  version: string
-  startedAt: string
-  config: string | null
-  dataDir: string
-  chainId: number
-  rpcUrl: string
-  wsUrl: string
+/** What `stack status` prints and `stack dev --json` prints once ready: the runtime file's facts, and how each service is now. */
+export type StackStatus = { running: true } & Pick<
+  Runtime,
+  'pid' | 'mode' | 'version' | 'startedAt' | 'config' | 'dataDir' | 'chainId' | 'rpcUrl' | 'wsUrl' | 'manifestPath' | 'faucet' | 'state' | 'fork'
+> & {
   /** The node's head, or null when it does not answer. */
   nodeHead: number | null
   services: { explorer: ServiceStatus; exchange: ServiceStatus; faucet: ServiceStatus; arcade: ServiceStatus }
-  manifestPath: string
   /** The deployment manifest's contracts (checksummed), empty when there is none. */
   contracts: Record<string, string>
-  faucet: Runtime['faucet']
+  /** The reset point's block (the snapshot's id stays in the runtime file). */
   snapshot: { block: number } | null
-  state: string | null
-  fork: Runtime['fork']
   /** Whether every service answers its health. */
   healthy: boolean
 }
