@@ -180,10 +180,12 @@ describe('the explorer pages', () => {
     await expectText(page, '#block h1', `Block ${grouped(overview.blocks[0]!.number)}`)
     await search(overview.topAccounts[0]!.address)
     await expectText(page, '#address-value', overview.topAccounts[0]!.address)
-    const alice = await stack.api<{ name: string; resolved: string }>('/name/alice')
+    const alice = await stack.api<{ name: string; resolved: string; price: string }>('/name/alice')
     await search('alice')
     await expectText(page, '#name', alice.name)
     await expectText(page, '#name', alice.resolved)
+    // The yearly price is in BX, the native token, with its 18 decimals: 10 BX for five letters.
+    await expectText(page, '#name-price', `${BigInt(alice.price) / 10n ** 18n} BX`)
     await screenshot(page, 'name')
     expect(errors).toEqual([])
   })
