@@ -3,6 +3,7 @@ import { methodName } from './decode/decode.ts'
 import { checksum, checksumOrNull } from '../eth/address.ts'
 import { hex } from '../eth/bytes.ts'
 import { fee } from './format.ts'
+import type { Probe } from './probes.ts'
 import type { RankedAccount } from './read/tally.ts'
 import type { ListedTransfer } from './read/transfers.ts'
 import type { RegistryView } from './registryView.ts'
@@ -68,6 +69,18 @@ export function nftTransfer(transfer: Transfer, registry: RegistryView) {
 
 /** The symbol and decimals of an ERC-20 as shown, and whether the registry lists it. */
 export type TokenMeta = { symbol: string | null; decimals: number | null; verified: boolean }
+
+/**
+ * How a list or a transaction names its ERC-20s: the registry's symbol and decimals for a token
+ * it lists, else those the token answered its probe with (`probed`, by lower-case address), else null.
+ */
+export function tokenMetaOf(registry: RegistryView, probed: ReadonlyMap<string, Probe | null>): (token: Address) => TokenMeta {
+  return (token) => {
+    const listed = registry.token(token)
+    const probe = listed ? null : probed.get(token.toLowerCase())
+    return { symbol: listed?.symbol ?? probe?.symbol ?? null, decimals: listed?.decimals ?? probe?.decimals ?? null, verified: listed !== null }
+  }
+}
 
 /** An ERC-20 movement as a transaction shows it, with its token's symbol and decimals as `metaOf` gives them. */
 export function tokenTransfer(transfer: Transfer, metaOf: (token: Address) => TokenMeta, registry: RegistryView) {

@@ -12,7 +12,7 @@ import { accountCounts, contractCreation, contractsCreatedBy, rankedAccounts, ta
 import { nftsHeld } from '../read/holdings.ts'
 import { addressTransfers, tokensReceived, transferCounts } from '../read/transfers.ts'
 import { TOKEN_META_AGE_MS } from '../probes.ts'
-import { accountRow, transferRow, txSummary, type TokenMeta } from '../rows.ts'
+import { accountRow, tokenMetaOf, transferRow, txSummary } from '../rows.ts'
 import { txHashes } from '../../spool/read.ts'
 
 /** Spec 03 "address": the bytecode is cut to 400 hex characters, with an ellipsis. */
@@ -75,24 +75,20 @@ export function accountRoutes(explorer: Explorer) {
     const nonce = valueOf<Hex>(results, 1)
     const code = valueOf<Hex>(results, 2)
     const live = results !== null
-    const tokenMeta = (token: Address): TokenMeta => {
-      const listed = registry.token(token)
-      const probe = listed ? null : probed.get(token.toLowerCase())
-      return { symbol: listed?.symbol ?? probe?.symbol ?? null, decimals: listed?.decimals ?? probe?.decimals ?? null, verified: listed !== null }
-    }
+    const tokenMeta = tokenMetaOf(registry, probed)
 
     const holdings = tokens
       .map((token, index) => {
         const listed = registry.token(token)
-        const probe = probed.get(token.toLowerCase())
+        const { symbol, decimals, verified } = tokenMeta(token)
         const balance = viewResult<bigint>(results, 3 + index, erc20Abi, 'balanceOf')
         return {
           token,
-          name: listed?.name ?? probe?.name ?? null,
-          symbol: listed?.symbol ?? probe?.symbol ?? null,
-          decimals: listed?.decimals ?? probe?.decimals ?? null,
+          name: listed?.name ?? probed.get(token.toLowerCase())?.name ?? null,
+          symbol,
+          decimals,
           logoURI: listed?.logoURI ?? null,
-          verified: listed !== null,
+          verified,
           balance: balance === null ? null : balance.toString(),
         }
       })

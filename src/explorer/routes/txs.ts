@@ -11,7 +11,7 @@ import { traceAddress } from '../format.ts'
 import { page } from '../paging.ts'
 import { TOKEN_META_AGE_MS } from '../probes.ts'
 import { tokenKind } from '../read/tokens.ts'
-import { nftTransfer, tokenTransfer, txSummary } from '../rows.ts'
+import { nftTransfer, tokenMetaOf, tokenTransfer, txSummary } from '../rows.ts'
 import { decodeTransfers } from '../transfers.ts'
 import { latestTxs, txByHash, txLogs, txTrace } from '../../spool/read.ts'
 
@@ -50,12 +50,7 @@ export function txRoutes(explorer: Explorer) {
     // Unlisted tokens are named by asking them (one batch, remembered for a minute); with the
     // node away their symbol and decimals are null.
     const unlisted = [...new Set(fungible.map((transfer) => checksum(transfer.token)))].filter((token) => !registry.token(token))
-    const probes = await explorer.probes.probe(unlisted as Address[], TOKEN_META_AGE_MS)
-    const tokenMeta = (token: Address) => {
-      const listed = registry.token(token)
-      const probe = listed ? null : probes.get(token.toLowerCase())
-      return { symbol: listed?.symbol ?? probe?.symbol ?? null, decimals: listed?.decimals ?? probe?.decimals ?? null, verified: listed !== null }
-    }
+    const tokenMeta = tokenMetaOf(registry, await explorer.probes.probe(unlisted as Address[], TOKEN_META_AGE_MS))
 
     const input = hex(tx.input)
     return {
