@@ -13,7 +13,7 @@
 import { rmSync } from 'node:fs'
 import type { Browser } from 'playwright-core'
 import { launchChromium } from '../tests/helpers/browser.ts'
-import { configDir, fromSource, ROOT, startStack } from '../tests/helpers/stack.ts'
+import { startSeededDevStack } from '../tests/helpers/seededDevStack.ts'
 import { atExit, fmt, printTable, record, summarize, withCeiling } from './harness.ts'
 
 const LOADS = Number(process.argv[2] ?? 20)
@@ -52,17 +52,9 @@ async function pathsOf(browser: Browser, base: string, page: PageCase): Promise<
   return paths
 }
 
-const { dir, file } = configDir(`[dev]\nport = 0\n[registry]\nsource = "${ROOT}/registry"\n[explorer]\nport = 0\nrateLimitPerMinute = 1000000\n`)
-const stack = await startStack(fromSource, ['dev', '--config', file], { cwd: dir, timeoutMs: 60_000 })
+const { stack, dir, origin: base, api } = await startSeededDevStack(1_000_000)
 // Its own stop ends the dev chain too; at an early exit the signal is all there is time for.
 atExit(() => stack.child.kill('SIGTERM'))
-const base = new URL(stack.urls.explorer!).origin
-const api = async <T,>(path: string) => (await (await fetch(`${base}/api${path}`)).json()) as T
-for (;;) {
-  const stats = await api<{ indexedBlock?: number; derivedLag?: number }>('/stats')
-  if ((stats.indexedBlock ?? 0) > 150 && stats.derivedLag !== undefined && stats.derivedLag <= 2) break
-  await Bun.sleep(200)
-}
 const overview = await api<{ txs: Array<{ hash: string }>; topAccounts: Array<{ address: string }>; blocks: Array<{ number: number }> }>('/overview')
 const cases: PageCase[] = [
   { name: 'home `/`', path: '/', ready: '#latest-txs tbody tr' },

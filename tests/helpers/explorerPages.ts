@@ -2,9 +2,9 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { launchChromium } from './browser.ts'
-import { configDir, fromSource, ROOT, startStack, type RunningStack } from './stack.ts'
+import { ROOT } from './stack.ts'
+import { startSeededDevStack, type SeededDevStack } from './seededDevStack.ts'
 import { atTestRunEnd } from './testEnd.ts'
-import { waitFor } from './wait.ts'
 
 // The explorer's pages in a real browser against `stack dev`: one dev stack and one Chromium for
 // every page test of the run (each file asks for them; the first starts them), stopped once the
@@ -12,13 +12,8 @@ import { waitFor } from './wait.ts'
 
 export const SCREENSHOTS = join(ROOT, 'test-artifacts', 'screenshots')
 
-export type PagesStack = {
-  stack: RunningStack
+export type PagesStack = Omit<SeededDevStack, 'dir'> & {
   browser: Browser
-  /** The explorer's origin, e.g. http://127.0.0.1:40123 */
-  origin: string
-  /** An explorer API answer, as the pages read it. */
-  api: <T = any>(path: string) => Promise<T>
   /** How the pages print an address cut short: its tag label, else the name it goes by, else its first characters (`label` when the row carries one). */
   shownAs: (address: string, label?: string | null) => Promise<string>
 }
@@ -28,16 +23,8 @@ let shared: Promise<PagesStack> | null = null
 export function pagesStack(): Promise<PagesStack> {
   shared ??= (async () => {
     // The tests browse like many people at once from one address: the API's minute is not what they test (limits.test.ts does).
-    const { dir, file } = configDir(`[dev]\nport = 0\n[registry]\nsource = "${ROOT}/registry"\n[explorer]\nport = 0\nrateLimitPerMinute = 100000\n`)
-    const stack = await startStack(fromSource, ['dev', '--config', file], { cwd: dir, timeoutMs: 60_000 })
+    const { stack, origin, api } = await startSeededDevStack(100_000)
     atTestRunEnd(() => stack.stop())
-    const origin = new URL(stack.urls.explorer!).origin
-    const api = async <T,>(path: string): Promise<T> => (await (await fetch(`${origin}/api${path}`)).json()) as T
-    // Every stream past the seeded blocks, so that what a page shows is what the test reads.
-    await waitFor(async () => {
-      const stats = await api<{ indexedBlock?: number; derivedLag?: number; tokens?: number }>('/stats')
-      return (stats.indexedBlock ?? 0) > 150 && stats.derivedLag !== undefined && stats.derivedLag <= 2
-    }, 'the explorer past the seeded blocks', 40_000)
     const browser = await launchChromium()
     atTestRunEnd(() => browser.close())
     const shownAs = async (address: string, label?: string | null) => {
