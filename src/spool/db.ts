@@ -7,6 +7,9 @@ export type { Database }
 
 export const SPOOL_FILE = 'spool.db'
 
+/** Pages of write-ahead log (4 KiB each) after which the writer checkpoints it into the file. */
+const WAL_CHECKPOINT_PAGES = 16_384
+
 /**
  * Opens the spool database in WAL mode (readers never wait for the writer), applies the
  * migrations (the spool's own first, then those of the derived streams), and proves that it can
@@ -22,6 +25,12 @@ export function openSpool(path: string, extraMigrations: Migration[] = []): Data
     // The transactions' hash index takes its rows in random order: a page cache that holds it
     // keeps the writes from reading pages back from disk (64 MiB at most, taken as it is used).
     db.run('PRAGMA cache_size = -65536')
+    // Checkpoints every 64 MiB of log rather than SQLite's 4: a pass rewrites the same index pages
+    // again and again, and a checkpoint copies only the last copy of each page, with two fsyncs,
+    // so fewer of them write less (a tenth of a cl pass's time). The log is truncated back to
+    // that size after each, and removed at a clean close.
+    db.run(`PRAGMA wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`)
+    db.run(`PRAGMA journal_size_limit = ${WAL_CHECKPOINT_PAGES * 4096}`)
     db.run('PRAGMA busy_timeout = 5000')
     db.run('PRAGMA foreign_keys = OFF')
     migrate(db, [...spoolMigrations, ...extraMigrations])
