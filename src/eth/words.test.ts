@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { encodeAbiParameters, hexToBytes, pad } from 'viem'
-import { addressTopic, addressWord, hexOf, int, intTopic, smallInt, uint, uintDecimal } from './words.ts'
+import { addressTopic, addressWord, hexOf, int, intTopic, selectorOf, smallInt, uint, uintDecimal } from './words.ts'
 
 const bytes = (hex: `0x${string}`) => hexToBytes(hex)
 
@@ -50,4 +50,44 @@ describe('reading ABI words from BLOBs', () => {
     const words = bytes(encodeAbiParameters(values.map(() => ({ type: 'int256' })), values))
     values.forEach((value, index) => expect(smallInt(words, index)).toBe(Number(value)))
   })
+})
+
+describe('words against viem, at every width and sign', () => {
+  // Values around each boundary the short ways have: six bytes, 2^53, every chunk of six bytes.
+  const around = (bits: number) => [2n ** BigInt(bits) - 1n, 2n ** BigInt(bits), 2n ** BigInt(bits) + 1n]
+  const unsigned = [0n, 1n, 0x1fn, 0x20n, ...[8, 47, 48, 52, 53, 55, 56, 96, 144, 160, 200, 255].flatMap(around), 2n ** 256n - 1n]
+  const signed = [...unsigned.filter((value) => value < 2n ** 255n), ...unsigned.filter((value) => value <= 2n ** 255n).map((value) => -value)]
+
+  test('uint and uintDecimal', () => {
+    const words = bytes(encodeAbiParameters(unsigned.map(() => ({ type: 'uint256' })), unsigned))
+    unsigned.forEach((value, index) => {
+      expect(uint(words, index)).toBe(value)
+      expect(uintDecimal(words, index)).toBe(value.toString())
+    })
+  })
+
+  test('int, negatives whose magnitude is just below and above each boundary included', () => {
+    const words = bytes(encodeAbiParameters(signed.map(() => ({ type: 'int256' })), signed))
+    signed.forEach((value, index) => expect(int(words, index)).toBe(value))
+  })
+
+  test('ten thousand random words of random widths', () => {
+    let seed = 12345
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed)
+    const values = Array.from({ length: 10_000 }, () => {
+      let value = 0n
+      for (let byte = random() % 33; byte > 0; byte--) value = (value << 8n) | BigInt(random() % 256)
+      return value
+    })
+    const words = bytes(encodeAbiParameters(values.map(() => ({ type: 'uint256' })), values))
+    values.forEach((value, index) => {
+      expect(uint(words, index)).toBe(value)
+      expect(int(words, index)).toBe(value >= 2n ** 255n ? value - 2n ** 256n : value)
+    })
+  })
+})
+
+test('selectorOf: the first four bytes of a topic, 0 without one', () => {
+  expect(selectorOf(bytes('0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef'))).toBe(0xddf252ad)
+  expect(selectorOf(null)).toBe(0)
 })

@@ -5,8 +5,6 @@
 // as `.buffer`, Buffer.from(buffer, offset) and `.subarray` do, costs more than the decoding, so
 // parts are read in place, or copied out with `.slice`.)
 
-const TWO_256 = 1n << 256n
-const TWO_255 = 1n << 255n
 /** Values of up to six bytes are exact as numbers. */
 const SMALL_BYTES = 6
 
@@ -31,19 +29,48 @@ function smallValue(bytes: Uint8Array, start: number, end: number): number {
   return value
 }
 
+/** Whether big-endian bytes `[first, end)`, read by `read`, are below 2^53 (a number holds them exactly). `first` is not a zero. */
+function fitsNumber(bytes: Uint8Array, first: number, end: number, read = smallValue): boolean {
+  return end - first <= SMALL_BYTES || (end - first === SMALL_BYTES + 1 && read(bytes, first, first + 1) < 0x20)
+}
+
+/** The same bytes each turned over (255 - b): a negative word's magnitude, less one. */
+function smallComplement(bytes: Uint8Array, start: number, end: number): number {
+  let value = 0
+  for (let index = start; index < end; index++) value = value * 256 + (255 - bytes[index]!)
+  return value
+}
+
+/**
+ * Big-endian bytes `[first, end)` as a bigint, from numbers of six bytes each: a hex string
+ * parsed by BigInt costs about twice as much for the amounts and prices events carry. Bytes that
+ * fit a number exactly (below 2^53) take one conversion. `read` is smallValue or smallComplement.
+ */
+function bigValue(bytes: Uint8Array, first: number, end: number, read: typeof smallValue): bigint {
+  if (fitsNumber(bytes, first, end, read)) return BigInt(read(bytes, first, end))
+  const head = (end - first) % SMALL_BYTES || SMALL_BYTES
+  let value = BigInt(read(bytes, first, first + head))
+  for (let at = first + head; at < end; at += SMALL_BYTES) value = (value << 48n) | BigInt(read(bytes, at, at + SMALL_BYTES))
+  return value
+}
+
 /** The `index`-th 32-byte word of event data as an unsigned integer (a word past the data's end reads as zero). */
 export function uint(data: Uint8Array, index: number): bigint {
   const end = index * 32 + 32
   if (end > data.length) return 0n
-  const first = firstNonZero(data, index * 32, end)
-  if (end - first <= SMALL_BYTES) return BigInt(smallValue(data, first, end))
-  return BigInt(`0x${hexOf(data, first, end)}`)
+  return bigValue(data, firstNonZero(data, index * 32, end), end, smallValue)
 }
 
 /** The `index`-th word as a two's-complement signed integer (int256, int24 alike: sign-extended). */
 export function int(data: Uint8Array, index: number): bigint {
-  const value = uint(data, index)
-  return value >= TWO_255 ? value - TWO_256 : value
+  const start = index * 32
+  const end = start + 32
+  if (end > data.length) return 0n
+  if (data[start]! < 0x80) return bigValue(data, firstNonZero(data, start, end), end, smallValue)
+  // Negative: minus (the bytes turned over, plus one); leading 0xff bytes turn over to zeros.
+  let first = start
+  while (first < end && data[first] === 0xff) first++
+  return -(bigValue(data, first, end, smallComplement) + 1n)
 }
 
 /** The `index`-th word as a decimal string: the unsigned integer, without a BigInt when it is small. */
@@ -51,7 +78,7 @@ export function uintDecimal(data: Uint8Array, index: number): string {
   const end = index * 32 + 32
   if (end > data.length) return '0'
   const first = firstNonZero(data, index * 32, end)
-  return end - first <= SMALL_BYTES ? String(smallValue(data, first, end)) : uint(data, index).toString()
+  return fitsNumber(data, first, end) ? String(smallValue(data, first, end)) : uint(data, index).toString()
 }
 
 /**
@@ -73,6 +100,16 @@ export function smallInt(data: Uint8Array, index: number): number {
     return sign === 0 ? value : value - 2 ** 48
   }
   return Number(int(data, index))
+}
+
+/**
+ * The first four bytes of a topic as a number (0 when there is none): a stream tells the events
+ * it reads apart by them without turning 32 bytes into a string. Only the stream's own
+ * signatures reach it (the spool selects them whole), so four bytes that differ among those
+ * suffice; events.ts checks that they do.
+ */
+export function selectorOf(topic: Uint8Array | null): number {
+  return topic === null ? 0 : ((topic[0]! << 24) | (topic[1]! << 16) | (topic[2]! << 8) | topic[3]!) >>> 0
 }
 
 /** The address in the `index`-th word (its last 20 bytes), as bytes for a BLOB column. */

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { toEventSelector, toEventSignature, type AbiEvent } from 'viem'
+import { hexToBytes, toEventSelector, toEventSignature, type AbiEvent } from 'viem'
+import { selectorOf } from '../eth/words.ts'
 import { uniswap } from '../devnet/artifacts.ts'
 import { clEvents, v2Events } from './events.ts'
 
@@ -12,12 +13,19 @@ describe('the event signatures the streams select on', () => {
     for (const [name, event] of Object.entries(v2Events)) {
       expect(event.signature).toBe(declared.get(name)!)
       expect(event.selector).toBe(toEventSelector(declared.get(name)!))
-      expect(event.key).toBe(event.selector.slice(2))
+      expect(event.head).toBe(selectorOf(hexToBytes(event.selector)))
     }
   })
 
   test('concentrated: as the v3-core factory and pool ABIs declare them', () => {
     const declared = new Map([...eventsOf(uniswap.UniswapV3Factory.abi), ...eventsOf(uniswap.UniswapV3Pool.abi)])
     for (const [name, event] of Object.entries(clEvents)) expect(event.signature).toBe(declared.get(name)!)
+  })
+
+  test('within each family, the first four bytes tell every event apart', () => {
+    for (const family of [v2Events, clEvents]) {
+      const heads = Object.values(family).map((event) => event.head)
+      expect(new Set(heads).size).toBe(heads.length)
+    }
   })
 })

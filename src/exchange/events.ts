@@ -4,10 +4,14 @@ import { toEventSelector } from 'viem'
 // against the ABIs of the npm artifacts). Written out rather than imported so the spool worker
 // does not load the contracts' bytecode to learn 32-byte constants.
 
-/** Topic0 as 64 lower-case hex digits (how a stream compares it), and as 0x-hex (what the framework selects on). */
+/**
+ * Topic0 as 0x-hex (what the framework selects on), and its first four bytes as a number (how a
+ * stream tells its events apart: selectorOf in eth/words.ts; events.test.ts checks that they
+ * differ within each family).
+ */
 const topic = (signature: string) => {
   const selector = toEventSelector(signature)
-  return { signature, selector, key: selector.slice(2) }
+  return { signature, selector, head: Number.parseInt(selector.slice(2, 10), 16) }
 }
 
 export const v2Events = {

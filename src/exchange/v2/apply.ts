@@ -1,7 +1,7 @@
 import type { Database } from 'bun:sqlite'
 import type { SpoolLog } from '../../spool/streams.ts'
 import { v2Events } from '../events.ts'
-import { addressTopic, addressWord, hexOf, uint, uintDecimal } from '../../eth/words.ts'
+import { addressTopic, addressWord, hexOf, selectorOf, uint, uintDecimal } from '../../eth/words.ts'
 import { emptyPairState, pairStates } from './pairState.ts'
 
 const { PairCreated, Sync, Swap, Mint, Burn } = v2Events
@@ -24,9 +24,9 @@ export function applyV2(db: Database, logs: SpoolLog[], factory: string): void {
   )
 
   for (const log of logs) {
-    const topic = log.topic0 ? hexOf(log.topic0) : ''
+    const topic = selectorOf(log.topic0)
     const { blockNumber: block, data } = log
-    if (topic === PairCreated.key) {
+    if (topic === PairCreated.head) {
       if (hexOf(log.address) !== factory) continue
       const pair = addressWord(data, 0)
       insertPair.run(pair, addressTopic(log.topic1), addressTopic(log.topic2), block, log.txId, log.logIndex)
@@ -36,12 +36,12 @@ export function applyV2(db: Database, logs: SpoolLog[], factory: string): void {
     const state = states.edit(hexOf(log.address), [log.address], block)
     if (!state) continue // not a pair of our factory
     switch (topic) {
-      case Sync.key:
+      case Sync.head:
         state.reserve0 = uint(data, 0)
         state.reserve1 = uint(data, 1)
         state.reservesBlock = block
         break
-      case Swap.key: {
+      case Swap.head: {
         const [in0, in1, out0, out1] = [uint(data, 0), uint(data, 1), uint(data, 2), uint(data, 3)]
         insertSwap.run(log.txId, log.logIndex, block, log.address, addressTopic(log.topic1), addressTopic(log.topic2), `${in0}`, `${in1}`, `${out0}`, `${out1}`)
         state.swapCount++
@@ -49,11 +49,11 @@ export function applyV2(db: Database, logs: SpoolLog[], factory: string): void {
         state.volume1 += in1
         break
       }
-      case Mint.key:
+      case Mint.head:
         insertLiquidity.run(log.txId, log.logIndex, block, log.address, 'mint', addressTopic(log.topic1), null, uintDecimal(data, 0), uintDecimal(data, 1))
         state.mintCount++
         break
-      case Burn.key:
+      case Burn.head:
         insertLiquidity.run(log.txId, log.logIndex, block, log.address, 'burn', addressTopic(log.topic1), addressTopic(log.topic2), uintDecimal(data, 0), uintDecimal(data, 1))
         state.burnCount++
         break
