@@ -1,10 +1,18 @@
 import type { Database } from 'bun:sqlite'
 import type { SpoolLog } from '../../spool/streams.ts'
 import { clEvents } from '../events.ts'
-import { addressTopic, addressWord, hexOf, int, intTopic, smallInt, uint } from '../../eth/words.ts'
-import { emptyPool, emptyPosition, emptyTick, poolStates, positionStates, tickStates, type PoolState } from './state.ts'
+import { addressTopic, addressWord, hexOf, int, intTopic, selectorOf, smallInt, uint } from '../../eth/words.ts'
+import { emptyPool, emptyPosition, emptyTick, poolStates, positionStates, tickStates, type PoolState, type PositionState } from './state.ts'
 
-const E = clEvents
+const FEE_AMOUNT_ENABLED = clEvents.FeeAmountEnabled.head
+const POOL_CREATED = clEvents.PoolCreated.head
+const INITIALIZE = clEvents.Initialize.head
+const SWAP = clEvents.Swap.head
+const MINT = clEvents.Mint.head
+const BURN = clEvents.Burn.head
+const COLLECT = clEvents.Collect.head
+const FLASH = clEvents.Flash.head
+const COLLECT_PROTOCOL = clEvents.CollectProtocol.head
 
 /**
  * Folds concentrated-liquidity logs, in chain order, into the cl tables, doing what the pool
@@ -14,133 +22,177 @@ const E = clEvents
  * no tokens). Only pools of the configured factory count. `factory` is 40 lower-case hex digits.
  */
 export function applyCl(db: Database, logs: SpoolLog[], factory: string): void {
-  const pools = poolStates(db)
-  const ticks = tickStates(db)
-  const positions = positionStates(db)
-  const insertTier = db.query('INSERT INTO cl_tiers (fee, tick_spacing, enabled_block) VALUES (?, ?, ?)')
-  const insertPool = db.query(
-    'INSERT INTO cl_pools (pool, token0, token1, fee, tick_spacing, created_block, created_tx, created_log) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-  )
-  const insertSwap = db.query(
-    `INSERT INTO cl_swaps (tx_id, log_index, block, pool, sender, recipient, amount0, amount1, sqrt_price_x96, liquidity, tick)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  )
-  const insertEvent = db.query(
-    `INSERT INTO cl_events (tx_id, log_index, block, pool, kind, owner, sender, recipient, tick_lower, tick_upper, liquidity, amount0, amount1)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  )
-
+  const pass = new ClPass(db)
   for (const log of logs) {
-    const topic = log.topic0 ? hexOf(log.topic0) : ''
-    const { blockNumber: block, data, address } = log
-    if (topic === E.FeeAmountEnabled.key || topic === E.PoolCreated.key) {
-      if (hexOf(address) !== factory) continue
-      if (topic === E.FeeAmountEnabled.key) {
-        insertTier.run(intTopic(log.topic1), intTopic(log.topic2), block)
-      } else {
-        const pool = addressWord(data, 1)
-        insertPool.run(pool, addressTopic(log.topic1), addressTopic(log.topic2), intTopic(log.topic3), smallInt(data, 0), block, log.txId, log.logIndex)
-        pools.edit(hexOf(pool), [pool], block, emptyPool)
-      }
+    const event = selectorOf(log.topic0)
+    if (event === FEE_AMOUNT_ENABLED || event === POOL_CREATED) {
+      if (hexOf(log.address) === factory) pass.factoryEvent(log, event)
       continue
     }
+    const poolId = hexOf(log.address)
+    const pool = pass.pools.edit(poolId, [log.address], log.blockNumber)
+    if (pool) pass.poolEvent(log, event, poolId, pool) // else not a pool of our factory
+  }
+  pass.pools.flush()
+  pass.ticks.flush()
+  pass.positions.flush()
+}
 
-    const poolId = hexOf(address)
-    const pool = pools.edit(poolId, [address], block)
-    if (!pool) continue // not a pool of our factory
+/** One pass's statements and the rows it holds, and what each event does to them. */
+class ClPass {
+  readonly pools: ReturnType<typeof poolStates>
+  readonly ticks: ReturnType<typeof tickStates>
+  readonly positions: ReturnType<typeof positionStates>
+  private readonly insertTier
+  private readonly insertPool
+  private readonly insertSwap
+  private readonly insertEvent
 
-    /** One end of a range gains (or loses) `delta` of liquidity. */
-    const moveTick = (tick: number, gross: bigint, net: bigint) => {
-      const state = ticks.edit(`${poolId}:${tick}`, [address, tick], block, emptyTick)!
-      state.liquidityGross += gross
-      state.liquidityNet += net
-    }
-    /** A mint (delta > 0) or burn (delta < 0) of a range: both ends, and the active liquidity if the range holds the price. */
-    const moveRange = (lower: number, upper: number, delta: bigint) => {
-      if (delta === 0n) return // a burn of nothing only pokes fees into the pool's books
-      const size = delta < 0n ? -delta : delta
-      moveTick(lower, delta < 0n ? -size : size, delta)
-      moveTick(upper, delta < 0n ? -size : size, -delta)
-      if (inRange(pool, lower, upper)) pool.liquidity += delta
-    }
-    const position = (owner: Uint8Array, lower: number, upper: number) => {
-      const state = positions.edit(`${poolId}:${hexOf(owner)}:${lower}:${upper}`, [address, owner, lower, upper], block, emptyPosition)!
-      state.lastBlock = block
-      state.lastTx = log.txId
-      state.lastLog = log.logIndex
-      return state
-    }
-    const event = (kind: string, owner: Uint8Array, sender: Uint8Array | null, recipient: Uint8Array | null, lower: number, upper: number, liquidity: bigint | null, amount0: bigint, amount1: bigint) =>
-      insertEvent.run(log.txId, log.logIndex, block, address, kind, owner, sender, recipient, lower, upper, liquidity === null ? null : `${liquidity}`, `${amount0}`, `${amount1}`)
+  constructor(db: Database) {
+    this.pools = poolStates(db)
+    this.ticks = tickStates(db)
+    this.positions = positionStates(db)
+    this.insertTier = db.query('INSERT INTO cl_tiers (fee, tick_spacing, enabled_block) VALUES (?, ?, ?)')
+    this.insertPool = db.query(
+      'INSERT INTO cl_pools (pool, token0, token1, fee, tick_spacing, created_block, created_tx, created_log) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    )
+    this.insertSwap = db.query(
+      `INSERT INTO cl_swaps (tx_id, log_index, block, pool, sender, recipient, amount0, amount1, sqrt_price_x96, liquidity, tick)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    this.insertEvent = db.query(
+      `INSERT INTO cl_events (tx_id, log_index, block, pool, kind, owner, sender, recipient, tick_lower, tick_upper, liquidity, amount0, amount1)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+  }
 
-    switch (topic) {
-      case E.Initialize.key:
+  /** A fee tier enabled or a pool created, by the configured factory. */
+  factoryEvent(log: SpoolLog, event: number): void {
+    const { blockNumber: block, data } = log
+    if (event === FEE_AMOUNT_ENABLED) {
+      this.insertTier.run(intTopic(log.topic1), intTopic(log.topic2), block)
+      return
+    }
+    const pool = addressWord(data, 1)
+    this.insertPool.run(pool, addressTopic(log.topic1), addressTopic(log.topic2), intTopic(log.topic3), smallInt(data, 0), block, log.txId, log.logIndex)
+    this.pools.edit(hexOf(pool), [pool], block, emptyPool)
+  }
+
+  /** An event of a pool of the factory, whose state (about to change in the log's block) is `pool`. */
+  poolEvent(log: SpoolLog, event: number, poolId: string, pool: PoolState): void {
+    const { data } = log
+    switch (event) {
+      case INITIALIZE:
         pool.sqrtPriceX96 = uint(data, 0)
         pool.tick = smallInt(data, 1)
         break
-      case E.Swap.key: {
-        const [amount0, amount1] = [int(data, 0), int(data, 1)]
+      case SWAP: {
+        const amount0 = int(data, 0)
+        const amount1 = int(data, 1)
         pool.sqrtPriceX96 = uint(data, 2)
         pool.liquidity = uint(data, 3)
         pool.tick = smallInt(data, 4)
         pool.balance0 += amount0
         pool.balance1 += amount1
         pool.swapCount++
-        insertSwap.run(log.txId, log.logIndex, block, address, addressTopic(log.topic1), addressTopic(log.topic2), `${amount0}`, `${amount1}`, `${pool.sqrtPriceX96}`, `${pool.liquidity}`, pool.tick)
+        this.insertSwap.run(
+          log.txId, log.logIndex, log.blockNumber, log.address, addressTopic(log.topic1), addressTopic(log.topic2),
+          `${amount0}`, `${amount1}`, `${pool.sqrtPriceX96}`, `${pool.liquidity}`, pool.tick,
+        )
         break
       }
-      case E.Mint.key: {
-        const [owner, lower, upper] = [addressTopic(log.topic1), intTopic(log.topic2), intTopic(log.topic3)]
-        const [amount, amount0, amount1] = [uint(data, 1), uint(data, 2), uint(data, 3)]
-        moveRange(lower, upper, amount)
+      case MINT: {
+        const owner = addressTopic(log.topic1)
+        const lower = intTopic(log.topic2)
+        const upper = intTopic(log.topic3)
+        const amount = uint(data, 1)
+        const amount0 = uint(data, 2)
+        const amount1 = uint(data, 3)
+        this.moveRange(log, poolId, pool, lower, upper, amount)
         pool.balance0 += amount0
         pool.balance1 += amount1
         pool.mintCount++
-        const held = position(owner, lower, upper)
+        const held = this.position(log, poolId, owner, lower, upper)
         held.liquidity += amount
         held.deposited0 += amount0
         held.deposited1 += amount1
-        event('mint', owner, addressWord(data, 0), null, lower, upper, amount, amount0, amount1)
+        this.event(log, 'mint', owner, addressWord(data, 0), null, lower, upper, `${amount}`, `${amount0}`, `${amount1}`)
         break
       }
-      case E.Burn.key: {
-        const [owner, lower, upper] = [addressTopic(log.topic1), intTopic(log.topic2), intTopic(log.topic3)]
-        const [amount, amount0, amount1] = [uint(data, 0), uint(data, 1), uint(data, 2)]
-        moveRange(lower, upper, -amount)
+      case BURN: {
+        const owner = addressTopic(log.topic1)
+        const lower = intTopic(log.topic2)
+        const upper = intTopic(log.topic3)
+        const amount = uint(data, 0)
+        const amount0 = uint(data, 1)
+        const amount1 = uint(data, 2)
+        this.moveRange(log, poolId, pool, lower, upper, -amount)
         pool.burnCount++
-        const held = position(owner, lower, upper)
+        const held = this.position(log, poolId, owner, lower, upper)
         held.liquidity -= amount
         held.withdrawn0 += amount0
         held.withdrawn1 += amount1
         // Only the position's owner can burn it, so the owner is also the sender.
-        event('burn', owner, owner, null, lower, upper, -amount, -amount0, -amount1)
+        this.event(log, 'burn', owner, owner, null, lower, upper, `${-amount}`, `${-amount0}`, `${-amount1}`)
         break
       }
-      case E.Collect.key: {
-        const [owner, lower, upper] = [addressTopic(log.topic1), intTopic(log.topic2), intTopic(log.topic3)]
-        const [amount0, amount1] = [uint(data, 1), uint(data, 2)]
+      case COLLECT: {
+        const owner = addressTopic(log.topic1)
+        const lower = intTopic(log.topic2)
+        const upper = intTopic(log.topic3)
+        const amount0 = uint(data, 1)
+        const amount1 = uint(data, 2)
         pool.balance0 -= amount0
         pool.balance1 -= amount1
         pool.collectCount++
-        const held = position(owner, lower, upper)
+        const held = this.position(log, poolId, owner, lower, upper)
         held.collected0 += amount0
         held.collected1 += amount1
-        event('collect', owner, owner, addressWord(data, 0), lower, upper, null, -amount0, -amount1)
+        this.event(log, 'collect', owner, owner, addressWord(data, 0), lower, upper, null, `${-amount0}`, `${-amount1}`)
         break
       }
-      case E.Flash.key:
+      case FLASH:
         pool.balance0 += uint(data, 2)
         pool.balance1 += uint(data, 3)
         break
-      case E.CollectProtocol.key:
+      case COLLECT_PROTOCOL:
         pool.balance0 -= uint(data, 0)
         pool.balance1 -= uint(data, 1)
         break
     }
   }
-  pools.flush()
-  ticks.flush()
-  positions.flush()
+
+  /** A mint (delta > 0) or burn (delta < 0) of a range: both ends, and the active liquidity if the range holds the price. */
+  private moveRange(log: SpoolLog, poolId: string, pool: PoolState, lower: number, upper: number, delta: bigint): void {
+    if (delta === 0n) return // a burn of nothing only pokes fees into the pool's books
+    // Gross liquidity moves by delta at both ends; net by delta at the lower and against it at the upper.
+    this.moveTick(log, poolId, lower, delta, delta)
+    this.moveTick(log, poolId, upper, delta, -delta)
+    if (inRange(pool, lower, upper)) pool.liquidity += delta
+  }
+
+  /** One end of a range gains (or loses) liquidity. */
+  private moveTick(log: SpoolLog, poolId: string, tick: number, gross: bigint, net: bigint): void {
+    const state = this.ticks.edit(`${poolId}:${tick}`, [log.address, tick], log.blockNumber, emptyTick)!
+    state.liquidityGross += gross
+    state.liquidityNet += net
+  }
+
+  /** The position (owner, lower, upper) of the log's pool, about to change at the log. */
+  private position(log: SpoolLog, poolId: string, owner: Uint8Array, lower: number, upper: number): PositionState {
+    const state = this.positions.edit(`${poolId}:${hexOf(owner)}:${lower}:${upper}`, [log.address, owner, lower, upper], log.blockNumber, emptyPosition)!
+    state.lastBlock = log.blockNumber
+    state.lastTx = log.txId
+    state.lastLog = log.logIndex
+    return state
+  }
+
+  private event(
+    log: SpoolLog, kind: string, owner: Uint8Array, sender: Uint8Array | null, recipient: Uint8Array | null,
+    lower: number, upper: number, liquidity: string | null, amount0: string, amount1: string,
+  ): void {
+    this.insertEvent.run(log.txId, log.logIndex, log.blockNumber, log.address, kind, owner, sender, recipient, lower, upper, liquidity, amount0, amount1)
+  }
 }
 
 /** The pool's own test (UniswapV3Pool._modifyPosition): the range holds the current tick. */
