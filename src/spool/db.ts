@@ -20,17 +20,7 @@ export function openSpool(path: string, extraMigrations: Migration[] = []): Data
   mkdirSync(dirname(path), { recursive: true })
   const db = new Database(path, { create: true, strict: true })
   try {
-    db.run('PRAGMA journal_mode = WAL')
-    db.run('PRAGMA synchronous = NORMAL')
-    // The transactions' hash index takes its rows in random order: a page cache that holds it
-    // keeps the writes from reading pages back from disk (64 MiB at most, taken as it is used).
-    db.run('PRAGMA cache_size = -65536')
-    // Checkpoints every 64 MiB of log rather than SQLite's 4: a pass rewrites the same index pages
-    // again and again, and a checkpoint copies only the last copy of each page, with two fsyncs,
-    // so fewer of them write less (a tenth of a cl pass's time). The log is truncated back to
-    // that size after each, and removed at a clean close.
-    db.run(`PRAGMA wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`)
-    db.run(`PRAGMA journal_size_limit = ${WAL_CHECKPOINT_PAGES * 4096}`)
+    tuneForWriting(db)
     db.run('PRAGMA busy_timeout = 5000')
     db.run('PRAGMA foreign_keys = OFF')
     migrate(db, [...spoolMigrations, ...extraMigrations])
@@ -43,12 +33,46 @@ export function openSpool(path: string, extraMigrations: Migration[] = []): Data
 }
 
 /**
+ * How the spool's writer uses SQLite: WAL mode (readers never wait for the writer), commits
+ * without an fsync, a large page cache and rare checkpoints. The write path's bench gives its
+ * plain insert loop the same, so that the two differ only in what they write.
+ */
+export function tuneForWriting(db: Database): void {
+  db.run('PRAGMA journal_mode = WAL')
+  db.run('PRAGMA synchronous = NORMAL')
+  // The transactions' hash index takes its rows in random order: a page cache that holds it
+  // keeps the writes from reading pages back from disk (64 MiB at most, taken as it is used).
+  db.run('PRAGMA cache_size = -65536')
+  // Checkpoints every 64 MiB of log rather than SQLite's 4: each commit writes the index pages it
+  // touched into the log again, and a checkpoint copies only the last copy of each page, with two
+  // fsyncs, so fewer of them write less (a tenth of a cl pass's time). The log is truncated back
+  // to that size after each, and folded into the file when the writer stops (closeSpool).
+  db.run(`PRAGMA wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`)
+  db.run(`PRAGMA journal_size_limit = ${WAL_CHECKPOINT_PAGES * 4096}`)
+}
+
+/**
  * Writes one row. A file SQLite may only read (chmod 0444, an immutable file) still opens, and
  * the migrations of a spool that has them all write nothing; without this the first write would
  * fail later, in the follower, instead of at start.
  */
 function proveWritable(db: Database): void {
   db.transaction(() => setMeta(db, 'opened_at', String(Date.now())))()
+}
+
+/**
+ * Folds the write-ahead log into the file and closes the writer: the file on disk is then the
+ * whole spool, and the next start reads no log (the log holds up to 64 MiB between checkpoints).
+ * A fold that fails (no room left, a reader in the way for longer than the busy timeout) leaves
+ * the log as it is, whole, for the next start to read.
+ */
+export function closeSpool(db: Database): void {
+  try {
+    db.run('PRAGMA wal_checkpoint(TRUNCATE)')
+  } catch {
+    // Nothing is lost: what the log holds is committed, and the next connection reads it.
+  }
+  db.close()
 }
 
 /** A connection for answering requests: never writes, never waits long. */

@@ -3,7 +3,7 @@
 // root (src/spoolWorker.ts): a worker cannot be sent functions, so the entry builds the derived
 // streams itself, from the data startSpool posts, and hands them to serveSpoolWriter.
 import { createRpc } from '../chain/rpc.ts'
-import { openSpool, type Database } from './db.ts'
+import { closeSpool, openSpool, type Database } from './db.ts'
 import { Follower, REQUEST_TIMEOUT_MS, type FollowerSettings } from './follower.ts'
 import type { SpoolHealth } from './health.ts'
 import { SpoolMeter, type MeterReading } from './meter.ts'
@@ -85,6 +85,6 @@ async function runWriter(settings: WriterSettings, streams: StreamDefinition[], 
   } finally {
     clearInterval(meterTimer)
     postReading()
-    db.close()
+    closeSpool(db)
   }
 }

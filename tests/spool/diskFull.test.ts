@@ -1,5 +1,5 @@
 import { afterAll, expect, test } from 'bun:test'
-import { mkdtempSync, statSync } from 'node:fs'
+import { existsSync, mkdtempSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { silentLogger } from '../../src/log.ts'
@@ -59,7 +59,7 @@ test('a disk that fills while running: the health says so, the log says it again
   const { anvil } = chain
   const headOf = chain.head
 
-  // A spool that holds the chain so far, closed (its WAL folded into the file).
+  // A spool that holds the chain so far, stopped (its log folded into the file).
   const dir = mkdtempSync(join(tmpdir(), 'stack-disk-full-'))
   const config = spoolConfig(anvil.rpcUrl, null, '', dir)
   const first = await startSpool(config, spoolWiring(config), silentLogger, { fresh: true })
@@ -68,8 +68,11 @@ test('a disk that fills while running: the health says so, the log says it again
   await first.stop()
   const path = join(dir, 'spool.db')
 
-  // Room for a little more than the spool holds: the WAL fills up to the limit, then no more.
-  const spool = spoolUnderLimit(anvil.rpcUrl, dir, statSync(path).size + 256 * 1024)
+  // Room for 256 KiB of writes at most (the limit is on every file's size): the stop folded the
+  // log into the file, which is not written again before a checkpoint 64 MiB of log away, so the
+  // new log fills up to the limit, then no more.
+  expect(existsSync(`${path}-wal`) ? statSync(`${path}-wal`).size : 0).toBe(0)
+  const spool = spoolUnderLimit(anvil.rpcUrl, dir, 256 * 1024)
   try {
     await waitFor(() => spool.latest()?.spoolHeadBlock === start && spool.latest()?.nodeReachable, 'the child to follow the node')
     await deposits(anvil.rpcUrl, chain.manifest.contracts.WETH9, 150)
