@@ -15,7 +15,7 @@ import { parseConfig } from '../src/config/load.ts'
 import { devAccounts } from '../src/devnet/accounts.ts'
 import { uniswap } from '../src/devnet/artifacts.ts'
 import { silentLogger } from '../src/log.ts'
-import { openSpool } from '../src/spool/db.ts'
+import { openSpool, tuneForWriting } from '../src/spool/db.ts'
 import { fetchBlocks, type BlockBundle, type Capabilities } from '../src/spool/fetchBlocks.ts'
 import { startSpool } from '../src/spool/spool.ts'
 import { spoolWiring } from '../src/streams.ts'
@@ -42,9 +42,7 @@ const SPOOL_TABLES = ['blocks', 'minis', 'txs', 'logs', 'traces']
  */
 function plainInsertLoop(from: Database, path: string, withIndexes = false): { seconds: number; traceBytes: number } {
   const plain = new Database(path, { create: true })
-  plain.run('PRAGMA journal_mode = WAL')
-  plain.run('PRAGMA synchronous = NORMAL')
-  plain.run('PRAGMA cache_size = -65536')
+  tuneForWriting(plain)
   // Each table's block, and its primary key's order (the order the spool wrote them in).
   const byBlock: Record<string, string> = { blocks: 'number', minis: 'block_number', txs: 'block_number', logs: 'block_number', traces: 'tx_id >> 20' }
   const order: Record<string, string> = { blocks: 'number', minis: 'number', txs: 'id', logs: 'tx_id, log_index', traces: 'tx_id' }
