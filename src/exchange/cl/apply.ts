@@ -102,9 +102,7 @@ class ClPass {
         break
       }
       case MINT: {
-        const owner = addressTopic(log.topic1)
-        const lower = intTopic(log.topic2)
-        const upper = intTopic(log.topic3)
+        const { owner, lower, upper } = rangeOf(log)
         const amount = uint(data, 1)
         const amount0 = uint(data, 2)
         const amount1 = uint(data, 3)
@@ -120,9 +118,7 @@ class ClPass {
         break
       }
       case BURN: {
-        const owner = addressTopic(log.topic1)
-        const lower = intTopic(log.topic2)
-        const upper = intTopic(log.topic3)
+        const { owner, lower, upper } = rangeOf(log)
         const amount = uint(data, 0)
         const amount0 = uint(data, 1)
         const amount1 = uint(data, 2)
@@ -137,9 +133,7 @@ class ClPass {
         break
       }
       case COLLECT: {
-        const owner = addressTopic(log.topic1)
-        const lower = intTopic(log.topic2)
-        const upper = intTopic(log.topic3)
+        const { owner, lower, upper } = rangeOf(log)
         const amount0 = uint(data, 1)
         const amount1 = uint(data, 2)
         pool.balance0 -= amount0
@@ -193,6 +187,11 @@ class ClPass {
   ): void {
     this.insertEvent.run(log.txId, log.logIndex, log.blockNumber, log.address, kind, owner, sender, recipient, lower, upper, liquidity, amount0, amount1)
   }
+}
+
+/** The position a Mint, Burn or Collect names in its topics: its owner and its range's ticks. */
+function rangeOf(log: SpoolLog): { owner: Uint8Array; lower: number; upper: number } {
+  return { owner: addressTopic(log.topic1), lower: intTopic(log.topic2), upper: intTopic(log.topic3) }
 }
 
 /** The pool's own test (UniswapV3Pool._modifyPosition): the range holds the current tick. */
