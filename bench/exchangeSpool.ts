@@ -41,7 +41,7 @@ export function fillSpool(db: Database, contracts: { v2Factory: string; v3Factor
   let logs = 0
   let seed = 7
   const random = (below: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % below)
-  const positions: Array<{ pool: string; lower: number; upper: number; liquidity: bigint }> = []
+  const positions: Array<{ pool: string; owner: string; lower: number; upper: number; liquidity: bigint }> = []
   const ticks = pools.map(() => 0)
 
   db.transaction(() => {
@@ -84,7 +84,7 @@ export function fillSpool(db: Database, contracts: { v2Factory: string; v3Factor
         } else if (slot === 8 || positions.length === 0) {
           const pool = random(pools.length)
           const lower = (Math.floor(ticks[pool]! / 60) - 1 - random(20)) * 60
-          const position = { pool: pools[pool]!, lower, upper: lower + 60 * (2 + random(40)), liquidity: BigInt(1 + random(1_000_000)) * 10n ** 15n }
+          const position = { pool: pools[pool]!, owner: sender, lower, upper: lower + 60 * (2 + random(40)), liquidity: BigInt(1 + random(1_000_000)) * 10n ** 15n }
           positions.push(position)
           txs.push([{ address: position.pool, topics: [topic(clEvents.Mint.selector), addressWord(sender), word(position.lower), word(position.upper)], data: Buffer.concat([addressWord(sender), word(position.liquidity), word(position.liquidity / 3n), word(position.liquidity / 5n)]) }])
         } else {
@@ -92,7 +92,7 @@ export function fillSpool(db: Database, contracts: { v2Factory: string; v3Factor
           const position = positions[random(positions.length)]!
           const amount = position.liquidity / 2n
           position.liquidity -= amount
-          const owner = addressWord(senders[1]!)
+          const owner = addressWord(position.owner)
           txs.push([
             { address: position.pool, topics: [topic(clEvents.Burn.selector), owner, word(position.lower), word(position.upper)], data: Buffer.concat([word(amount), word(amount / 3n), word(amount / 5n)]) },
             { address: position.pool, topics: [topic(clEvents.Collect.selector), owner, word(position.lower), word(position.upper)], data: Buffer.concat([owner, word(amount / 3n), word(amount / 5n)]) },
