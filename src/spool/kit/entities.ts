@@ -104,7 +104,7 @@ export function compareKeys(a: readonly SQLQueryBindings[], b: readonly SQLQuery
 function compareValues(a: SQLQueryBindings | undefined, b: SQLQueryBindings | undefined): number {
   // The two kinds keys are made of, first: a flush sorts thousands of them.
   if (typeof a === 'number' && typeof b === 'number') return a < b ? -1 : a > b ? 1 : 0
-  if (a instanceof Uint8Array && b instanceof Uint8Array) return compareBytes(a, b)
+  if (a instanceof Uint8Array && b instanceof Uint8Array) return Buffer.compare(a, b)
   const difference = rank(a) - rank(b)
   if (difference !== 0) return difference
   if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0
@@ -117,9 +117,3 @@ function rank(value: SQLQueryBindings | undefined): number {
   return value === null || value === undefined ? 0 : typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean' ? 1 : typeof value === 'string' ? 2 : 3
 }
 
-/** Bytes as memcmp orders them, a shorter prefix first (a loop: keys are a few dozen bytes, shorter than a native call costs). */
-function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  const length = Math.min(a.length, b.length)
-  for (let index = 0; index < length; index++) if (a[index] !== b[index]) return a[index]! - b[index]!
-  return a.length - b.length
-}
