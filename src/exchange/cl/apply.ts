@@ -181,6 +181,7 @@ class ClPass {
     return state
   }
 
+  /** A mint, burn or collect as a row of cl_events: amounts as decimal strings, signed from the pool's side. */
   private event(
     log: SpoolLog, kind: string, owner: Uint8Array, sender: Uint8Array | null, recipient: Uint8Array | null,
     lower: number, upper: number, liquidity: string | null, amount0: string, amount1: string,
