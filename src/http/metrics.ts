@@ -10,6 +10,7 @@ export const UNMATCHED_ROUTE = '(unmatched)'
 
 /** Request times are mostly well under a millisecond; the tail is what a scrape should show. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+const LATENCY_NAME = 'stack_http_request_duration_seconds'
 const LATENCY_HELP = 'Time from a request arriving to its answer being handed to the server (a stream: to its first bytes), by route pattern and method.'
 
 /** A route's latencies as prom-client's registry writes a histogram: cumulative buckets, then the sum and the count. */
@@ -17,10 +18,10 @@ function histogramValues({ labels, count, sum, buckets }: RouteTimes) {
   let below = 0
   const values: Array<{ metricName: string; labels: Record<string, string | number>; value: number }> = LATENCY_BUCKETS.map((le, index) => {
     below += buckets[index]!
-    return { metricName: 'stack_http_request_duration_seconds_bucket', labels: { ...labels, le }, value: below }
+    return { metricName: `${LATENCY_NAME}_bucket`, labels: { ...labels, le }, value: below }
   })
-  values.push({ metricName: 'stack_http_request_duration_seconds_bucket', labels: { ...labels, le: '+Inf' }, value: count })
-  values.push({ metricName: 'stack_http_request_duration_seconds_sum', labels, value: sum }, { metricName: 'stack_http_request_duration_seconds_count', labels, value: count })
+  values.push({ metricName: `${LATENCY_NAME}_bucket`, labels: { ...labels, le: '+Inf' }, value: count })
+  values.push({ metricName: `${LATENCY_NAME}_sum`, labels, value: sum }, { metricName: `${LATENCY_NAME}_count`, labels, value: count })
   return values
 }
 
@@ -50,24 +51,18 @@ export class ServiceMetrics {
   ) {
     this.registry.setDefaultLabels({ service })
     const routes = this.routes
+    counterOver(
+      this.registry,
+      { name: 'stack_http_requests_total', help: 'Requests answered, by route pattern, method and status.', labelNames: ['route', 'method', 'status'] },
+      () => [...routes.values()].flatMap(({ labels, statuses }) => [...statuses].map(([status, total]): [string[], number] => [[labels.route, labels.method, String(status)], total])),
+    )
+    // prom-client has no histogram read at scrape: the registry is handed one whole.
     this.registry.registerMetric({
-      name: 'stack_http_requests_total',
-      help: 'Requests answered, by route pattern, method and status.',
-      type: 'counter',
-      get: async () => ({
-        name: 'stack_http_requests_total',
-        help: 'Requests answered, by route pattern, method and status.',
-        type: 'counter',
-        aggregator: 'sum',
-        values: [...routes.values()].flatMap(({ labels, statuses }) => [...statuses].map(([status, value]) => ({ labels: { ...labels, status: String(status) }, value }))),
-      }),
-    } as unknown as Metric)
-    this.registry.registerMetric({
-      name: 'stack_http_request_duration_seconds',
+      name: LATENCY_NAME,
       help: LATENCY_HELP,
       type: 'histogram',
       get: async () => ({
-        name: 'stack_http_request_duration_seconds',
+        name: LATENCY_NAME,
         help: LATENCY_HELP,
         type: 'histogram',
         aggregator: 'sum',
