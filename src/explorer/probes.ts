@@ -1,6 +1,7 @@
 import { hexToString, parseAbi, type Address, type Hex } from 'viem'
 import type { RpcCall, RpcResult } from '../chain/rpc.ts'
 import { valueOf, viewCall, viewResult, type LiveNode } from './node.ts'
+import { RecentAnswers } from './recentAnswers.ts'
 
 const probeAbi = parseAbi([
   'function name() view returns (string)',
@@ -70,7 +71,7 @@ function readProbe(results: RpcResult[], at: number): Probe {
  * to null.
  */
 export class ContractProbes {
-  private readonly cache = new Map<string, { probe: Probe; at: number }>()
+  private readonly cache = new RecentAnswers<Probe>()
 
   constructor(
     private readonly node: LiveNode,
@@ -90,17 +91,16 @@ export class ContractProbes {
     const answers = new Map<string, Probe | null>()
     const missing: Address[] = []
     for (const address of new Set(addresses.map((address) => address.toLowerCase() as Address))) {
-      const hit = this.cache.get(address)
-      if (hit && Date.now() - hit.at <= maxAgeMs) answers.set(address, hit.probe)
+      const hit = this.cache.fresh(address, maxAgeMs)
+      if (hit) answers.set(address, hit.value)
       else missing.push(address)
     }
     const read = (results: RpcResult[] | null, offset: number) => {
       missing.forEach((address, index) => {
         const probe = results === null ? null : readProbe(results, offset + index * CALLS_PER_PROBE)
-        if (probe) this.cache.set(address, { probe, at: Date.now() })
+        if (probe) this.cache.keep(address, probe)
         answers.set(address, probe)
       })
-      if (this.cache.size > 10_000) this.cache.clear()
       return answers
     }
     return { calls: missing.flatMap(probeCalls), read }

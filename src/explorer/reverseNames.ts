@@ -1,6 +1,7 @@
 import type { Address } from 'viem'
 import type { LiveNode } from './node.ts'
 import { reverseCall, reverseResult } from './names.ts'
+import { RecentAnswers } from './recentAnswers.ts'
 
 /** The most addresses one request names: a page's worth of rows, with both ends of each. */
 export const NAMES_MAX = 100
@@ -13,7 +14,7 @@ export const NAMES_MAX = 100
  * names itself by nothing (and nothing is kept, so the next request asks again).
  */
 export class ReverseNames {
-  private readonly cache = new Map<string, { name: string | null; at: number }>()
+  private readonly cache = new RecentAnswers<string | null>()
 
   constructor(
     private readonly node: LiveNode,
@@ -24,12 +25,10 @@ export class ReverseNames {
   async names(addresses: Address[]): Promise<Map<Address, string | null>> {
     const answers = new Map<Address, string | null>()
     const missing: Address[] = []
-    const now = Date.now()
     for (const address of new Set(addresses)) {
-      const hit = this.cache.get(address)
-      const fresh = hit !== undefined && now - hit.at <= this.ttlMs
-      answers.set(address, fresh ? hit.name : null)
-      if (!fresh) missing.push(address)
+      const hit = this.cache.fresh(address, this.ttlMs)
+      answers.set(address, hit ? hit.value : null)
+      if (!hit) missing.push(address)
     }
     if (this.registry === null || missing.length === 0) return answers
     const registry = this.registry
@@ -37,10 +36,9 @@ export class ReverseNames {
     if (results === null) return answers
     missing.forEach((address, index) => {
       const name = reverseResult(results, index)?.name ?? null
-      this.cache.set(address, { name, at: Date.now() })
+      this.cache.keep(address, name)
       answers.set(address, name)
     })
-    if (this.cache.size > 10_000) this.cache.clear()
     return answers
   }
 }
