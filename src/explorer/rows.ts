@@ -88,6 +88,9 @@ export function tokenTransfer(transfer: Transfer, metaOf: (token: Address) => To
   return { logIndex: transfer.logIndex, token, tokenLabel: registry.labelName(token), ...metaOf(token), from: checksum(transfer.from), to: checksum(transfer.to), value: transfer.amount }
 }
 
+/** No token probed: only the registry names tokens. */
+const NO_PROBES: ReadonlyMap<string, Probe | null> = new Map()
+
 /**
  * A token or NFT movement as lists show it; ERC-20 rows carry their token's symbol and decimals
  * as `metaOf` gives them (by default the registry's, null for a token it does not list).
@@ -96,8 +99,7 @@ export function transferRow(transfer: ListedTransfer, registry: RegistryView, me
   const where = { txHash: hex(transfer.txHash), blockNumber: transfer.blockNumber, timestamp: transfer.timestamp }
   if (transfer.tokenId !== null) return { ...where, ...nftTransfer(transfer, registry) }
   const moved = movement(transfer, registry)
-  const listed = registry.token(moved.token)
-  const { symbol, decimals } = metaOf ? metaOf(moved.token) : { symbol: listed?.symbol ?? null, decimals: listed?.decimals ?? null }
+  const { symbol, decimals } = (metaOf ?? tokenMetaOf(registry, NO_PROBES))(moved.token)
   return { ...where, ...moved, value: transfer.amount, symbol, decimals }
 }
 
