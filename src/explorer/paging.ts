@@ -1,3 +1,5 @@
+import { queryInteger } from '../http/queryInteger.ts'
+
 /**
  * Spec 03 "Limits" and "Errors": paging never fails. A limit that is not a number becomes the
  * route's default, a negative (or zero) one becomes 1, one above the route's ceiling becomes the
@@ -22,22 +24,18 @@ export type Page = { limit: number; offset: number }
 /** No list is that long; the bound keeps offset + limit an exact integer for SQLite. */
 export const MAX_OFFSET = Number.MAX_SAFE_INTEGER - 1000
 
-/** A query value as a number, or NaN when it is absent, repeated or not a plain number. */
-function numeric(raw: unknown): number {
-  if (typeof raw !== 'string' || raw.trim() === '') return Number.NaN
-  const value = Number(raw)
-  return Number.isFinite(value) ? Math.trunc(value) : Number.NaN
-}
+// What a number is (`queryInteger`) is the stack's one rule, shared with the exchange index, so
+// `limit=1e2`, `0x10` or `3.5` is no number here either: the default.
 
 export function clampLimit(raw: unknown, rule: PageRule): number {
-  const value = numeric(raw)
-  if (Number.isNaN(value)) return rule.fallback
+  const value = queryInteger(raw)
+  if (value === null) return rule.fallback
   return Math.min(rule.max, Math.max(1, value))
 }
 
 export function clampOffset(raw: unknown): number {
-  const value = numeric(raw)
-  return Number.isNaN(value) ? 0 : Math.min(MAX_OFFSET, Math.max(0, value))
+  const value = queryInteger(raw)
+  return value === null ? 0 : Math.min(MAX_OFFSET, Math.max(0, value))
 }
 
 export function page(query: Record<string, unknown>, rule: PageRule = PAGE.list): Page {

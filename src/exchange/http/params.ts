@@ -1,6 +1,7 @@
 import { parseAddress } from '../../eth/address.ts'
 import { blob } from '../../eth/bytes.ts'
 import { InvalidInputError } from '../../errors.ts'
+import { queryInteger } from '../../http/queryInteger.ts'
 
 /**
  * Spec 02: any address or number that cannot be parsed answers 400 with one fixed message that
@@ -32,10 +33,11 @@ export function optionalAddress(value: unknown): Uint8Array | null {
   return value === undefined ? null : addressParam(value)
 }
 
-/** An integer in decimal, optionally signed; anything else (including empty) is the 400. */
+/** A number by the stack's one rule (`queryInteger`: decimal digits, optionally signed); anything else is the 400. */
 export function integerParam(value: unknown): number {
-  if (typeof value !== 'string' || !/^[+-]?\d+$/.test(value)) throw invalidParameter()
-  return Number(value)
+  const number = queryInteger(value)
+  if (number === null) throw invalidParameter()
+  return number
 }
 
 export function limitParam(value: unknown): number {
