@@ -15,7 +15,9 @@ test('hex and BLOBs, both ways', () => {
 test('hashes as callers write them', () => {
   const hash: string = `0x${'Ab'.repeat(32)}`
   expect(parseHash(hash)).toBe(hash.toLowerCase() as `0x${string}`)
-  for (const text of [hash.slice(0, 65), `0X${'ab'.repeat(32)}`, `${hash}0`, 'ab'.repeat(32), null]) expect(parseHash(text)).toBeNull()
+  // The prefix in either case, as an address's: the same hash.
+  expect(parseHash(`0X${'AB'.repeat(32)}`)).toBe(`0x${'ab'.repeat(32)}`)
+  for (const text of [hash.slice(0, 65), `${hash}0`, 'ab'.repeat(32), null]) expect(parseHash(text)).toBeNull()
 })
 
 test('quantities, amounts and bigints in JSON', () => {

@@ -17,9 +17,12 @@ export function hex(bytes: Uint8Array | null | undefined): Hex | null {
   return bytes ? (`0x${bytes.toHex()}` as Hex) : null
 }
 
-const HASH = /^0x[0-9a-fA-F]{64}$/
+const HASH = /^0[xX][0-9a-fA-F]{64}$/
 
-/** A 32-byte hash (of a transaction, a block) as a caller wrote it, in lower case; null when it is not one. */
+/**
+ * A 32-byte hash (of a transaction, a block) as a caller wrote it, in lower case; null when it is
+ * not one. The prefix is read as an address's is: `0x` or `0X`.
+ */
 export function parseHash(text: unknown): Hex | null {
   return typeof text === 'string' && HASH.test(text) ? (text.toLowerCase() as Hex) : null
 }

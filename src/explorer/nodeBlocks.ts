@@ -63,11 +63,14 @@ export function nodeReceipt(receipt: NodeReceipt) {
   }
 }
 
-/** A block number as a caller may write it: decimal or 0x-hex. Null when it is neither. */
+/**
+ * A block number as a caller may write it: decimal or hex after `0x` (or `0X`, as an address's
+ * prefix may be written). Null when it is neither.
+ */
 export function parseBlockNumber(text: string): number | null {
   let value: number
   if (/^\d{1,15}$/.test(text)) value = Number(text)
-  else if (/^0x[0-9a-fA-F]{1,13}$/.test(text)) value = Number.parseInt(text, 16)
+  else if (/^0[xX][0-9a-fA-F]{1,13}$/.test(text)) value = Number.parseInt(text.slice(2), 16)
   else return null
   return Number.isSafeInteger(value) ? value : null
 }

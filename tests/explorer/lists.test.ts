@@ -97,7 +97,12 @@ describe('/blocks and the block detail', () => {
     expect(await seeded.json<Block[]>('/blocks?limit=-1')).toHaveLength(1)
     expect(await seeded.json<Block[]>('/blocks?limit=3&offset=-7')).toEqual(await seeded.json<Block[]>('/blocks?limit=3'))
     expect((await seeded.json<Block[]>('/blocks?limit=2&offset=2'))[0]!.number).toBe(head - 2)
-    expect(await seeded.json<Block[]>('/blocks?offset=1e30')).toEqual([])
+    expect(await seeded.json<Block[]>(`/blocks?offset=1${'0'.repeat(30)}`)).toEqual([])
+    // One rule for what a number is, the exchange index's too: no exponent, hex or fraction.
+    for (const text of ['1e2', '0x10', '3.5']) {
+      expect(await seeded.json<Block[]>(`/blocks?limit=${text}`)).toHaveLength(25)
+      expect((await seeded.json<Block[]>(`/blocks?limit=2&offset=${text}`))[0]!.number).toBe(head)
+    }
   })
 
   test('active=1 keeps only blocks with transactions', async () => {
@@ -117,6 +122,8 @@ describe('/blocks and the block detail', () => {
     expect(detail.minis).toEqual([{ number: bigBlock, blockNumber: bigBlock, hash: detail.hash, timestamp_us: detail.timestamp * 1_000_000, txCount: 60 }])
     expect(detail.baseFeePerGas).toMatch(DECIMAL)
     expect(await seeded.json(`/block/0x${bigBlock.toString(16)}`)).toEqual(detail)
+    // The prefix in either case, as an address's.
+    expect(await seeded.json(`/block/0X${bigBlock.toString(16).toUpperCase()}`)).toEqual(detail)
     expect((await seeded.json<Detail>(`/block/${bigBlock}?limit=200`)).transactions).toHaveLength(60)
     expect((await seeded.json<Detail>(`/block/${bigBlock}?limit=x`)).transactions).toHaveLength(50)
     const rest = await seeded.json<Detail>(`/block/${bigBlock}?offset=50`)
@@ -147,6 +154,8 @@ describe('/minis and the mini-block detail', () => {
     expect(mini.transactions).toHaveLength(25)
     expect(await seeded.json(`/mini/${mini.hash}`)).toEqual(mini)
     expect(await seeded.json(`/mini/${mini.hash.toUpperCase().replace('0X', '0x')}`)).toEqual(mini)
+    expect(await seeded.json(`/mini/${mini.hash.toUpperCase()}`)).toEqual(mini)
+    expect(await seeded.json(`/mini/0X${bigBlock.toString(16)}`)).toEqual(mini)
     expect((await seeded.json<Mini>(`/mini/${bigBlock}?limit=100&offset=40`)).transactions.map((tx) => tx.index)).toEqual(Array.from({ length: 20 }, (_, index) => 40 + index))
   })
 

@@ -97,6 +97,8 @@ describe('/tx/{hash}', () => {
     type Full = Summary & { success: boolean; status: string; input: string; decoded: { name: string; args: Array<{ name: string; value: Record<string, unknown> }> }; logs: Array<{ address: string; label: { name: string } | null; event: { name: string } | null }>; traces: Frame[]; tokenTransfers: Array<{ token: string; symbol: string; value: string; verified: boolean }>; nftTransfers: unknown[] }
     const tx = await seeded.json<Full>(`/tx/${swap.hash}`)
     expect(tx).toMatchObject({ hash: swap.hash, success: true, status: 'success', to: c.SwapRouter, decoded: { name: 'exactInputSingle' } })
+    // The prefix in either case, as an address's.
+    expect(await seeded.json(`/tx/${swap.hash.toUpperCase()}`)).toEqual(tx)
     expect(tx.decoded.args[0]!.value).toHaveProperty('tokenIn')
     const weth = tx.logs.find((log) => log.address === c.WETH9)!
     expect(weth.label?.name).toBe('Wrapped Ether (WETH9)')
@@ -150,8 +152,8 @@ describe('the answer caches are keyed by what was parsed', () => {
   test('a malformed parameter is refused while its valid twin is cached', async () => {
     const { hash } = (await seeded.json<Array<{ hash: string }>>('/txs'))[0]!
     await seeded.json(`/tx/${hash}`)
-    await seeded.json(`/tx/0X${hash.slice(2)}`, 404)
-    await seeded.json(`/tx/${hash.toUpperCase()}`, 404)
+    await seeded.json(`/tx/${hash}0`, 404)
+    await seeded.json(`/tx/${hash.slice(2)}`, 404)
     await seeded.json(`/nft/${c.DemoNFT}`)
     await seeded.json(`/nft/${badChecksum(c.DemoNFT)}`, 404)
     await seeded.json(`/nft/${c.DemoNFT}/1`)
@@ -160,8 +162,11 @@ describe('the answer caches are keyed by what was parsed', () => {
     await seeded.json(`/address/${badChecksum(devAccounts.bob.address)}`, 404)
   })
 
-  test('twins that mean the same answer the same: any case of a valid address, leading zeros of a token id', async () => {
+  test('twins that mean the same answer the same: any case of a valid address, leading zeros of a token id, a hash\'s 0X', async () => {
     expect(await seeded.json(`/nft/${c.DemoNFT.toLowerCase()}/001`)).toEqual(await seeded.json(`/nft/${c.DemoNFT}/1`))
+    const { hash } = (await seeded.json<Array<{ hash: string }>>('/txs'))[0]!
+    expect(await seeded.json(`/tx/0X${hash.slice(2)}`)).toEqual(await seeded.json(`/tx/${hash}`))
+    expect(await seeded.json(`/tx/${hash.toUpperCase()}`)).toEqual(await seeded.json(`/tx/${hash}`))
   })
 })
 
