@@ -52,20 +52,41 @@ type OnChainRecord = {
  * Spec 03 "name lookup": `{name, label, available, reserved, owner, resolved, expires, price,
  * twitter, website, description}`. `expires` is in seconds of chain time (null for a label never
  * registered), `price` the yearly price in BX base units as a decimal string; an expired name
- * keeps its last owner and expiry, resolves to nothing and is available again.
+ * keeps its last owner and expiry, resolves to nothing and is available again. Everything but
+ * `name` and `label` is read live, so it is null when the registry could not be read.
  */
 export type NameRecord = {
   name: string
   label: string
-  available: boolean
-  reserved: boolean
+  available: boolean | null
+  reserved: boolean | null
   owner: Address | null
   resolved: Address | null
   expires: number | null
-  price: string
+  price: string | null
   twitter: string | null
   website: string | null
   description: string | null
+}
+
+/**
+ * The lookup of `label` when the registry could not be read (the node away, or no registry
+ * answering at the configured address): what the name itself says, every live part null.
+ */
+export function unreadRecord(label: string): NameRecord {
+  return {
+    name: `${label}.${NAME_SUFFIX}`,
+    label,
+    available: null,
+    reserved: null,
+    owner: null,
+    resolved: null,
+    expires: null,
+    price: null,
+    twitter: null,
+    website: null,
+    description: null,
+  }
 }
 
 const addressOrNull = (address: Address) => (address === zeroAddress ? null : checksum(address))

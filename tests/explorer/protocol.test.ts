@@ -97,21 +97,37 @@ describe('/name/{name}', () => {
     expect(await seeded.json('/name/carol-two')).toMatchObject({ available: false, owner: carol.address, resolved: carol.address })
   })
 
-  test('404 out of range (3 to 32 after the suffix), 400 for a label no name can have', async () => {
+  test('404 out of range (3 to 32 after the suffix), and 404 for a label no name can have: it is unknown', async () => {
     for (const name of ['ab', 'ab.bx', 'a'.repeat(33), `${'a'.repeat(33)}.bx`]) expect((await seeded.json<Body>(`/name/${name}`, 404)).error).toContain('3 to 32')
     expect((await seeded.json<Body>(`/name/${'a'.repeat(32)}.bx`)).available).toBe(true)
-    for (const name of ['a_b_c', '-abc', 'abc-', 'ab%20cd']) expect((await seeded.json<Body>(`/name/${name}`, 400)).error).toContain('a-z, 0-9')
+    for (const name of ['a_b', 'a_b_c', '-ab', '-abc', 'ab-', 'abc-', 'a.b.c', 'ab%20cd']) {
+      expect((await seeded.json<Body>(`/name/${name}`, 404)).error).toContain('a-z, 0-9')
+    }
   })
 
-  test('404 for every lookup when the config names no name service; 502 when the node is down', async () => {
+  test('404 for every lookup when the config names no name service', async () => {
     await otherExplorer('[explorer]\nnameRegistry = ""\n', async (json) => {
       expect((await json('/name/alice', 404)).error).toBe('no name service is configured')
       expect((await json('/name/ab', 404)).error).toContain('3 to 32')
       expect((await json(`/address/${alice.address}`)).name).toBeNull()
     })
+  })
+
+  test('the registry unread (the node down, or nothing answering at its address): 200, the label kept, every live field null', async () => {
+    const unread = (label: string) => ({
+      name: `${label}.bx`, label, available: null, reserved: null, owner: null, resolved: null, expires: null,
+      price: null, twitter: null, website: null, description: null,
+    })
     await otherExplorer('[chain]\nrpc = "http://127.0.0.1:9"\n[explorer]\nnodeTimeoutMs = 200\n', async (json) => {
-      expect(await json('/name/alice', 502)).toEqual({ error: 'upstream node unavailable' })
+      expect(await json('/name/alice')).toEqual(unread('alice'))
+      expect(await json('/name/ALICE.BX')).toEqual(unread('alice'))
+      // What is not a name stays unknown without asking the node.
+      expect((await json('/name/a_b', 404)).error).toContain('a-z, 0-9')
       expect((await json(`/address/${alice.address}`)).name).toBeNull()
+    })
+    // A configured address with no code: the node answers, the registry does not.
+    await otherExplorer(`[explorer]\nnameRegistry = "${operator.address}"\n`, async (json) => {
+      expect(await json('/name/alice')).toEqual(unread('alice'))
     })
   })
 })
@@ -126,10 +142,16 @@ describe('/names', () => {
     })
   })
 
-  test('at most 100 addresses; one that is not an address is a 400; none asked, none answered', async () => {
+  test('at most 100 distinct addresses, the first asked; one that is not an address is unknown (404); none asked, none answered', async () => {
     const many = Array.from({ length: 150 }, (_, index) => `0x${(index + 1).toString(16).padStart(40, '0')}`)
-    expect(Object.keys((await seeded.json<Body>(`/names?address=${many.join(',')}`)).names)).toHaveLength(100)
-    expect((await seeded.json<Body>(`/names?address=${alice.address},0x1234`, 400)).error).toBe('not an address: 0x1234')
+    expect(Object.keys((await seeded.json<Body>(`/names?address=${many.join(',')}`)).names)).toEqual(many.slice(0, 100).map((address) => getAddress(address)))
+    // Repeats count once: the 100th distinct address is named even behind many repeats of the first.
+    const repeated = [...Array(120).fill(many[0]), ...many.slice(1, 100)]
+    expect(Object.keys((await seeded.json<Body>(`/names?address=${repeated.join(',')}`)).names)).toHaveLength(100)
+    expect((await seeded.json<Body>(`/names?address=${alice.address},0x1234`, 404)).error).toBe('not an address: 0x1234')
+    expect((await seeded.json<Body>('/names?address=zz', 404)).error).toBe('not an address: zz')
+    // Every entry is read, past the hundredth too.
+    expect((await seeded.json<Body>(`/names?address=${[...many, 'zz'].join(',')}`, 404)).error).toBe('not an address: zz')
     expect(await seeded.json<Body>('/names')).toEqual({ names: {}, labels: {} })
     expect((await seeded.json<Body>(`/names?address=${alice.address}&address=${bob.address}`)).names).toEqual({ [alice.address]: 'alice.bx', [bob.address]: 'bob.bx' })
   })

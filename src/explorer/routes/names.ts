@@ -1,18 +1,20 @@
 import { Elysia } from 'elysia'
-import { InvalidInputError, NodeUnreachableError, NotFoundError, UnavailableError } from '../../errors.ts'
+import type { Address } from 'viem'
+import { NotFoundError } from '../../errors.ts'
 import type { Explorer } from '../explorer.ts'
 import { parseAddress } from '../../eth/address.ts'
-import { isRegistrableLabel, LABEL_MAX, LABEL_MIN, lookupCall, lookupResult, nameLabel } from '../names.ts'
+import { isRegistrableLabel, LABEL_MAX, LABEL_MIN, lookupCall, lookupResult, nameLabel, unreadRecord } from '../names.ts'
 import { NAMES_MAX } from '../reverseNames.ts'
 
 /**
  * Spec 03 "/name/{name}": a lookup read live from the name registry the config names
  * (`explorer.nameRegistry`), in one eth_call, never from the spool: availability and expiry move
- * with the chain's clock, not only with its logs. A trailing suffix is stripped; a label out of
- * range is a 404, and so is every lookup with no name service configured. A label in range that
- * no name can have (a capital after decoding, "_", a leading "-") is a 400. A label nobody
- * registered answers `available: true` with its yearly price. The node away is a 502; a
- * configured address that does not answer as a name registry (no code there) a 503.
+ * with the chain's clock, not only with its logs. A trailing suffix is stripped. A label no name
+ * can be (out of range, a capital after decoding, "_", a leading "-") is unknown: 404, and so is
+ * every lookup with no name service configured. A label nobody registered answers
+ * `available: true` with its yearly price. The registry is a live part: when it cannot be read
+ * (the node away, nothing answering as a registry at the configured address) the answer is
+ * still served, with the name and label and every live field null.
  */
 export function nameRoutes(explorer: Explorer) {
   const registry = explorer.contracts.nameRegistry
@@ -21,20 +23,17 @@ export function nameRoutes(explorer: Explorer) {
       const label = nameLabel(params.name)
       if (label === null) throw new NotFoundError(`a name must be ${LABEL_MIN} to ${LABEL_MAX} characters`)
       if (!registry) throw new NotFoundError('no name service is configured')
-      if (!isRegistrableLabel(label)) throw new InvalidInputError('a name is made of a-z, 0-9 and "-" (not first or last)')
+      if (!isRegistrableLabel(label)) throw new NotFoundError('no such name: a name is made of a-z, 0-9 and "-" (not first or last)')
       const results = await explorer.node.batch([lookupCall(registry, label)])
-      if (results === null) throw new NodeUnreachableError('the node cannot be reached')
-      const record = lookupResult(results, 0)
-      // The registry did not answer as one: no code at the configured address, or another contract.
-      if (!record) throw new UnavailableError('the configured name registry does not answer')
-      return record
+      return lookupResult(results, 0) ?? unreadRecord(label)
     })
     /**
      * `/names?address=A,B,...`: what the pages call each address, so that every address a page
      * prints can be named in one request: `names`, the name it goes by (its reverse record) or
-     * null, and `labels`, its tag label (spec 01) or null. At most NAMES_MAX addresses (more are
-     * left out, like a clamped list); one that is not an address is a 400. With no name service
-     * or the node away every name is null; the labels are still there.
+     * null, and `labels`, its tag label (spec 01) or null. An entry that is not an address names
+     * no record: 404, like `/address/{address}`. At most NAMES_MAX distinct addresses are named,
+     * the first ones asked; the rest are left out like the rows past a clamped list's limit. With
+     * no name service or the node away every name is null; the labels are still there.
      */
     .get('/names', async ({ request }) => {
       // `address=A,B` or `address=A&address=B`, alike.
@@ -42,11 +41,12 @@ export function nameRoutes(explorer: Explorer) {
         .getAll('address')
         .flatMap((value) => value.split(','))
         .filter((text) => text !== '')
-      const addresses = given.slice(0, NAMES_MAX).map((text) => {
+      const parsed = given.map((text) => {
         const address = parseAddress(text.trim())
-        if (!address) throw new InvalidInputError(`not an address: ${text.slice(0, 64)}`)
+        if (!address) throw new NotFoundError(`not an address: ${text.slice(0, 64)}`)
         return address
       })
+      const addresses: Address[] = [...new Set(parsed)].slice(0, NAMES_MAX)
       const names = await explorer.names.names(addresses)
       return { names: Object.fromEntries(names), labels: Object.fromEntries([...names.keys()].map((address) => [address, explorer.registry.labelName(address)])) }
     })

@@ -12,7 +12,7 @@ const PAGE = 25
 type Holding = { token: string; name: string | null; symbol: string | null; decimals: number | null; logoURI: string | null; verified: boolean; balance: string }
 type NftHolding = { token: string; tokenLabel: string | null; standard: string; tokenId: string; amount: string; metadata: Metadata | null }
 type Transfer = { txHash: string; blockNumber: number; timestamp: number; logIndex: number; token: string; tokenLabel: string | null; standard: string; from: string; to: string; value?: string; amount?: string; tokenId?: string; decimals?: number | null; symbol?: string | null }
-export type NameRecord = { name: string; label: string; available: boolean; reserved: boolean; owner: string | null; resolved: string | null; expires: number | null; price: string | null; twitter: string | null; website: string | null; description: string | null }
+export type NameRecord = { name: string; label: string; available: boolean | null; reserved: boolean | null; owner: string | null; resolved: string | null; expires: number | null; price: string | null; twitter: string | null; website: string | null; description: string | null }
 
 type Address = {
   address: string

@@ -17,7 +17,7 @@ export function NamePage() {
     <Section title={data.name} id="name" main>
       <Fields
         rows={[
-          ['Status', <span id="name-status">{data.reserved ? 'Reserved' : data.available ? 'Available' : 'Registered'}</span>],
+          ['Status', <span id="name-status">{status(data)}</span>],
           ['Resolves to', data.resolved ? <AddressLink address={data.resolved} full /> : null],
           ['Owner', data.owner ? <AddressLink address={data.owner} full /> : null],
           ['Expires', data.expires ? absolute(data.expires) : null],
@@ -29,6 +29,12 @@ export function NamePage() {
       />
     </Section>
   )
+}
+
+/** The name's standing; unknown while the registry cannot be read (its live fields are null then). */
+function status(record: NameRecord): string {
+  if (record.available === null || record.reserved === null) return 'Unknown: the chain cannot be read right now'
+  return record.reserved ? 'Reserved' : record.available ? 'Available' : 'Registered'
 }
 
 /** A price in base units of the native token, in its units once the token list says what they are. */
