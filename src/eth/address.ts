@@ -19,6 +19,16 @@ export function parseAddress(text: unknown): Address | null {
 }
 
 /**
+ * An address written in any case, checksum or not, with or without `0x`; null when it is not 40
+ * hex digits. Only where a rule says an address is matched case-insensitively (the exchange
+ * index's paths); everything else takes `parseAddress`, so that a mistyped address is refused.
+ */
+export function parseAddressAnyCase(text: unknown): Address | null {
+  if (typeof text !== 'string') return null
+  return parseAddress(text.toLowerCase())
+}
+
+/**
  * An address the stack already trusts (a 20-byte BLOB of the spool, a node's answer, a config
  * value checked at start) in its EIP-55 form. viem's checksum is cached, so a list that prints
  * the same few addresses hundreds of times hashes each once.

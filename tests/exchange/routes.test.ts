@@ -42,6 +42,8 @@ afterAll(() => indexed?.stop())
 const get = (path: string) => indexed.get<Body>(path)
 const lower = (address: string) => address.toLowerCase()
 const bare = (address: string) => address.slice(2).toLowerCase()
+/** The address with the case of its first letter flipped: mixed case whose checksum no longer holds. */
+const badChecksum = (address: string) => address.replace(/[a-fA-F]/, (letter) => (letter === letter.toLowerCase() ? letter.toUpperCase() : letter.toLowerCase()))
 /** Newest first: blocks never go up, and within one transaction the log index goes down. */
 const newestFirst = (rows: Body[]) => {
   for (let index = 1; index < rows.length; index++) {
@@ -124,6 +126,18 @@ describe('constant-product routes', () => {
     }
   })
 
+  test('a pool address in a path is matched case-insensitively, a broken checksum too; in a query it is an exact address', async () => {
+    const pair = pairs[1]!
+    const pool = pools[1]!
+    expect(badChecksum(pair.pair)).not.toBe(pair.pair)
+    expect((await get(`/pool/${badChecksum(pair.pair)}`)).body).toEqual((await get(`/pool/${pair.pair}`)).body)
+    expect((await get(`/cl/pool/${badChecksum(pool.pool)}`)).body).toEqual((await get(`/cl/pool/${pool.pool}`)).body)
+    expect((await get(`/cl/pool/${badChecksum(pool.pool).slice(2)}`)).status).toBe(200)
+    for (const query of [`/swaps?pair=${badChecksum(pair.pair)}`, `/events?pair=${badChecksum(pair.pair)}`, `/cl/ticks?pool=${badChecksum(pool.pool)}`, `/cl/positions?pool=${badChecksum(pool.pool)}`]) {
+      expect(await get(query)).toMatchObject({ status: 400, body: { error: INVALID_PARAMETER } })
+    }
+  })
+
   test('/pool/{pair}: 404 unknown or concentrated, 400 malformed with the fixed message', async () => {
     expect(await get(`/pool/0x${'ab'.repeat(20)}`)).toMatchObject({ status: 404, body: { error: expect.any(String) } })
     expect((await get(`/pool/${pools[0]!.pool}`)).status).toBe(404)
@@ -169,7 +183,8 @@ describe('constant-product routes', () => {
     expect(byBob.length).toBeGreaterThan(0)
     expect((await get(`/swaps?sender=${lower(bob)}&limit=500`)).body.swaps).toEqual(byBob)
     expect((await get(`/swaps?sender=${bob}&pair=${pair}`)).body.swaps).toEqual(byBob.filter((swap) => swap.pair === pair))
-    for (const bad of ['limit=abc', 'limit=', 'limit=2.5', 'pair=0x12', 'sender=nobody']) {
+    // A number is decimal digits, optionally signed (the explorer's rule too): no exponent, hex or fraction.
+    for (const bad of ['limit=abc', 'limit=', 'limit=2.5', 'limit=1e2', 'limit=0x10', 'limit=3.5', 'pair=0x12', 'sender=nobody']) {
       expect(await get(`/swaps?${bad}`)).toMatchObject({ status: 400, body: { error: INVALID_PARAMETER } })
     }
   })
@@ -279,7 +294,9 @@ describe('concentrated routes', () => {
     for (const tick of ticks) expect(Object.keys(tick)).toEqual(['tick', 'liquidityGross', 'liquidityNet'])
     expect(await get('/cl/ticks')).toMatchObject({ status: 400, body: { error: INVALID_PARAMETER } })
     expect((await get('/cl/ticks?pool=12')).status).toBe(400)
-    expect((await get(`/cl/ticks?pool=${pairs[0]!.pair}`)).body).toEqual({ ticks: [] })
+    // The ticks are the pool's own: an unknown pool (a constant-product pair among them) is the 404 /cl/pool answers.
+    expect(await get(`/cl/ticks?pool=${pairs[0]!.pair}`)).toMatchObject({ status: 404, body: { error: 'unknown pool' } })
+    expect((await get(`/cl/ticks?pool=0x${'00'.repeat(20)}`)).status).toBe(404)
   })
 
   test('/cl/swaps: newest first with the pool state after each; signed amounts net in opposite directions', async () => {

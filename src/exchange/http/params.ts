@@ -1,4 +1,4 @@
-import { parseAddress } from '../../eth/address.ts'
+import { parseAddress, parseAddressAnyCase } from '../../eth/address.ts'
 import { blob } from '../../eth/bytes.ts'
 import { InvalidInputError } from '../../errors.ts'
 import { queryInteger } from '../../http/queryInteger.ts'
@@ -14,11 +14,21 @@ export const invalidParameter = () => new InvalidInputError(INVALID_PARAMETER)
 export const LIMIT = { min: 1, max: 500, fallback: 50 } as const
 
 /**
- * An address in a path or query, by the stack's one rule (with or without 0x; a mixed-case one
- * must carry a valid checksum), as the 20 bytes the tables key on.
+ * An address in a query (an exact address: with or without 0x; a mixed-case one must carry a
+ * valid checksum), as the 20 bytes the tables key on.
  */
 export function addressParam(value: unknown): Uint8Array {
   const address = parseAddress(value)
+  if (!address) throw invalidParameter()
+  return blob(address)
+}
+
+/**
+ * A pool's address in a path, where it is matched case-insensitively: any case goes, a wrong
+ * checksum included (see the README's exchange Values). Not 40 hex digits is still the 400.
+ */
+export function pathAddressParam(value: unknown): Uint8Array {
+  const address = parseAddressAnyCase(value)
   if (!address) throw invalidParameter()
   return blob(address)
 }

@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import { NotFoundError } from '../../errors.ts'
 import type { ExchangeDeps } from '../deps.ts'
 import { dollars } from '../http/dollars.ts'
-import { addressParam, closedParam, hexKey, invalidParameter, kindParam, limitParam, optionalAddress } from '../http/params.ts'
+import { addressParam, closedParam, hexKey, invalidParameter, kindParam, limitParam, optionalAddress, pathAddressParam } from '../http/params.ts'
 import { poolJson } from '../read/cl.ts'
 import { tokensOf } from '../read/tokenJson.ts'
 
@@ -20,7 +20,7 @@ export function concentratedRoutes(deps: ExchangeDeps) {
       }),
     )
     .get('/pool/:address', ({ params }) => {
-      const pool = addressParam(params.address)
+      const pool = pathAddressParam(params.address)
       return answers.answer(`cl:pool:${hexKey(pool)}`, async () => {
         const row = cl.pool(pool)
         if (!row) throw new NotFoundError('unknown pool')
@@ -37,7 +37,11 @@ export function concentratedRoutes(deps: ExchangeDeps) {
     .get('/ticks', ({ query }) => {
       if (query.pool === undefined) throw invalidParameter()
       const pool = addressParam(query.pool)
-      return answers.answer(`cl:ticks:${hexKey(pool)}`, () => ({ ticks: cl.ticks(pool) }))
+      return answers.answer(`cl:ticks:${hexKey(pool)}`, () => {
+        // The ticks are the pool's own, like its row: an unknown pool is the 404 /cl/pool answers.
+        if (!cl.pool(pool)) throw new NotFoundError('unknown pool')
+        return { ticks: cl.ticks(pool) }
+      })
     })
     .get('/swaps', ({ query }) => {
       const filter = { pool: optionalAddress(query.pool), sender: optionalAddress(query.sender), limit: limitParam(query.limit) }

@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import { NotFoundError } from '../../errors.ts'
 import type { ExchangeDeps } from '../deps.ts'
 import { dollars } from '../http/dollars.ts'
-import { addressParam, hexKey, limitParam, optionalAddress } from '../http/params.ts'
+import { hexKey, limitParam, optionalAddress, pathAddressParam } from '../http/params.ts'
 import { checksum } from '../../eth/address.ts'
 import { tokensOf } from '../read/tokenJson.ts'
 import { pairJson } from '../read/v2.ts'
@@ -21,7 +21,7 @@ export function pairRoutes(deps: ExchangeDeps) {
       }),
     )
     .get('/pool/:pair', ({ params }) => {
-      const pair = addressParam(params.pair)
+      const pair = pathAddressParam(params.pair)
       return answers.answer(`pool:${hexKey(pair)}`, async () => {
         // A keyed lookup: the row is the one /pools lists, without reading the others.
         const row = v2.pair(pair)
