@@ -88,10 +88,18 @@ export function exchangeActivity(chain: Pick<DevNode, 'write' | 'read' | 'deploy
     },
     /** Takes `share` (0..1 as numerator/denominator) of a position's liquidity out, then collects everything owed. */
     async v3Decrease(tokenId: bigint, numerator: bigint, denominator: bigint, from: Account = treasury) {
+      await this.v3Burn(tokenId, numerator, denominator, from)
+      await this.v3Collect(tokenId, from)
+    },
+    /** Takes `share` of a position's liquidity out into what the pool owes it, collecting nothing. */
+    async v3Burn(tokenId: bigint, numerator: bigint, denominator: bigint, from: Account = treasury) {
       const liquidity = (await read<readonly unknown[]>(c.NonfungiblePositionManager, npm, 'positions', [tokenId]))[7] as bigint
       await write(from, c.NonfungiblePositionManager, npm, 'decreaseLiquidity', [
         { tokenId, liquidity: (liquidity * numerator) / denominator, amount0Min: 0n, amount1Min: 0n, deadline: MAX_DEADLINE },
       ])
+    },
+    /** Collects everything the pool owes a position: what its burns credited and the fees it earned. */
+    async v3Collect(tokenId: bigint, from: Account = treasury) {
       await write(from, c.NonfungiblePositionManager, npm, 'collect', [{ tokenId, recipient: from.address, amount0Max: maxUint128, amount1Max: maxUint128 }])
     },
   }

@@ -12,7 +12,11 @@ import { indexedChain, type IndexedChain } from './helpers.ts'
 type Token = { address: Address; symbol: string | null; decimals: number | null }
 type Pair = { pair: Address; token0: Token; token1: Token; reserve0: string; reserve1: string; reservesBlock: number; createdBlock: number; swapCount: number; volume0: string; volume1: string }
 type Pool = { pool: Address; token0: Token; token1: Token; fee: number; tickSpacing: number; initialized: boolean; sqrtPriceX96: string; tick: number; activeLiquidity: string; balance0: string; balance1: string; swapCount: number }
-type Position = { pool: Address; owner: Address; tickLower: number; tickUpper: number; liquidity: string; closed: boolean }
+type Position = {
+  pool: Address; owner: Address; tickLower: number; tickUpper: number; liquidity: string
+  deposited0: string; deposited1: string; withdrawn0: string; withdrawn1: string; collected0: string; collected1: string
+  owed0: string; owed1: string; closed: boolean
+}
 
 let indexed: IndexedChain
 beforeAll(async () => {
@@ -97,6 +101,9 @@ async function expectPositionsEqualChain() {
     expect(row.liquidity).toBe(liquidity.toString())
     // Closed: no liquidity and nothing owed, on the chain as in the index.
     expect(row.closed).toBe(liquidity === 0n && owed0 === 0n && owed1 === 0n)
+    expect(row.closed).toBe(row.liquidity === '0' && row.owed0 === '0' && row.owed1 === '0')
+    // What the logs see owed is the pool's owed without the fees no event shows: never more.
+    expect([BigInt(row.owed0) <= owed0, BigInt(row.owed1) <= owed1]).toEqual([true, true])
   }
   return positions
 }
@@ -174,5 +181,53 @@ describe('the index equals the chain', () => {
     await activity.v3Decrease(tokenId, 1n, 3n)
     await indexed.caughtUp()
     await expectIndexEqualsChain()
+  })
+
+  test('a position closed for good: liquidity and owed zero, its cumulative figures kept, its fees by subtraction', async () => {
+    const { DUSD, WETH9, NonfungiblePositionManager: manager } = indexed.manifest.contracts
+    const activity = exchangeActivity(indexed.dev)
+    const { pools } = (await indexed.get<{ pools: Pool[] }>('/cl/pools')).body
+    const pool = pools.find((row) => row.fee === 500)!
+    const key = await activity.poolKey(pool.pool)
+    // A range of its own (the manager owns every position it makes, keyed by range).
+    const base = Math.floor(key.tick / key.spacing) * key.spacing
+    const [tickLower, tickUpper] = [base - 7 * key.spacing, base + 11 * key.spacing]
+    const tokenId = await activity.v3Mint(key, tickLower, tickUpper, parseUnits('30000', 6), parseEther('10'))
+    // Swaps both ways inside the range earn fees on both sides.
+    await activity.v3Swap(key, WETH9, parseEther('2'))
+    await activity.v3Swap(key, DUSD, parseUnits('6000', 6), devAccounts.bob)
+    const row = async () => {
+      await indexed.caughtUp()
+      const query = `/cl/positions?pool=${pool.pool}&owner=${manager}&closed=1&limit=500`
+      return (await indexed.get<{ positions: Position[] }>(query)).body.positions.find((found) => found.tickLower === tickLower && found.tickUpper === tickUpper)!
+    }
+    const shown = async () => (await indexed.get<{ positions: Position[] }>(`/cl/positions?pool=${pool.pool}&limit=500`)).body.positions.some((found) => found.tickLower === tickLower && found.tickUpper === tickUpper)
+
+    // Burnt, not yet collected: no liquidity, but owed what the burn credited, so still open.
+    await activity.v3Burn(tokenId, 1n, 1n)
+    const burnt = await row()
+    expect(burnt).toMatchObject({ liquidity: '0', owed0: burnt.withdrawn0, owed1: burnt.withdrawn1, collected0: '0', collected1: '0', closed: false })
+    expect(BigInt(burnt.owed0) > 0n && BigInt(burnt.owed1) > 0n).toBe(true)
+    expect(await shown()).toBe(true)
+
+    // Collected: closed, a row of zeroes where it stands, the cumulative figures as its events.
+    await activity.v3Collect(tokenId)
+    const closed = await row()
+    expect(closed).toMatchObject({ liquidity: '0', owed0: '0', owed1: '0', closed: true })
+    expect(await shown()).toBe(false)
+    const logs = (await client().getLogs({ address: pool.pool, fromBlock: 0n, toBlock: 'latest' }))
+      .map((log) => decodeEvents<Record<string, bigint | string | number>>(V3, [log])[0]!)
+      .filter((log) => log.args.owner === manager && log.args.tickLower === tickLower && log.args.tickUpper === tickUpper)
+    const sum = (eventName: string, field: string) => logs.filter((log) => log.eventName === eventName).reduce((total, log) => total + (log.args[field] as bigint), 0n).toString()
+    expect(closed).toMatchObject({
+      deposited0: sum('Mint', 'amount0'), deposited1: sum('Mint', 'amount1'),
+      withdrawn0: sum('Burn', 'amount0'), withdrawn1: sum('Burn', 'amount1'),
+      collected0: sum('Collect', 'amount0'), collected1: sum('Collect', 'amount1'),
+    })
+    expect([closed.withdrawn0, closed.withdrawn1]).toEqual([burnt.withdrawn0, burnt.withdrawn1])
+    // Fees earned: what was collected beyond what the burns credited, on both sides.
+    expect(BigInt(closed.collected0) - BigInt(closed.withdrawn0) > 0n).toBe(true)
+    expect(BigInt(closed.collected1) - BigInt(closed.withdrawn1) > 0n).toBe(true)
+    await expectPositionsEqualChain()
   })
 })

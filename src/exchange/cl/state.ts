@@ -60,12 +60,19 @@ export const emptyPosition = (): PositionState => ({
 })
 
 /**
- * A position is closed when it holds no liquidity and what its burns credited has been
- * collected. Fees owed are not in any event (a burn of zero pokes them into the pool's books
- * silently), so collected >= withdrawn is as far as the logs can see.
+ * What a position is still owed on one side, as far as the logs see: what its burns credited
+ * that no collect has paid out yet (collects pay fees too, so never below zero). Fees owed are in
+ * no event (a burn of zero pokes them into the pool's books silently), so the pool may owe more.
+ */
+export const owed = (withdrawn: bigint, collected: bigint): bigint => (withdrawn > collected ? withdrawn - collected : 0n)
+
+/**
+ * A position is closed when it holds no liquidity and is owed nothing: its row then shows
+ * liquidity and owed at zero, and keeps its cumulative deposited, withdrawn and collected
+ * figures, from which a closed position's fees are found by subtraction.
  */
 export const isClosed = (position: PositionState) =>
-  position.liquidity === 0n && position.collected0 >= position.withdrawn0 && position.collected1 >= position.withdrawn1
+  position.liquidity === 0n && owed(position.withdrawn0, position.collected0) === 0n && owed(position.withdrawn1, position.collected1) === 0n
 
 const big = (value: unknown) => BigInt(value as string)
 

@@ -1,3 +1,4 @@
+import { owed } from '../cl/state.ts'
 import type { EventKind } from '../http/params.ts'
 import { poolPrice } from '../http/price.ts'
 import type { TokenMeta } from '../http/tokens.ts'
@@ -80,6 +81,9 @@ export function clQueries(index: IndexReader) {
           withdrawn1: row.withdrawn1,
           collected0: row.collected0,
           collected1: row.collected1,
+          // Zero, with the liquidity, once the position is closed; the cumulative figures above stay.
+          owed0: owed(BigInt(row.withdrawn0), BigInt(row.collected0)).toString(),
+          owed1: owed(BigInt(row.withdrawn1), BigInt(row.collected1)).toString(),
           lastBlock: row.last_block,
           closed: row.closed === 1,
         }))
