@@ -52,10 +52,16 @@ describe('each quota reaches 429 with a message naming it', () => {
     await chain.advanceTime(86_401)
     expect((await service.drip(address)).status).toBe(200)
     await chain.advanceTime(86_401)
+    // The cooldown has run out, the quota has not reset: the status says no drip would pass, and until when.
+    const { body: said } = await service.status(`?address=${address}`)
     const { status, body } = await service.drip(address)
     expect(status).toBe(429)
     expect(body).toMatchObject({ error: 'daily quota reached: at most 2 drips a day per address', quota: 'address' })
     expect(body.resetsIn).toBeGreaterThan(0)
+    expect(said).toMatchObject({ canDrip: false, quota: 'address' })
+    expect(Math.abs(Number(said.retryIn) - Number(body.resetsIn))).toBeLessThanOrEqual(1)
+    // Another address is not refused by it.
+    expect((await service.status(`?address=${freshAddress()}`)).body).toMatchObject({ canDrip: true, retryIn: 0, quota: null })
   })
 
   test('global: 1000 a day', async () => {
@@ -66,10 +72,14 @@ describe('each quota reaches 429 with a message naming it', () => {
     writeFileSync(join(dataDir, JOURNAL_DIR, 'journal-00000001.jsonl'), `${JSON.stringify(checkpoint)}\n`)
     const busy = startFaucet(chain, { dataDir })
     try {
+      expect((await busy.status(`?address=${freshAddress()}`)).body).toMatchObject({ canDrip: true, quota: null })
       expect((await busy.drip(freshAddress())).status).toBe(200)
       const { status, body } = await busy.drip(freshAddress())
       expect(status).toBe(429)
       expect(body).toMatchObject({ error: 'daily quota reached: the faucet pays at most 1000 drips a day', quota: 'global' })
+      const { body: said } = await busy.status(`?address=${freshAddress()}`)
+      expect(said).toMatchObject({ canDrip: false, quota: 'global' })
+      expect(Math.abs(Number(said.retryIn) - Number(body.resetsIn))).toBeLessThanOrEqual(1)
     } finally {
       await busy.stop()
     }
@@ -84,6 +94,8 @@ describe('each quota reaches 429 with a message naming it', () => {
       const { status, body } = await first.drip(freshAddress())
       expect(status).toBe(429)
       expect(body).toEqual({ error: 'all-time budget reached: the faucet pays at most 2 drips in all', quota: 'allTime' })
+      // It never resets: the wait stays the cooldown's (none for a fresh address), and no drip would pass.
+      expect((await first.status(`?address=${freshAddress()}`)).body).toMatchObject({ canDrip: false, retryIn: 0, quota: 'allTime' })
     } finally {
       await first.stop()
     }

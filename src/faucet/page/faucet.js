@@ -60,12 +60,23 @@ function checkAddress() {
       if (status === 400) check.textContent = 'This is not a valid address: check it for typos.'
       else if (status !== 200) check.textContent = ''
       else if (body.canDrip) check.textContent = 'This address can receive a drip now.'
+      else if (body.quota) check.textContent = `Limit reached: ${QUOTAS[body.quota] || body.quota}.${resetNote(body.quota)}`
       else check.textContent = `This address had a drip recently. It can have another in ${duration(body.retryIn)}.`
     } catch {
       check.textContent = ''
     }
   }, 300)
 }
+
+/** What each of the faucet's own quotas means, by the name a 429 or a status gives it. */
+const QUOTAS = {
+  client: 'your network has had its 5 drips for today',
+  address: 'this address has had its 2 drips for today',
+  global: 'the faucet has paid all the drips it pays in a day',
+  allTime: 'the faucet has paid all the drips it will ever pay',
+}
+
+const resetNote = (quota) => (quota === 'allTime' ? '' : ' The daily limits reset at 00:00 UTC.')
 
 function explain(status, body) {
   const message = body.error || ''
@@ -74,16 +85,8 @@ function explain(status, body) {
       return 'That is not a valid address. An address starts with 0x, followed by 40 letters and digits.'
     case 409:
       return `This address already had a drip in the last day. It can have another in ${duration(body.retryIn || 0)}.`
-    case 429: {
-      const which = {
-        client: 'your network has had its 5 drips for today',
-        address: 'this address has had its 2 drips for today',
-        global: 'the faucet has paid all the drips it pays in a day',
-        allTime: 'the faucet has paid all the drips it will ever pay',
-      }[body.quota]
-      const reset = body.quota === 'allTime' ? '' : ' The daily limits reset at 00:00 UTC.'
-      return `Limit reached: ${which || message}.${reset}`
-    }
+    case 429:
+      return `Limit reached: ${QUOTAS[body.quota] || message}.${resetNote(body.quota)}`
     case 502:
       return 'The faucet cannot reach the chain right now. Nothing was sent; please try again in a minute.'
     case 503:

@@ -98,26 +98,44 @@ export class QuotaBook {
     const day = utcDay(now)
     this.tally.rollDay(day)
     const key = address.toLowerCase()
-    const resetsIn = secondsUntilNextUtcDay(now)
-    const { perClient, perAddress, global, allTime } = this.limits
-    if ((this.tally.clients.get(client) ?? 0) >= perClient) {
-      throw new QuotaExceededError('client', `daily quota reached: at most ${perClient} drips a day per client`, { resetsIn })
-    }
-    if ((this.tally.addresses.get(key) ?? 0) >= perAddress) {
-      throw new QuotaExceededError('address', `daily quota reached: at most ${perAddress} drips a day per address`, { resetsIn })
-    }
-    if (this.tally.global >= global) {
-      throw new QuotaExceededError('global', `daily quota reached: the faucet pays at most ${global} drips a day`, { resetsIn })
-    }
-    if (this.tally.allTime + this.tally.unsigned() >= allTime) {
-      throw new QuotaExceededError('allTime', `all-time budget reached: the faucet pays at most ${allTime} drips in all`)
-    }
+    const refused = this.firstRefusal(now, client, key)
+    if (refused) throw refused
     const reservation: Reservation = { id: `${this.bootId}-${++this.sequence}`, day, client, address: key, state: 'reserved' }
     const entry: JournalEntry = { type: 'reserve', id: reservation.id, at: new Date(now).toISOString(), day, client, address: key }
     // On disk before anything is signed, so a start after a crash knows of the slot (and frees it
     // if no transaction was signed for it). A slot that cannot be written down is not given out.
     this.writeOrRefuse(entry)
     return reservation
+  }
+
+  /**
+   * The quota that would refuse a drip to `address` now, whoever asks for it (the per-client
+   * quota depends on the asker, so it is left out), as the 429 `reserve` would throw; null when
+   * none would. Takes no slot.
+   */
+  refusalFor(address: string): QuotaExceededError | null {
+    const now = this.clock()
+    this.tally.rollDay(utcDay(now))
+    return this.firstRefusal(now, null, address.toLowerCase())
+  }
+
+  /** The first quota used up for `client` (null: not counted) and the lower-case `key`, in the order `reserve` checks them. */
+  private firstRefusal(now: number, client: string | null, key: string): QuotaExceededError | null {
+    const resetsIn = secondsUntilNextUtcDay(now)
+    const { perClient, perAddress, global, allTime } = this.limits
+    if (client !== null && (this.tally.clients.get(client) ?? 0) >= perClient) {
+      return new QuotaExceededError('client', `daily quota reached: at most ${perClient} drips a day per client`, { resetsIn })
+    }
+    if ((this.tally.addresses.get(key) ?? 0) >= perAddress) {
+      return new QuotaExceededError('address', `daily quota reached: at most ${perAddress} drips a day per address`, { resetsIn })
+    }
+    if (this.tally.global >= global) {
+      return new QuotaExceededError('global', `daily quota reached: the faucet pays at most ${global} drips a day`, { resetsIn })
+    }
+    if (this.tally.allTime + this.tally.unsigned() >= allTime) {
+      return new QuotaExceededError('allTime', `all-time budget reached: the faucet pays at most ${allTime} drips in all`)
+    }
+    return null
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { Address } from 'viem'
+import type { QuotaExceededError } from '../errors.ts'
 import { displayUnits, formatAmount, formatDuration } from '../format.ts'
 import type { FaucetReader } from './faucetReader.ts'
 
@@ -20,14 +21,18 @@ export type FaucetStatus = {
   canDrip?: boolean
   retryIn?: number
   retryInFmt?: string
+  /** The faucet's own quota that refuses the address now (`address`, `global` or `allTime`), else null. */
+  quota?: QuotaExceededError['quota'] | null
 }
 
 /**
- * Reads the status from the chain, every figure at the same block. With an address it also
- * says whether the contract's cooldown lets that address drip now; the service's own daily
- * quotas are not part of that answer.
+ * Reads the status from the chain, every figure at the same block. With an address it also says
+ * whether a drip to it would pass now: the contract's cooldown has run out and `refusal`, the
+ * faucet's own quota that would refuse it whoever asks (see QuotaBook.refusalFor), is null.
+ * `retryIn` is then the wait for both: the cooldown's, or the turn of the day when a daily quota
+ * is spent and resets later; the all-time budget never resets, so it leaves the cooldown's.
  */
-export async function readStatus(reader: FaucetReader, faucet: Address, address: Address | null): Promise<FaucetStatus> {
+export async function readStatus(reader: FaucetReader, faucet: Address, address: Address | null, refusal: QuotaExceededError | null = null): Promise<FaucetStatus> {
   const [facts, { blockNumber, miniBlock }] = await Promise.all([reader.factsOf(faucet), reader.head()])
   const [treasury, retryIn] = await Promise.all([
     reader.treasury(faucet, blockNumber),
@@ -50,9 +55,12 @@ export async function readStatus(reader: FaucetReader, faucet: Address, address:
     miniBlock: miniBlock.number,
   }
   if (retryIn !== null) {
-    status.canDrip = retryIn === 0
-    status.retryIn = retryIn
-    status.retryInFmt = formatDuration(retryIn)
+    const resetsIn = refusal?.details.resetsIn
+    const wait = typeof resetsIn === 'number' ? Math.max(retryIn, resetsIn) : retryIn
+    status.canDrip = retryIn === 0 && refusal === null
+    status.retryIn = wait
+    status.retryInFmt = formatDuration(wait)
+    status.quota = refusal?.quota ?? null
   }
   return status
 }

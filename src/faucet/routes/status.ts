@@ -6,7 +6,7 @@ import { FaucetUnavailableError } from '../errors.ts'
 import type { Faucet } from '../faucet.ts'
 import { readStatus } from '../read/status.ts'
 
-/** GET /status (and its older name /faucet-status): the status object, with `?address=` its cooldown. */
+/** GET /status (and its older name /faucet-status): the status object, with `?address=` whether a drip to it would pass now. */
 export function statusRoutes(faucet: Faucet) {
   const status = async ({ query }: { query: Record<string, string | undefined> }) => {
     let address = null
@@ -22,7 +22,9 @@ export function statusRoutes(faucet: Faucet) {
       if (error instanceof FaucetUnavailableError) throw new HttpError(500, error.message)
       throw error
     }
-    return readStatus(faucet.reader, contract, address)
+    // The quotas are the faucet's own books, so a status says when one of them would refuse too.
+    const refusal = address && faucet.book ? faucet.book.refusalFor(address) : null
+    return readStatus(faucet.reader, contract, address, refusal)
   }
   return new Elysia().get('/status', status).get('/faucet-status', status)
 }
