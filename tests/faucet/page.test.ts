@@ -69,6 +69,16 @@ describe('the faucet page', () => {
     await expectText('#address-check', 'It can have another in', 'contains')
   })
 
+  test('an address whose daily drips are spent is explained as it is typed, though its cooldown has run out', async () => {
+    const address = freshAddress()
+    expect((await service.drip(address)).status).toBe(200)
+    await chain.advanceTime(86_401)
+    expect((await service.drip(address)).status).toBe(200)
+    await chain.advanceTime(86_401)
+    await page.getByLabel('Your account address').fill(address)
+    await expectText('#address-check', 'Limit reached: this address has had its 2 drips for today. The daily limits reset at 00:00 UTC.')
+  })
+
   test('something that is not an address is explained before anything is sent', async () => {
     await page.getByLabel('Your account address').fill('0x1234')
     await expectText('#address-check', 'This does not look like an address yet.')
