@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { checksum, checksumOrNull, parseAddress } from './address.ts'
+import { checksum, checksumOrNull, parseAddress, parseAddressAnyCase } from './address.ts'
 
 const CHECKSUMMED = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
 
@@ -20,6 +20,13 @@ describe('one rule for addresses a caller writes', () => {
       expect(parseAddress(text)).toBeNull()
     }
   })
+})
+
+test('where a rule matches case-insensitively, a wrong checksum is the same address; nothing else is', () => {
+  for (const text of [CHECKSUMMED, CHECKSUMMED.replace('F', 'f'), CHECKSUMMED.slice(2).replace('b', 'B'), `0X${CHECKSUMMED.slice(2).toLowerCase()}`]) {
+    expect(parseAddressAnyCase(text)).toBe(CHECKSUMMED)
+  }
+  for (const text of ['', '0x', `${CHECKSUMMED}00`, `0x${'g'.repeat(40)}`, ` ${CHECKSUMMED}`, null, 42]) expect(parseAddressAnyCase(text)).toBeNull()
 })
 
 test('a trusted address, as bytes or in any case, checksummed', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { InvalidInputError } from '../../errors.ts'
 import { statusOf } from '../../http/errors.ts'
-import { addressParam, closedParam, INVALID_PARAMETER, kindParam, limitParam, optionalAddress } from './params.ts'
+import { addressParam, closedParam, INVALID_PARAMETER, kindParam, limitParam, optionalAddress, pathAddressParam } from './params.ts'
 
 const refused = (run: () => unknown) => {
   try {
@@ -29,6 +29,12 @@ describe('address parameters', () => {
       expect(statusOf(error)).toBe(400)
       expect(error.message).toBe(INVALID_PARAMETER)
     }
+  })
+
+  test('in a path any case is the same pool, a wrong checksum too; not 40 hex digits is still the 400', () => {
+    const wrongChecksum = '0x16f9301e11A53519Ce2eBBB666100b4D40C6343E'
+    for (const written of [hex, `0X${hex}`, wrongChecksum, wrongChecksum.slice(2)]) expect(Buffer.from(pathAddressParam(written)).toString('hex')).toBe(hex)
+    for (const bad of ['', '0x', hex.slice(1), `0x${hex.slice(0, 39)}g`, undefined]) expect(refused(() => pathAddressParam(bad)).message).toBe(INVALID_PARAMETER)
   })
 
   test('an optional filter is null when absent', () => {
