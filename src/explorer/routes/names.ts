@@ -30,7 +30,7 @@ export function nameRoutes(explorer: Explorer) {
     /**
      * `/names?address=A,B,...`: what the pages call each address, so that every address a page
      * prints can be named in one request: `names`, the name it goes by (its reverse record) or
-     * null, and `labels`, its tag label (spec 01) or null. An entry that is not an address names
+     * null, and `labels`, its tag label (the registry's tags) or null. An entry that is not an address names
      * no record: 404, like `/address/{address}`. At most NAMES_MAX distinct addresses are named,
      * the first ones asked; the rest are left out like the rows past a clamped list's limit. With
      * no name service or the node away every name is null; the labels are still there.
