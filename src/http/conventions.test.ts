@@ -309,3 +309,35 @@ describe('requests without a usable URL', () => {
     await expectJsonError(notAllowed.response, 405)
   })
 })
+
+// Bun's HTTP parser refuses these before any of the conventions run, and no option of Bun.serve
+// reaches them (README "What Bun answers itself"). The exact bytes are pinned so that a Bun that
+// answers otherwise fails here, and the conventions can then be given to what it lets through.
+describe('requests Bun refuses before the conventions run', () => {
+  const BARE_400 = 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n'
+  const refused: Array<[string, string]> = [
+    ['two different Content-Lengths', 'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}'],
+    ['a Content-Length that is not a number', 'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2x\r\n\r\n{}'],
+    ['a negative Content-Length', 'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: -2\r\n\r\n{}'],
+    ['HTTP/1.1 without a Host', 'GET /ok HTTP/1.1\r\nConnection: close\r\n\r\n'],
+  ]
+  for (const [name, bytes] of refused) {
+    test(`${name}: a bare 400, Connection: close and no body`, async () => {
+      const answer = await rawRequest(plain.port, bytes)
+      expect(answer.kind).toBe('bun')
+      expect(answer.kind === 'bun' && answer.text).toBe(BARE_400)
+    })
+  }
+
+  test('an unknown method token: the connection is closed without a byte', async () => {
+    for (const method of ['FROB', 'get']) {
+      expect((await rawRequest(plain.port, `${method} /ok HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)).kind, method).toBe('closed')
+    }
+  })
+
+  test('a method Bun knows and no route takes reaches the conventions: the JSON 404 of the fall-through', async () => {
+    const answer = await rawRequest(plain.port, 'PROPFIND /ok HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
+    if (answer.kind !== 'app') throw new Error(`expected an answer of the app, got ${answer.kind}`)
+    expect(await expectJsonError(answer.response, 404)).toEqual({ error: 'not found' })
+  })
+})
