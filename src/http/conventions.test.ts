@@ -196,6 +196,21 @@ describe('read-only services', () => {
       expect(response.headers.get('access-control-allow-origin')).toBe(ALLOWED)
     }
   })
+
+  test('the 405 carries the CORS headers its preflight gives, with an allowed Origin and without one', async () => {
+    const cors = (response: Response) => Object.fromEntries([...response.headers].filter(([name]) => name.startsWith('access-control-') || name === 'vary'))
+    for (const origin of [{ origin: ALLOWED }, {}] as Array<Record<string, string>>) {
+      const preflight = await fetch(`${readOnly.url}/ok`, { method: 'OPTIONS', headers: { ...origin, 'access-control-request-method': 'POST' } })
+      expect(preflight.status).toBe(204)
+      const refused = await fetch(`${readOnly.url}/ok`, { method: 'POST', headers: { ...origin, 'content-type': 'application/json' }, body: '{}' })
+      expect(await expectJsonError(refused, 405)).toEqual({ error: 'method not allowed' })
+      expect(cors(refused)).toEqual(cors(preflight))
+      expect(cors(refused)['access-control-allow-methods']).toBe('GET, OPTIONS')
+      expect(cors(refused)['access-control-max-age']).toBe('origin' in origin ? '600' : undefined)
+    }
+    const foreign = await fetch(`${readOnly.url}/ok`, { method: 'POST', headers: { origin: 'https://evil.example' } })
+    expect(await expectJsonError(foreign, 403)).toEqual({ error: 'origin not allowed' })
+  })
 })
 
 describe('rate limit per client and wall-clock minute', () => {

@@ -89,7 +89,7 @@ export function conventions(options: ConventionsOptions): Conventions {
   const { service, log, cors, trustedProxyHops } = options
   const requests = new WeakMap<Request, Served>()
   const admit = options.rateLimitPerMinute === undefined ? null : minuteRateLimit(options.rateLimitPerMinute)
-  const maxBody = options.maxBodyBytes
+  const { readOnly, maxBodyBytes: maxBody } = options
 
   // From the request as it came: Bun knows the peer of that one only, not of one routed anew.
   const clientOf = (served: Served): string =>
@@ -111,15 +111,28 @@ export function conventions(options: ConventionsOptions): Conventions {
     return new Response(body, { status, headers: { ...ALWAYS_HEADERS, ...contentType, ...headers } })
   }
 
+  const preflightMethods = cors?.methods.join(', ') ?? ''
+  /**
+   * The CORS headers of a preflight: those of every answer and what the service allows. The
+   * 405 of a read-only service carries the same, so a browser reads why its write was refused.
+   */
+  const preflightHeaders = (corsHeaders: Record<string, string>, origin: string | null): Record<string, string> => {
+    if (!cors) return corsHeaders
+    const headers: Record<string, string> = { ...corsHeaders, 'access-control-allow-methods': preflightMethods, 'access-control-allow-headers': cors.headers }
+    if (origin !== null) headers['access-control-max-age'] = '600'
+    return headers
+  }
+
   /**
    * The checks before routing: the Origin (403 when it is not allowed, 204 for a preflight), the
    * client's minute (429), the method (405) and the declared body (413). Gives the answer that
    * ends the request here, or null, and the CORS headers every answer of this request carries.
    */
   const check = (request: Request, served: Served, corsHeaders: Record<string, string>): Response | null => {
+    let origin: string | null = null
     if (cors) {
       corsHeaders.vary = 'Origin'
-      const origin = request.headers.get('origin')
+      origin = request.headers.get('origin')
       if (origin !== null) {
         if (!isAllowedOrigin(origin, cors, options.host, served.server.port ?? 0)) {
           return early(403, { vary: 'Origin' }, errorBody('origin not allowed'))
@@ -127,19 +140,15 @@ export function conventions(options: ConventionsOptions): Conventions {
         corsHeaders['access-control-allow-origin'] = origin
       }
       // Specs 02 and 03: a preflight names the allowed methods and header, with an Origin or without.
-      if (served.method === 'OPTIONS') {
-        const preflight: Record<string, string> = { ...corsHeaders, 'access-control-allow-methods': cors.methods.join(', '), 'access-control-allow-headers': cors.headers }
-        if (origin !== null) preflight['access-control-max-age'] = '600'
-        return early(204, preflight, null)
-      }
+      if (served.method === 'OPTIONS') return early(204, preflightHeaders(corsHeaders, origin), null)
     }
     // Spec 03 "Errors": 429 with no retry-after; the client is the trusted end of X-Forwarded-For.
     if (admit && (options.rateLimited?.(served.path) ?? true) && !admit(clientOf(served))) {
       metrics?.rateLimited()
       return early(429, corsHeaders, errorBody(`rate limit exceeded: ${options.rateLimitPerMinute} requests a minute`))
     }
-    if (options.readOnly && !SAFE_METHODS.has(served.method)) {
-      return early(405, { ...corsHeaders, allow: 'GET, OPTIONS' }, errorBody('method not allowed'))
+    if (readOnly && !SAFE_METHODS.has(served.method)) {
+      return early(405, { ...preflightHeaders(corsHeaders, origin), allow: 'GET, OPTIONS' }, errorBody('method not allowed'))
     }
     if (maxBody !== undefined) {
       const declared = Number(request.headers.get('content-length') ?? 0)
