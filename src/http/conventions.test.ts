@@ -41,14 +41,28 @@ function testApp(options: Partial<ConventionsOptions> = {}) {
       await Bun.sleep(300)
       return { slow: true }
     })
+    // A stream that says its length, as an answer passed on from another server does.
+    .get('/declared', () => new Response(new Blob(['declared']).stream(), { headers: { 'content-length': '8' } }))
+    .get('/endless', () => {
+      endless.opened++
+      const body = new ReadableStream({
+        pull: (controller) => controller.enqueue(new TextEncoder().encode('data: x\n\n')),
+        cancel: () => void endless.cancelled++,
+      })
+      return new Response(body, { headers: { 'content-type': 'text/event-stream' } })
+    })
 }
+
+/** How many /endless streams were opened, and how many of them the server cancelled. */
+const endless = { opened: 0, cancelled: 0 }
 
 const plain = serveOnFreePort(testApp())
 const proxied = serveOnFreePort(testApp({ trustedProxyHops: 1 }))
 const limited = serveOnFreePort(testApp({ cors: null, maxBodyBytes: 16 }))
 const readOnly = serveOnFreePort(testApp({ readOnly: true }))
 const rateLimited = serveOnFreePort(testApp({ rateLimitPerMinute: 3, trustedProxyHops: 1 }))
-afterAll(() => Promise.all([plain, proxied, limited, readOnly, rateLimited].map((service) => service.stop())))
+const getOnly = serveOnFreePort(testApp({ cors: null, getOnly: true }))
+afterAll(() => Promise.all([plain, proxied, limited, readOnly, rateLimited, getOnly].map((service) => service.stop())))
 
 function expectConventions(response: Response) {
   expect(response.headers.get('cache-control')).toBe('no-store')
@@ -210,6 +224,51 @@ describe('read-only services', () => {
     }
     const foreign = await fetch(`${readOnly.url}/ok`, { method: 'POST', headers: { origin: 'https://evil.example' } })
     expect(await expectJsonError(foreign, 403)).toEqual({ error: 'origin not allowed' })
+  })
+})
+
+describe('HEAD', () => {
+  /** One request on the wire: the answer's head, and the bytes after it until the server closed. */
+  async function onTheWire(port: number, method: string, path: string) {
+    const answer = await rawRequest(port, `${method} ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)
+    if (answer.kind !== 'app') throw new Error(`${method} ${path}: no answer of the app (${answer.kind})`)
+    return { status: answer.response.status, headers: answer.response.headers, body: answer.text.slice(answer.text.indexOf('\r\n\r\n') + 4) }
+  }
+
+  test("is answered as GET without the body: the GET's status and content-length, a route or not", async () => {
+    for (const path of ['/ok', '/nope', '/typed/x', '/declared']) {
+      const [get, head] = [await onTheWire(plain.port, 'GET', path), await onTheWire(plain.port, 'HEAD', path)]
+      expect(head.status, path).toBe(get.status)
+      expect(head.headers.get('content-length'), path).toBe(get.headers.get('content-length'))
+      expect(Number(head.headers.get('content-length')), path).toBeGreaterThan(0)
+      expect(head.headers.get('cache-control'), path).toBe('no-store')
+      expect(head.body, path).toBe('')
+    }
+  })
+
+  test('an endless stream: no length, as its GET has none, and the stream is cancelled unread', async () => {
+    const before = { ...endless }
+    const head = await onTheWire(plain.port, 'HEAD', '/endless')
+    expect(head.status).toBe(200)
+    expect(head.headers.get('content-type')).toBe('text/event-stream')
+    expect(head.headers.get('content-length')).toBeNull()
+    expect(head.headers.get('transfer-encoding')).toBe('chunked')
+    expect(head.body).toBe('')
+    await Bun.sleep(20)
+    expect(endless.opened - before.opened).toBe(1)
+    expect(endless.cancelled - before.cancelled).toBe(1)
+  })
+
+  test('where GET is the only method, HEAD is the JSON 404 as every other method', async () => {
+    expect((await fetch(`${getOnly.url}/ok`)).status).toBe(200)
+    const missing = await onTheWire(getOnly.port, 'GET', '/nope')
+    const head = await onTheWire(getOnly.port, 'HEAD', '/ok')
+    expect(head.status).toBe(404)
+    expect(head.headers.get('content-length')).toBe(missing.headers.get('content-length'))
+    expect(head.body).toBe('')
+    for (const method of ['POST', 'OPTIONS', 'PROPFIND']) {
+      expect(await expectJsonError(await fetch(`${getOnly.url}/ok`, { method }), 404), method).toEqual({ error: 'not found' })
+    }
   })
 })
 

@@ -19,6 +19,8 @@ export type ConventionsOptions = {
   trustedProxyHops: number
   /** Every method but GET, HEAD and OPTIONS answers 405 (the explorer: "every POST answers 405"). */
   readOnly?: boolean
+  /** GET is the only method: any other, HEAD and OPTIONS included, is the unknown route's JSON 404 (the exchange index). */
+  getOnly?: boolean
   /** A declared body larger than this answers 413 before routing. */
   maxBodyBytes?: number
   /** Requests one client may make per wall-clock minute; the next ones answer 429 (the explorer). */
@@ -89,7 +91,7 @@ export function conventions(options: ConventionsOptions): Conventions {
   const { service, log, cors, trustedProxyHops } = options
   const requests = new WeakMap<Request, Served>()
   const admit = options.rateLimitPerMinute === undefined ? null : minuteRateLimit(options.rateLimitPerMinute)
-  const { readOnly, maxBodyBytes: maxBody } = options
+  const { readOnly, getOnly, maxBodyBytes: maxBody } = options
 
   // From the request as it came: Bun knows the peer of that one only, not of one routed anew.
   const clientOf = (served: Served): string =>
@@ -125,8 +127,9 @@ export function conventions(options: ConventionsOptions): Conventions {
 
   /**
    * The checks before routing: the Origin (403 when it is not allowed, 204 for a preflight), the
-   * client's minute (429), the method (405) and the declared body (413). Gives the answer that
-   * ends the request here, or null, and the CORS headers every answer of this request carries.
+   * client's minute (429), the method (405, or 404 where GET is the only one) and the declared
+   * body (413). Gives the answer that ends the request here, or null, and the CORS headers
+   * every answer of this request carries.
    */
   const check = (request: Request, served: Served, corsHeaders: Record<string, string>): Response | null => {
     let origin: string | null = null
@@ -150,6 +153,7 @@ export function conventions(options: ConventionsOptions): Conventions {
     if (readOnly && !SAFE_METHODS.has(served.method)) {
       return early(405, { ...preflightHeaders(corsHeaders, origin), allow: 'GET, OPTIONS' }, errorBody('method not allowed'))
     }
+    if (getOnly && served.method !== 'GET') return early(404, corsHeaders, errorBody('not found'))
     if (maxBody !== undefined) {
       const declared = Number(request.headers.get('content-length') ?? 0)
       if (declared > maxBody) return early(413, corsHeaders, errorBody(`payload too large (limit ${maxBody} bytes)`))
@@ -183,10 +187,7 @@ export function conventions(options: ConventionsOptions): Conventions {
         return response
       }
       let answer = withHeaders(response, corsHeaders)
-      if (method === 'HEAD') {
-        void answer.body?.cancel()
-        answer = new Response(null, { status: answer.status, statusText: answer.statusText, headers: answer.headers })
-      }
+      if (method === 'HEAD') answer = headAnswer(answer)
       logRequest(served, answer.status)
       return answer
     }
@@ -265,6 +266,19 @@ function routable(request: Request, method: string): Request {
   const moved = start >= 0 && url.indexOf('/', ELYSIA_PATH_FROM) !== start
   if (!moved && method !== 'HEAD') return request
   return new Request(moved ? `http://localhost${url.slice(start)}` : url, method === 'HEAD' ? { method: 'GET', headers: request.headers } : request)
+}
+
+/**
+ * The answer to a HEAD, from the answer its GET got: Bun writes a HEAD's headers with the length
+ * of a body it holds whole and leaves the body unsent, and for a stream (the live stats) cancels
+ * it unread and says `transfer-encoding: chunked`, as the GET's answer does. A stream that
+ * declares its length (an answer passed on from another server) would lose that length there:
+ * it is cancelled here and its declared length kept.
+ */
+function headAnswer(answer: Response): Response {
+  if (!answer.headers.has('content-length')) return answer
+  void answer.body?.cancel()
+  return new Response(null, { status: answer.status, statusText: answer.statusText, headers: answer.headers })
 }
 
 /** Elysia's router takes the path from the first `/` at or after this index of the URL (its "standard hostname"). */
