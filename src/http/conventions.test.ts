@@ -62,7 +62,8 @@ const limited = serveOnFreePort(testApp({ cors: null, maxBodyBytes: 16 }))
 const readOnly = serveOnFreePort(testApp({ readOnly: true }))
 const rateLimited = serveOnFreePort(testApp({ rateLimitPerMinute: 3, trustedProxyHops: 1 }))
 const getOnly = serveOnFreePort(testApp({ cors: null, getOnly: true }))
-afterAll(() => Promise.all([plain, proxied, limited, readOnly, rateLimited, getOnly].map((service) => service.stop())))
+const routesOnly = serveOnFreePort(testApp({ originRefusedOnRoutesOnly: true }))
+afterAll(() => Promise.all([plain, proxied, limited, readOnly, rateLimited, getOnly, routesOnly].map((service) => service.stop())))
 
 function expectConventions(response: Response) {
   expect(response.headers.get('cache-control')).toBe('no-store')
@@ -269,6 +270,31 @@ describe('HEAD', () => {
     for (const method of ['POST', 'OPTIONS', 'PROPFIND']) {
       expect(await expectJsonError(await fetch(`${getOnly.url}/ok`, { method }), 404), method).toEqual({ error: 'not found' })
     }
+  })
+})
+
+describe('a refused Origin off the routes', () => {
+  const evil = { origin: 'https://evil.example' }
+
+  test('with originRefusedOnRoutesOnly, what is no route is the JSON 404 it is without an Origin', async () => {
+    for (const [method, path] of [['GET', '/.git/config'], ['GET', '/nope'], ['GET', '/ok/more'], ['GET', '/echo'], ['HEAD', '/echo'], ['POST', '/ok'], ['DELETE', '/ok']]) {
+      const response = await fetch(`${routesOnly.url}${path}`, { method, headers: evil })
+      expect(response.status, `${method} ${path}`).toBe(404)
+      if (method !== 'HEAD') expect(await expectJsonError(response, 404), `${method} ${path}`).toEqual({ error: 'not found' })
+      expect(response.headers.get('access-control-allow-origin')).toBeNull()
+    }
+  })
+
+  test('with originRefusedOnRoutesOnly, a route of its method (HEAD as GET) and a preflight on any path stay 403', async () => {
+    for (const [method, path] of [['GET', '/ok'], ['GET', '/ok/'], ['HEAD', '/ok'], ['GET', '/typed/7'], ['POST', '/echo'], ['OPTIONS', '/.git/config']]) {
+      const response = await fetch(`${routesOnly.url}${path}`, { method, headers: evil })
+      expect(response.status, `${method} ${path}`).toBe(403)
+      if (method !== 'HEAD') expect(await expectJsonError(response, 403), `${method} ${path}`).toEqual({ error: 'origin not allowed' })
+    }
+  })
+
+  test('without it, a refused Origin is 403 on every path', async () => {
+    expect(await expectJsonError(await fetch(`${plain.url}/.git/config`, { headers: evil }), 403)).toEqual({ error: 'origin not allowed' })
   })
 })
 
