@@ -18,9 +18,10 @@ export function createExchangeApp({ config, log, chain, sharedMetrics }: Service
   // One set of queries and one token cache for both mounts.
   const deps = exchangeDeps(config, chain, spool)
   return new Elysia({ nativeStaticResponse: false })
-    // Spec 02 "Authentication": no CORS header at all and no OPTIONS handler; only GET exists.
-    // Its streams' lag is among the spool's metrics, which every service shows.
-    .use(conventions({ service: 'exchange', log, host: config.exchange.host, cors: null, trustedProxyHops: 0, metrics: new ServiceMetrics('exchange', sharedMetrics) }).plugin)
+    // No CORS header at all and no OPTIONS handler; it implements no verb but GET, so HEAD is
+    // the 404 as any other (README "HTTP conventions"). Its streams' lag is among the spool's
+    // metrics, which every service shows.
+    .use(conventions({ service: 'exchange', log, host: config.exchange.host, cors: null, trustedProxyHops: 0, getOnly: true, metrics: new ServiceMetrics('exchange', sharedMetrics) }).plugin)
     .use(routes(deps))
     .group('/api', (api) => api.use(routes(deps)))
 }

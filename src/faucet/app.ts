@@ -21,7 +21,7 @@ export function createFaucetApp(context: ServiceContext, spool?: Spool) {
 
 /**
  * The faucet service (spec 02) over faucet parts already built: its API at `/` and again under
- * `/api`, its page at `/`. Anything else is the JSON 404, never a 403.
+ * `/api`, its page at `/`. Anything else is the JSON 404, never a 403, even with a refused Origin.
  */
 export function faucetApp(context: ServiceContext, faucet: Faucet) {
   const { config, log } = context
@@ -35,6 +35,8 @@ export function faucetApp(context: ServiceContext, faucet: Faucet) {
     cors: { origins: corsOrigins, methods: ['POST', 'GET', 'OPTIONS'], headers: 'content-type' },
     trustedProxyHops,
     maxBodyBytes: MAX_BODY_BYTES,
+    // A path that is neither the API nor the page is 404, never 403, whatever the Origin.
+    originRefusedOnRoutesOnly: true,
     metrics,
   })
   const manifest = manifestPath(config.dataDir)

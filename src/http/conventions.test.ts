@@ -41,14 +41,29 @@ function testApp(options: Partial<ConventionsOptions> = {}) {
       await Bun.sleep(300)
       return { slow: true }
     })
+    // A stream that says its length, as an answer passed on from another server does.
+    .get('/declared', () => new Response(new Blob(['declared']).stream(), { headers: { 'content-length': '8' } }))
+    .get('/endless', () => {
+      endless.opened++
+      const body = new ReadableStream({
+        pull: (controller) => controller.enqueue(new TextEncoder().encode('data: x\n\n')),
+        cancel: () => void endless.cancelled++,
+      })
+      return new Response(body, { headers: { 'content-type': 'text/event-stream' } })
+    })
 }
+
+/** How many /endless streams were opened, and how many of them the server cancelled. */
+const endless = { opened: 0, cancelled: 0 }
 
 const plain = serveOnFreePort(testApp())
 const proxied = serveOnFreePort(testApp({ trustedProxyHops: 1 }))
 const limited = serveOnFreePort(testApp({ cors: null, maxBodyBytes: 16 }))
 const readOnly = serveOnFreePort(testApp({ readOnly: true }))
 const rateLimited = serveOnFreePort(testApp({ rateLimitPerMinute: 3, trustedProxyHops: 1 }))
-afterAll(() => Promise.all([plain, proxied, limited, readOnly, rateLimited].map((service) => service.stop())))
+const getOnly = serveOnFreePort(testApp({ cors: null, getOnly: true }))
+const routesOnly = serveOnFreePort(testApp({ originRefusedOnRoutesOnly: true }))
+afterAll(() => Promise.all([plain, proxied, limited, readOnly, rateLimited, getOnly, routesOnly].map((service) => service.stop())))
 
 function expectConventions(response: Response) {
   expect(response.headers.get('cache-control')).toBe('no-store')
@@ -196,6 +211,91 @@ describe('read-only services', () => {
       expect(response.headers.get('access-control-allow-origin')).toBe(ALLOWED)
     }
   })
+
+  test('the 405 carries the CORS headers its preflight gives, with an allowed Origin and without one', async () => {
+    const cors = (response: Response) => Object.fromEntries([...response.headers].filter(([name]) => name.startsWith('access-control-') || name === 'vary'))
+    for (const origin of [{ origin: ALLOWED }, {}] as Array<Record<string, string>>) {
+      const preflight = await fetch(`${readOnly.url}/ok`, { method: 'OPTIONS', headers: { ...origin, 'access-control-request-method': 'POST' } })
+      expect(preflight.status).toBe(204)
+      const refused = await fetch(`${readOnly.url}/ok`, { method: 'POST', headers: { ...origin, 'content-type': 'application/json' }, body: '{}' })
+      expect(await expectJsonError(refused, 405)).toEqual({ error: 'method not allowed' })
+      expect(cors(refused)).toEqual(cors(preflight))
+      expect(cors(refused)['access-control-allow-methods']).toBe('GET, OPTIONS')
+      expect(cors(refused)['access-control-max-age']).toBe('origin' in origin ? '600' : undefined)
+    }
+    const foreign = await fetch(`${readOnly.url}/ok`, { method: 'POST', headers: { origin: 'https://evil.example' } })
+    expect(await expectJsonError(foreign, 403)).toEqual({ error: 'origin not allowed' })
+  })
+})
+
+describe('HEAD', () => {
+  /** One request on the wire: the answer's head, and the bytes after it until the server closed. */
+  async function onTheWire(port: number, method: string, path: string) {
+    const answer = await rawRequest(port, `${method} ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)
+    if (answer.kind !== 'app') throw new Error(`${method} ${path}: no answer of the app (${answer.kind})`)
+    return { status: answer.response.status, headers: answer.response.headers, body: answer.text.slice(answer.text.indexOf('\r\n\r\n') + 4) }
+  }
+
+  test("is answered as GET without the body: the GET's status and content-length, a route or not", async () => {
+    for (const path of ['/ok', '/nope', '/typed/x', '/declared']) {
+      const [get, head] = [await onTheWire(plain.port, 'GET', path), await onTheWire(plain.port, 'HEAD', path)]
+      expect(head.status, path).toBe(get.status)
+      expect(head.headers.get('content-length'), path).toBe(get.headers.get('content-length'))
+      expect(Number(head.headers.get('content-length')), path).toBeGreaterThan(0)
+      expect(head.headers.get('cache-control'), path).toBe('no-store')
+      expect(head.body, path).toBe('')
+    }
+  })
+
+  test('an endless stream: no length, as its GET has none, and the stream is cancelled unread', async () => {
+    const before = { ...endless }
+    const head = await onTheWire(plain.port, 'HEAD', '/endless')
+    expect(head.status).toBe(200)
+    expect(head.headers.get('content-type')).toBe('text/event-stream')
+    expect(head.headers.get('content-length')).toBeNull()
+    expect(head.headers.get('transfer-encoding')).toBe('chunked')
+    expect(head.body).toBe('')
+    await Bun.sleep(20)
+    expect(endless.opened - before.opened).toBe(1)
+    expect(endless.cancelled - before.cancelled).toBe(1)
+  })
+
+  test('where GET is the only method, HEAD is the JSON 404 as every other method', async () => {
+    expect((await fetch(`${getOnly.url}/ok`)).status).toBe(200)
+    const missing = await onTheWire(getOnly.port, 'GET', '/nope')
+    const head = await onTheWire(getOnly.port, 'HEAD', '/ok')
+    expect(head.status).toBe(404)
+    expect(head.headers.get('content-length')).toBe(missing.headers.get('content-length'))
+    expect(head.body).toBe('')
+    for (const method of ['POST', 'OPTIONS', 'PROPFIND']) {
+      expect(await expectJsonError(await fetch(`${getOnly.url}/ok`, { method }), 404), method).toEqual({ error: 'not found' })
+    }
+  })
+})
+
+describe('a refused Origin off the routes', () => {
+  const evil = { origin: 'https://evil.example' }
+
+  test('with originRefusedOnRoutesOnly, what is no route is the JSON 404 it is without an Origin', async () => {
+    for (const [method, path] of [['GET', '/.git/config'], ['GET', '/nope'], ['GET', '/ok/more'], ['GET', '/echo'], ['HEAD', '/echo'], ['POST', '/ok'], ['DELETE', '/ok']]) {
+      const response = await fetch(`${routesOnly.url}${path}`, { method, headers: evil })
+      expect(response.status, `${method} ${path}`).toBe(404)
+      if (method !== 'HEAD') expect(await expectJsonError(response, 404), `${method} ${path}`).toEqual({ error: 'not found' })
+      expect(response.headers.get('access-control-allow-origin')).toBeNull()
+    }
+  })
+
+  test('with originRefusedOnRoutesOnly, a route of its method (HEAD as GET) and a preflight on any path stay 403', async () => {
+    for (const [method, path] of [['GET', '/ok'], ['GET', '/ok/'], ['HEAD', '/ok'], ['GET', '/typed/7'], ['POST', '/echo'], ['OPTIONS', '/.git/config']]) {
+      const response = await fetch(`${routesOnly.url}${path}`, { method, headers: evil })
+      expect(response.status, `${method} ${path}`).toBe(403)
+      if (method !== 'HEAD') expect(await expectJsonError(response, 403), `${method} ${path}`).toEqual({ error: 'origin not allowed' })
+    }
+  })
+
+  test('without it, a refused Origin is 403 on every path', async () => {
+    expect(await expectJsonError(await fetch(`${plain.url}/.git/config`, { headers: evil }), 403)).toEqual({ error: 'origin not allowed' })
+  })
 })
 
 describe('rate limit per client and wall-clock minute', () => {
@@ -307,5 +407,37 @@ describe('requests without a usable URL', () => {
     const notAllowed = await rawRequest(readOnly.port, 'DELETE /ok HTTP/1.0\r\n\r\n')
     if (notAllowed.kind !== 'app') throw new Error(`expected an answer of the app, got ${notAllowed.kind}`)
     await expectJsonError(notAllowed.response, 405)
+  })
+})
+
+// Bun's HTTP parser refuses these before any of the conventions run, and no option of Bun.serve
+// reaches them (README "What Bun answers itself"). The exact bytes are pinned so that a Bun that
+// answers otherwise fails here, and the conventions can then be given to what it lets through.
+describe('requests Bun refuses before the conventions run', () => {
+  const BARE_400 = 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n'
+  const refused: Array<[string, string]> = [
+    ['two different Content-Lengths', 'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}'],
+    ['a Content-Length that is not a number', 'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2x\r\n\r\n{}'],
+    ['a negative Content-Length', 'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: -2\r\n\r\n{}'],
+    ['HTTP/1.1 without a Host', 'GET /ok HTTP/1.1\r\nConnection: close\r\n\r\n'],
+  ]
+  for (const [name, bytes] of refused) {
+    test(`${name}: a bare 400, Connection: close and no body`, async () => {
+      const answer = await rawRequest(plain.port, bytes)
+      expect(answer.kind).toBe('bun')
+      expect(answer.kind === 'bun' && answer.text).toBe(BARE_400)
+    })
+  }
+
+  test('an unknown method token: the connection is closed without a byte', async () => {
+    for (const method of ['FROB', 'get']) {
+      expect((await rawRequest(plain.port, `${method} /ok HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)).kind, method).toBe('closed')
+    }
+  })
+
+  test('a method Bun knows and no route takes reaches the conventions: the JSON 404 of the fall-through', async () => {
+    const answer = await rawRequest(plain.port, 'PROPFIND /ok HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
+    if (answer.kind !== 'app') throw new Error(`expected an answer of the app, got ${answer.kind}`)
+    expect(await expectJsonError(answer.response, 404)).toEqual({ error: 'not found' })
   })
 })

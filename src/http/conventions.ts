@@ -7,6 +7,7 @@ import { METRICS_PATH, UNMATCHED_ROUTE, type ServiceMetrics } from './metrics.ts
 import { NodeUnreachableError, StackError } from '../errors.ts'
 import { ALWAYS_HEADERS, errorBody, JSON_TYPE, NODE_UNREACHABLE_MESSAGE, statusOf } from './errors.ts'
 import { pathStart, requestContext, requestPath, type RequestInfo } from './requestContext.ts'
+import { routeLabels, type DeclaredRoute } from './routeLabels.ts'
 
 export type ConventionsOptions = {
   service: string
@@ -19,6 +20,15 @@ export type ConventionsOptions = {
   trustedProxyHops: number
   /** Every method but GET, HEAD and OPTIONS answers 405 (the explorer: "every POST answers 405"). */
   readOnly?: boolean
+  /** GET is the only method: any other, HEAD and OPTIONS included, is the unknown route's JSON 404 (the exchange index). */
+  getOnly?: boolean
+  /**
+   * An Origin not on the allowlist is refused 403 only where the service answers: a route of the
+   * app for the request's method, `/metrics`, and a preflight (which answers on any path).
+   * Anything else is the JSON 404 it is without an Origin (the faucet: what is neither its API
+   * nor its page is 404, never 403).
+   */
+  originRefusedOnRoutesOnly?: boolean
   /** A declared body larger than this answers 413 before routing. */
   maxBodyBytes?: number
   /** Requests one client may make per wall-clock minute; the next ones answer 429 (the explorer). */
@@ -44,10 +54,10 @@ export type Conventions = {
   client: (request: Request) => string
   /**
    * `fetch` (the app's own) with the conventions around it: the checks before routing, the
-   * headers, the log line and the request's metrics after. `routeOf` gives the pattern of the
-   * app's route a path matches, the metrics' label (listen builds it from the app's routes).
+   * headers, the log line and the request's metrics after. `routes` are the routes the app
+   * declares: the pattern of the one a path matches is the metrics' label.
    */
-  serve: (fetch: FetchHandler, routeOf?: (path: string) => string | null) => FetchHandler
+  serve: (fetch: FetchHandler, routes?: readonly DeclaredRoute[]) => FetchHandler
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
@@ -89,7 +99,7 @@ export function conventions(options: ConventionsOptions): Conventions {
   const { service, log, cors, trustedProxyHops } = options
   const requests = new WeakMap<Request, Served>()
   const admit = options.rateLimitPerMinute === undefined ? null : minuteRateLimit(options.rateLimitPerMinute)
-  const maxBody = options.maxBodyBytes
+  const { readOnly, getOnly, maxBodyBytes: maxBody } = options
 
   // From the request as it came: Bun knows the peer of that one only, not of one routed anew.
   const clientOf = (served: Served): string =>
@@ -111,36 +121,53 @@ export function conventions(options: ConventionsOptions): Conventions {
     return new Response(body, { status, headers: { ...ALWAYS_HEADERS, ...contentType, ...headers } })
   }
 
+  const preflightMethods = cors?.methods.join(', ') ?? ''
   /**
-   * The checks before routing: the Origin (403 when it is not allowed, 204 for a preflight), the
-   * client's minute (429), the method (405) and the declared body (413). Gives the answer that
-   * ends the request here, or null, and the CORS headers every answer of this request carries.
+   * The CORS headers of a preflight: those of every answer and what the service allows. The
+   * 405 of a read-only service carries the same, so a browser reads why its write was refused.
+   */
+  const preflightHeaders = (corsHeaders: Record<string, string>, origin: string | null): Record<string, string> => {
+    if (!cors) return corsHeaders
+    const headers: Record<string, string> = { ...corsHeaders, 'access-control-allow-methods': preflightMethods, 'access-control-allow-headers': cors.headers }
+    if (origin !== null) headers['access-control-max-age'] = '600'
+    return headers
+  }
+  /** Whether the app has a route for this method and path (HEAD is its GET), /metrics included. */
+  let isRoute: (method: string, path: string) => boolean = () => false
+
+  /**
+   * The checks before routing: the Origin (403 when it is not allowed, or the 404 off the
+   * service's routes where it asks for that; 204 for a preflight), the client's minute (429),
+   * the method (405, or 404 where GET is the only one) and the declared body (413). Gives the
+   * answer that ends the request here, or null, and the CORS headers every answer of this
+   * request carries.
    */
   const check = (request: Request, served: Served, corsHeaders: Record<string, string>): Response | null => {
+    let origin: string | null = null
     if (cors) {
       corsHeaders.vary = 'Origin'
-      const origin = request.headers.get('origin')
+      origin = request.headers.get('origin')
       if (origin !== null) {
         if (!isAllowedOrigin(origin, cors, options.host, served.server.port ?? 0)) {
+          if (options.originRefusedOnRoutesOnly && served.method !== 'OPTIONS' && !isRoute(served.method, served.path)) {
+            return early(404, { vary: 'Origin' }, errorBody('not found'))
+          }
           return early(403, { vary: 'Origin' }, errorBody('origin not allowed'))
         }
         corsHeaders['access-control-allow-origin'] = origin
       }
       // Specs 02 and 03: a preflight names the allowed methods and header, with an Origin or without.
-      if (served.method === 'OPTIONS') {
-        const preflight: Record<string, string> = { ...corsHeaders, 'access-control-allow-methods': cors.methods.join(', '), 'access-control-allow-headers': cors.headers }
-        if (origin !== null) preflight['access-control-max-age'] = '600'
-        return early(204, preflight, null)
-      }
+      if (served.method === 'OPTIONS') return early(204, preflightHeaders(corsHeaders, origin), null)
     }
     // Spec 03 "Errors": 429 with no retry-after; the client is the trusted end of X-Forwarded-For.
     if (admit && (options.rateLimited?.(served.path) ?? true) && !admit(clientOf(served))) {
       metrics?.rateLimited()
       return early(429, corsHeaders, errorBody(`rate limit exceeded: ${options.rateLimitPerMinute} requests a minute`))
     }
-    if (options.readOnly && !SAFE_METHODS.has(served.method)) {
-      return early(405, { ...corsHeaders, allow: 'GET, OPTIONS' }, errorBody('method not allowed'))
+    if (readOnly && !SAFE_METHODS.has(served.method)) {
+      return early(405, { ...preflightHeaders(corsHeaders, origin), allow: 'GET, OPTIONS' }, errorBody('method not allowed'))
     }
+    if (getOnly && served.method !== 'GET') return early(404, corsHeaders, errorBody('not found'))
     if (maxBody !== undefined) {
       const declared = Number(request.headers.get('content-length') ?? 0)
       if (declared > maxBody) return early(413, corsHeaders, errorBody(`payload too large (limit ${maxBody} bytes)`))
@@ -151,8 +178,11 @@ export function conventions(options: ConventionsOptions): Conventions {
   /** GET /metrics: the service's metrics in Prometheus's text format, after the same checks as any request. */
   const metricsAnswer = async (): Promise<Response> => new Response(await metrics!.text(), { headers: { 'content-type': metrics!.contentType } })
 
-  const serve = (fetch: FetchHandler, labels?: (path: string) => string | null): FetchHandler => {
-    if (labels) routeOf = labels
+  const serve = (fetch: FetchHandler, routes?: readonly DeclaredRoute[]): FetchHandler => {
+    if (routes) {
+      routeOf = routeLabels(routes)
+      if (options.originRefusedOnRoutesOnly) isRoute = routesByMethod(routes, metrics !== undefined)
+    }
     return (request, server) => handle(fetch, request, server)
   }
   const handle = (fetch: FetchHandler, request: Request, server: Server<unknown>): ReturnType<FetchHandler> => {
@@ -174,10 +204,7 @@ export function conventions(options: ConventionsOptions): Conventions {
         return response
       }
       let answer = withHeaders(response, corsHeaders)
-      if (method === 'HEAD') {
-        void answer.body?.cancel()
-        answer = new Response(null, { status: answer.status, statusText: answer.statusText, headers: answer.headers })
-      }
+      if (method === 'HEAD') answer = headAnswer(answer)
       logRequest(served, answer.status)
       return answer
     }
@@ -206,6 +233,22 @@ export function conventions(options: ConventionsOptions): Conventions {
   // Every app that uses the plugin keeps its decorator: how listen finds the conventions again.
   plugin.decorate('conventions', own)
   return own
+}
+
+/**
+ * Whether `routes` take a request of this method and path: a route declared for the method (a
+ * HEAD is answered by the GET's), one declared for every method, or /metrics when the service
+ * shows its metrics. Built only for a service that asks, and asked only of a refused Origin.
+ */
+function routesByMethod(routes: readonly DeclaredRoute[], withMetrics: boolean): (method: string, path: string) => boolean {
+  const byMethod = new Map<string, (path: string) => string | null>()
+  for (const method of new Set(routes.map((route) => route.method))) byMethod.set(method, routeLabels(routes.filter((route) => route.method === method)))
+  const any = byMethod.get('ALL')
+  return (method, path) => {
+    const routed = method === 'HEAD' ? 'GET' : method
+    if (withMetrics && routed === 'GET' && path === METRICS_PATH) return true
+    return (byMethod.get(routed)?.(path) ?? any?.(path) ?? null) !== null
+  }
 }
 
 /** The conventions of an app: those whose plugin it uses; null for an app without them. */
@@ -256,6 +299,19 @@ function routable(request: Request, method: string): Request {
   const moved = start >= 0 && url.indexOf('/', ELYSIA_PATH_FROM) !== start
   if (!moved && method !== 'HEAD') return request
   return new Request(moved ? `http://localhost${url.slice(start)}` : url, method === 'HEAD' ? { method: 'GET', headers: request.headers } : request)
+}
+
+/**
+ * The answer to a HEAD, from the answer its GET got: Bun writes a HEAD's headers with the length
+ * of a body it holds whole and leaves the body unsent, and for a stream (the live stats) cancels
+ * it unread and says `transfer-encoding: chunked`, as the GET's answer does. A stream that
+ * declares its length (an answer passed on from another server) would lose that length there:
+ * it is cancelled here and its declared length kept.
+ */
+function headAnswer(answer: Response): Response {
+  if (!answer.headers.has('content-length')) return answer
+  void answer.body?.cancel()
+  return new Response(null, { status: answer.status, statusText: answer.statusText, headers: answer.headers })
 }
 
 /** Elysia's router takes the path from the first `/` at or after this index of the URL (its "standard hostname"). */

@@ -5,7 +5,6 @@ import { silentLogger, type Logger } from '../log.ts'
 import { conventionsOf, type FetchHandler } from './conventions.ts'
 import { errorResponse } from './errors.ts'
 import { requestContext } from './requestContext.ts'
-import { routeLabels } from './routeLabels.ts'
 import { FatalError } from '../errors.ts'
 
 /** A service that could not start; the message is one line meant for the operator. */
@@ -53,7 +52,7 @@ export function listen(app: Elysia<any, any, any, any, any, any, any>, service: 
       idleTimeout: 30,
       maxRequestBodySize: Number.MAX_SAFE_INTEGER,
       websocket: { ...app.config.websocket, ...websocket },
-      fetch: conventions ? conventions.serve(fetch, routeLabels(app.routes)) : fetch,
+      fetch: conventions ? conventions.serve(fetch, app.routes) : fetch,
       error,
     } as Parameters<typeof Bun.serve>[0])
   } catch (error) {

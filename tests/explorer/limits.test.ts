@@ -77,6 +77,30 @@ describe('methods, bodies and origins', () => {
     }
   })
 
+  test('the 405 carries the same CORS headers as the preflight of the same request, with an allowed Origin and without one', async () => {
+    const cors = (response: Response) => Object.fromEntries([...response.headers].filter(([name]) => name.startsWith('access-control-') || name === 'vary'))
+    for (const origin of [{ origin: SITE }, {}] as Array<Record<string, string>>) {
+      for (const path of ['/stats', '/nope']) {
+        const preflight = await get(path, '203.0.113.4', { method: 'OPTIONS', headers: { ...origin, 'access-control-request-method': 'POST' } })
+        const refused = await get(path, '203.0.113.4', { method: 'POST', headers: { ...origin, 'content-type': 'application/json' }, body: '{}' })
+        expect([preflight.status, refused.status]).toEqual([204, 405])
+        expect(cors(refused)).toEqual(cors(preflight))
+        expect(cors(refused)).toMatchObject({ 'access-control-allow-methods': 'GET, OPTIONS', 'access-control-allow-headers': 'Content-Type', vary: 'Origin' })
+        expect(await refused.json()).toEqual({ error: 'method not allowed' })
+      }
+    }
+  })
+
+  test('a foreign Origin is 403 on any path, a route or not, POST included', async () => {
+    for (const [method, path] of [['GET', '/nope'], ['GET', '/stats'], ['POST', '/stats']] as const) {
+      const response = await get(path, '203.0.113.5', { method, headers: { origin: 'https://evil.example' } })
+      expect(response.status, `${method} ${path}`).toBe(403)
+      expect(await response.json()).toEqual({ error: 'origin not allowed' })
+    }
+    const outsideTheApi = await fetch(`${explorer.url}/.git/config`, { headers: { origin: 'https://evil.example' } })
+    expect(outsideTheApi.status).toBe(403)
+  })
+
   test('a declared body over 600,000 bytes is refused 413; a smaller one is not', async () => {
     const host = `Host: ${new URL(explorer.url).host}\r\nX-Forwarded-For: 203.0.113.2\r\nConnection: close\r\n`
     const big = await raw(`GET /api/fees HTTP/1.1\r\n${host}Content-Length: 600001\r\n\r\n`)

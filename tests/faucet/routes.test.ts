@@ -129,8 +129,9 @@ describe('CORS and unknown paths', () => {
     expect(allowed.headers.get('access-control-allow-origin')).toBe(SITE)
   })
 
-  test('anything neither on the API nor on the static allowlist is a JSON 404, never 403', async () => {
+  test('anything neither on the API nor on the static allowlist is a JSON 404, never 403, even with a refused Origin', async () => {
     const misses: Array<[string, string]> = [
+      ['GET', '/.git/config'],
       ['GET', '/.env'],
       ['GET', '/index.htm'],
       ['GET', '/faucet.js.map'],
@@ -143,9 +144,18 @@ describe('CORS and unknown paths', () => {
       ['GET', '/api/'],
     ]
     for (const [method, path] of misses) {
-      const response = await fetch(`${service.url}${path}`, { method })
-      expect(response.status, `${method} ${path}`).toBe(404)
-      expect(await response.json()).toEqual({ error: 'not found' })
+      for (const headers of [{}, { origin: 'https://evil.example' }] as Array<Record<string, string>>) {
+        const response = await fetch(`${service.url}${path}`, { method, headers })
+        expect(response.status, `${method} ${path} ${JSON.stringify(headers)}`).toBe(404)
+        expect(await response.json()).toEqual({ error: 'not found' })
+        expect(response.headers.get('access-control-allow-origin')).toBeNull()
+      }
+    }
+    // Its own paths, the page and the API at both mounts, still refuse that Origin.
+    for (const [method, path] of [['GET', '/'], ['GET', '/faucet.js'], ['GET', '/status'], ['GET', '/api/status'], ['POST', '/api/drip'], ['GET', '/metrics']]) {
+      const response = await fetch(`${service.url}${path}`, { method, headers: { origin: 'https://evil.example' } })
+      expect(response.status, `${method} ${path}`).toBe(403)
+      expect(await response.json()).toEqual({ error: 'origin not allowed' })
     }
   })
 })
