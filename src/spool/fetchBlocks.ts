@@ -1,5 +1,5 @@
 import type { Hex } from 'viem'
-import type { Rpc, RpcCall, RpcResult } from '../chain/rpc.ts'
+import { answerKind, type Rpc, type RpcCall, type RpcResult } from '../chain/rpc.ts'
 import { fromCallTracer, fromParity, type CallFrame, type GethFrame } from './traces.ts'
 import { NodeTimeoutError, RetryableError } from '../errors.ts'
 
@@ -120,19 +120,15 @@ export async function fetchBlocks(rpc: Rpc, numbers: number[], caps: Capabilitie
     }
     const bundle: BlockBundle = { block, receipts: [], traces: null }
 
-    if (receiptsResult) {
-      if (receiptsResult.ok && Array.isArray(receiptsResult.value)) {
-        caps.blockReceipts = true
-        bundle.receipts = receiptsResult.value as RawReceipt[]
-      } else if (!receiptsResult.ok && receiptsResult.error.isUnsupported) {
-        caps.blockReceipts = false
-        needReceipts.push(bundle)
-      } else if (!receiptsResult.ok) {
-        throw receiptsResult.error
-      } else {
-        needReceipts.push(bundle)
-      }
+    const receipts = receiptsResult ? answerKind(receiptsResult) : null
+    if (receiptsResult?.ok && Array.isArray(receiptsResult.value)) {
+      caps.blockReceipts = true
+      bundle.receipts = receiptsResult.value as RawReceipt[]
+    } else if (receiptsResult && !receiptsResult.ok && receipts === 'failed') {
+      throw receiptsResult.error
     } else {
+      // Not asked, refused (the node lacks the method), or null for a block the node has: per transaction.
+      if (receipts === 'unsupported') caps.blockReceipts = false
       needReceipts.push(bundle)
     }
 
@@ -225,13 +221,14 @@ export async function fetchBlockInParts(rpc: Rpc, number: number, caps: Capabili
   const receiptsOne = (hash: Hex): RpcCall => ({ method: 'eth_getTransactionReceipt', params: [hash] })
   if (caps.blockReceipts !== false) {
     const result = await wholeOrPerTransaction({ method: 'eth_getBlockReceipts', params: [toHex(number)] }, receiptsOne)
+    const kind = answerKind(result)
     if (result.ok && Array.isArray(result.value)) {
       caps.blockReceipts ??= true
       bundle.receipts = result.value as RawReceipt[]
-    } else if (!result.ok && !result.error.isUnsupported) {
+    } else if (!result.ok && kind === 'failed') {
       throw result.error
     } else {
-      if (!result.ok) caps.blockReceipts = false
+      if (kind === 'unsupported') caps.blockReceipts = false
       bundle.receipts = (await perTransaction(receiptsOne)) as RawReceipt[]
     }
   } else {
@@ -279,9 +276,10 @@ function readTraces(result: RpcResult, kind: 'parity' | 'calltracer', block: Raw
     // Geth's answer wraps each frame as {txHash, result}; some nodes give the frames bare.
     return (result.value as Array<GethFrame & { result?: GethFrame }>).map((entry) => fromCallTracer(entry.result ?? entry))
   }
-  if (!result.ok && result.error.isUnsupported) {
-    // trace_block missing: the call tracer is next; the call tracer missing too: no traces.
-    caps.traces = kind === 'parity' ? 'calltracer' : false
+  if (answerKind(result) === 'unsupported') {
+    // trace_block missing: the call tracer is next, unless another request found it missing
+    // too (requests run side by side); the call tracer missing: no traces.
+    caps.traces = kind === 'parity' && caps.traces !== false ? 'calltracer' : false
     return null
   }
   if (!result.ok) throw result.error
