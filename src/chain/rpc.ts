@@ -18,14 +18,43 @@ export class RpcError extends StackError {
   ) {
     super(`${method}: ${message} (${code})`)
   }
-
-  /** The node does not implement the method (or refuses it), as opposed to failing one call. */
-  get isUnsupported(): boolean {
-    return this.code === -32601 || this.code === -32004 || /not (found|supported|available)|does not exist|unsupported/i.test(this.message)
-  }
 }
 
 export type RpcResult = { ok: true; value: unknown } | { ok: false; error: RpcError }
+
+/** One JSON-RPC answer object as the node sends it. */
+export type RpcAnswer = { id?: unknown; result?: unknown; error?: { code: number; message: string } }
+
+/** The result of a call from the node's answer to it (none: the node left it out of the batch). */
+export function readAnswer(method: string, answer: RpcAnswer | undefined): RpcResult {
+  if (!answer) return { ok: false, error: new RpcError(-32603, 'no answer in the batch', method) }
+  if (answer.error) return { ok: false, error: new RpcError(answer.error.code, answer.error.message, method) }
+  return { ok: true, value: answer.result }
+}
+
+/**
+ * What an answer says: a value; nothing (null: the node has no such block or transaction, not
+ * yet or no longer); that the node lacks the method; or that the call failed.
+ */
+export type AnswerKind = 'value' | 'absent' | 'unsupported' | 'failed'
+
+export function answerKind(result: RpcResult): AnswerKind {
+  if (result.ok) return result.value === null || result.value === undefined ? 'absent' : 'value'
+  const { code, message } = result.error
+  return code === METHOD_NOT_FOUND || code === METHOD_NOT_SUPPORTED || LACKS_METHOD.test(message) || LACKS_TRACER.test(message) ? 'unsupported' : 'failed'
+}
+
+/** JSON-RPC 2.0's "method not found", and EIP-1474's "method not supported" (Hardhat's). */
+const METHOD_NOT_FOUND = -32601
+const METHOD_NOT_SUPPORTED = -32004
+/**
+ * The same said in words, by nodes and providers that send another code: "Method X is not
+ * supported", "the method X does not exist/is not available", "unsupported method". The word
+ * "method" must be there: "Resource not found" or "header not found" is a block the node lacks.
+ */
+const LACKS_METHOD = /\bmethod\b.*\b(not (found|supported|available|implemented|enabled|allowed)|does not exist|unsupported)|\b(unsupported|unknown) method\b/i
+/** The method is there but not the tracer asked for (Hardhat has only its default tracer). */
+const LACKS_TRACER = /\btracer\b.*\b(not (found|supported|available)|unsupported)|only supports the default tracer/i
 
 /** A batch's answers, with the size of the answer in bytes. */
 export type SizedResults = { results: RpcResult[]; bytes: number }
@@ -75,14 +104,9 @@ export function createRpc(url: string, { timeoutMs = 30_000 } = {}): Rpc {
       const error = (answers as { error?: { code: number; message: string } })?.error
       throw new NodeUnreachableError(`the node refused the batch: ${error?.message ?? 'not an array'}`)
     }
-    const byId = new Map<number, { result?: unknown; error?: { code: number; message: string } }>()
+    const byId = new Map<number, RpcAnswer>()
     for (const answer of answers) byId.set(answer.id, answer)
-    const results = calls.map((call, index): RpcResult => {
-      const answer = byId.get(first + index)
-      if (!answer) return { ok: false, error: new RpcError(-32603, 'no answer in the batch', call.method) }
-      if (answer.error) return { ok: false, error: new RpcError(answer.error.code, answer.error.message, call.method) }
-      return { ok: true, value: answer.result }
-    })
+    const results = calls.map((call, index) => readAnswer(call.method, byId.get(first + index)))
     return { results, bytes }
   }
 

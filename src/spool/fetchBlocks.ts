@@ -1,5 +1,5 @@
 import type { Hex } from 'viem'
-import type { Rpc, RpcCall, RpcResult } from '../chain/rpc.ts'
+import { answerKind, type Rpc, type RpcCall, type RpcResult } from '../chain/rpc.ts'
 import { fromCallTracer, fromParity, type CallFrame, type GethFrame } from './traces.ts'
 import { NodeTimeoutError, RetryableError } from '../errors.ts'
 
@@ -50,6 +50,26 @@ export type BlockBundle = { block: RawBlock; receipts: RawReceipt[]; traces: Cal
  */
 export type Capabilities = { blockReceipts: boolean | null; traces: 'parity' | 'calltracer' | false | null }
 
+/**
+ * The methods the node turned out to lack (in the order they are asked), and what the spool does
+ * without them, in words for the log.
+ */
+export function lackedMethods(caps: Capabilities): { methods: string[]; meaning: string } {
+  const methods: string[] = []
+  const meaning: string[] = []
+  if (caps.blockReceipts === false) {
+    methods.push('eth_getBlockReceipts')
+    meaning.push('receipts are asked one transaction at a time (eth_getTransactionReceipt)')
+  }
+  if (caps.traces === 'calltracer' || caps.traces === false) methods.push('trace_block')
+  if (caps.traces === 'calltracer') meaning.push('call traces come from debug_traceBlockByNumber with the call tracer')
+  if (caps.traces === false) {
+    methods.push('debug_traceBlockByNumber')
+    meaning.push('transactions are stored without call traces')
+  }
+  return { methods, meaning: meaning.join('; ') }
+}
+
 /** The node gave an answer that does not add up (receipts missing, hashes that differ). */
 export class InconsistentBlockError extends RetryableError {
   override name = 'InconsistentBlockError'
@@ -57,8 +77,14 @@ export class InconsistentBlockError extends RetryableError {
 
 const toHex = (number: number): Hex => `0x${number.toString(16)}`
 
-/** The root of an empty trie: the transactionsRoot of a block without transactions. */
-const EMPTY_ROOT = '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421'
+/**
+ * The transactionsRoot of a block without transactions: the root of an empty trie, or (Hardhat's
+ * genesis block) the hash of no bytes at all, which no list of transactions hashes to either.
+ */
+const EMPTY_ROOTS = new Set([
+  '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421',
+  '0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470',
+])
 
 /**
  * Whether the node still has the block's body. A node that keeps transactions for its last
@@ -69,7 +95,7 @@ const EMPTY_ROOT = '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e3
  */
 export function hasBody(block: RawBlock): boolean {
   if (block.transactions.length > 0) return true
-  return BigInt(block.gasUsed) === 0n && (block.transactionsRoot === undefined || block.transactionsRoot.toLowerCase() === EMPTY_ROOT)
+  return BigInt(block.gasUsed) === 0n && (block.transactionsRoot === undefined || EMPTY_ROOTS.has(block.transactionsRoot.toLowerCase()))
 }
 
 /** Adds up the bytes of the node's answers, for the pacer. */
@@ -120,19 +146,15 @@ export async function fetchBlocks(rpc: Rpc, numbers: number[], caps: Capabilitie
     }
     const bundle: BlockBundle = { block, receipts: [], traces: null }
 
-    if (receiptsResult) {
-      if (receiptsResult.ok && Array.isArray(receiptsResult.value)) {
-        caps.blockReceipts = true
-        bundle.receipts = receiptsResult.value as RawReceipt[]
-      } else if (!receiptsResult.ok && receiptsResult.error.isUnsupported) {
-        caps.blockReceipts = false
-        needReceipts.push(bundle)
-      } else if (!receiptsResult.ok) {
-        throw receiptsResult.error
-      } else {
-        needReceipts.push(bundle)
-      }
+    const receipts = receiptsResult ? answerKind(receiptsResult) : null
+    if (receiptsResult?.ok && Array.isArray(receiptsResult.value)) {
+      caps.blockReceipts = true
+      bundle.receipts = receiptsResult.value as RawReceipt[]
+    } else if (receiptsResult && !receiptsResult.ok && receipts === 'failed') {
+      throw receiptsResult.error
     } else {
+      // Not asked, refused (the node lacks the method), or null for a block the node has: per transaction.
+      if (receipts === 'unsupported') caps.blockReceipts = false
       needReceipts.push(bundle)
     }
 
@@ -225,13 +247,14 @@ export async function fetchBlockInParts(rpc: Rpc, number: number, caps: Capabili
   const receiptsOne = (hash: Hex): RpcCall => ({ method: 'eth_getTransactionReceipt', params: [hash] })
   if (caps.blockReceipts !== false) {
     const result = await wholeOrPerTransaction({ method: 'eth_getBlockReceipts', params: [toHex(number)] }, receiptsOne)
+    const kind = answerKind(result)
     if (result.ok && Array.isArray(result.value)) {
       caps.blockReceipts ??= true
       bundle.receipts = result.value as RawReceipt[]
-    } else if (!result.ok && !result.error.isUnsupported) {
+    } else if (!result.ok && kind === 'failed') {
       throw result.error
     } else {
-      if (!result.ok) caps.blockReceipts = false
+      if (kind === 'unsupported') caps.blockReceipts = false
       bundle.receipts = (await perTransaction(receiptsOne)) as RawReceipt[]
     }
   } else {
@@ -279,9 +302,10 @@ function readTraces(result: RpcResult, kind: 'parity' | 'calltracer', block: Raw
     // Geth's answer wraps each frame as {txHash, result}; some nodes give the frames bare.
     return (result.value as Array<GethFrame & { result?: GethFrame }>).map((entry) => fromCallTracer(entry.result ?? entry))
   }
-  if (!result.ok && result.error.isUnsupported) {
-    // trace_block missing: the call tracer is next; the call tracer missing too: no traces.
-    caps.traces = kind === 'parity' ? 'calltracer' : false
+  if (answerKind(result) === 'unsupported') {
+    // trace_block missing: the call tracer is next, unless another request found it missing
+    // too (requests run side by side); the call tracer missing: no traces.
+    caps.traces = kind === 'parity' && caps.traces !== false ? 'calltracer' : false
     return null
   }
   if (!result.ok) throw result.error

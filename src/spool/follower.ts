@@ -5,7 +5,7 @@ import { quantity } from '../eth/quantity.ts'
 import { FatalError, firstLine, NodeTimeoutError, NodeUnreachableError } from '../errors.ts'
 import { getMeta, setMeta } from './db.ts'
 import { checkIdentity } from './identity.ts'
-import { countTransactions, fetchBlockInParts, fetchBlocks, type BlockBundle, type Capabilities } from './fetchBlocks.ts'
+import { countTransactions, fetchBlockInParts, fetchBlocks, lackedMethods, type BlockBundle, type Capabilities } from './fetchBlocks.ts'
 import type { Retrying, SpoolHealth } from './health.ts'
 import type { SpoolMeter } from './meter.ts'
 import { blockWork, Pacer } from './pacer.ts'
@@ -123,6 +123,8 @@ const range = (from: number, to: number) => Array.from({ length: to - from + 1 }
 export class Follower {
   private readonly statements
   private readonly caps: Capabilities = { blockReceipts: null, traces: null }
+  /** The methods the node lacks that the log has named. */
+  private readonly saidLacking = new Set<string>()
   private readonly pacer: Pacer
   private readonly progress = new CatchUpMeter()
   private catchUpStatus: CatchUp | null = null
@@ -660,13 +662,19 @@ export class Follower {
     this.wake = null
   }
 
+  /**
+   * Keeps whether the node gives traces, and says which methods it lacks: in one line, when the
+   * first answers show it (a method is refused for every block alike), not once per block.
+   */
   private rememberCapabilities(): void {
+    const lacking = lackedMethods(this.caps)
+    if (lacking.methods.some((method) => !this.saidLacking.has(method))) {
+      for (const method of lacking.methods) this.saidLacking.add(method)
+      this.options.log('warn', { missing: lacking.methods }, `the node lacks ${lacking.methods.join(', ')}: ${lacking.meaning}`)
+    }
     if (this.caps.traces === null) return
     const available = this.caps.traces === false ? '0' : '1'
-    if (getMeta(this.db, 'traces_available') !== available) {
-      setMeta(this.db, 'traces_available', available)
-      if (available === '0') this.options.log('warn', {}, 'the node gives no call traces (neither trace_block nor the call tracer): transactions are stored without them')
-    }
+    if (getMeta(this.db, 'traces_available') !== available) setMeta(this.db, 'traces_available', available)
   }
 
   /** The spool waits before a block the node no longer has: said now, and again every failureRepeatMs while it waits. */
