@@ -343,3 +343,16 @@ test('a rollback into the folded blocks goes back to the reset point, and derivi
   const expected14 = stoppedAt(other.stream, 14)
   for (const table of CURRENT) expect(at14[table]).toEqual(expected14[table]!)
 })
+
+test("a fold stays its reset point's when another reset point comes: a rollback to the new one goes back to the old, exact", () => {
+  const { stream, db } = boundedWithReset()
+  // A later session of the same spool whose reset point is block 10.
+  expect(boundStreamHistory(db, stream, { below: 18, resetBlock: 10 })).toBe(false)
+  expect(blocksOf(db, 'toy_blocks_history')).toEqual([4, 18, 19])
+  rollbackTo(db, 10, () => rollbackStream(db, stream, 10))
+  expect(readStreamCursor(db, 'toy').blockNumber).toBe(3)
+  derive(db, stream, 10)
+  const rolledBack = dump(db)
+  const expected = stoppedAt(stream, 10)
+  for (const table of CURRENT) expect(rolledBack[table]).toEqual(expected[table]!)
+})

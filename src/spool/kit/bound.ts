@@ -52,30 +52,27 @@ export function boundHistory(db: Database, stream: string, tables: readonly Stre
   if (versioned.length === 0) return false
   return db.transaction(() => {
     const { below } = bound
-    let reset = bound.resetBlock
     const folded = readFolded(db, stream)
-    if (reset === null) {
-      if (folded) db.run('DELETE FROM meta WHERE key = ?', [foldedKey(stream)])
-    } else if (folded && reset < folded.below - 1) {
-      // What was folded into an earlier reset point stays its: the new one cannot be restored exactly from it.
-      reset = folded.reset
-    }
+    // What was folded into a reset point stays folded into it until a rollback reaches it (a spool
+    // kept from an earlier session, whose reset point was another): every rollback into the
+    // folded blocks goes back there, and is exact, whatever the reset point is now.
+    const reset = folded ? folded.reset : bound.resetBlock
     const folding = reset !== null && below > reset + 2
     // With no reset point, or one inside the window, nothing is folded and only rows below both go.
     const keepFrom = reset === null ? below : folding ? reset + 1 : Math.min(below, reset - 1)
     let left = batchRows
-    let foldedBelow = folded && folded.reset === reset ? folded.below : 0
+    let foldedBelow = folded ? folded.below : 0
     for (const table of versioned) {
       if (left <= 0) break
       left -= dropBelow(db, table, keepFrom, left)
       if (folding && left > 0) {
-        const { rows, to } = foldInto(db, table, reset!, below, left)
+        const { rows, to } = foldInto(db, table, reset, below, left)
         left -= rows
         foldedBelow = Math.max(foldedBelow, to)
       }
     }
-    if (folding && foldedBelow > reset! + 2) setMeta(db, foldedKey(stream), JSON.stringify({ reset: reset!, below: foldedBelow } satisfies Folded))
-    return versioned.some((table) => hasRows(db, table, Number.NEGATIVE_INFINITY, keepFrom) || (folding && hasRows(db, table, reset! + 2, below)))
+    if (folding && foldedBelow > reset + 2) setMeta(db, foldedKey(stream), JSON.stringify({ reset, below: foldedBelow } satisfies Folded))
+    return versioned.some((table) => hasRows(db, table, Number.NEGATIVE_INFINITY, keepFrom) || (folding && hasRows(db, table, reset + 2, below)))
   })()
 }
 
