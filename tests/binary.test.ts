@@ -1,5 +1,5 @@
 import { beforeAll, expect, test } from 'bun:test'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { startNode } from './helpers/devChain.ts'
 import { configDir, ROOT, runOnce, startStack } from './helpers/stack.ts'
@@ -45,6 +45,18 @@ test('the binary answers all four health routes with no-store, and stops on SIGT
   }
   const refused = await fetch(`${explorer}/api/stats`, { headers: { origin: 'https://evil.example' } })
   expect(refused.status).toBe(403)
+  expect(await stack.stop()).toBe(0)
+})
+
+test('the binary alone serves the registry it was built with, and says once that the folder is absent', async () => {
+  const { dir, file } = configDir('[registry]\nrefreshSeconds = 1\n')
+  const stack = await startStack([BINARY], ['start', '--config', file], { cwd: dir, env: bare })
+  const tokenlist = () => fetch(`${stack.urls.explorer}/api/tokenlist`)
+  await waitFor(async () => (await tokenlist()).status === 200, 'a first good copy')
+  expect(await (await tokenlist()).text()).toBe(readFileSync(join(ROOT, 'registry/testnet/tokenlist.json'), 'utf8'))
+  await Bun.sleep(2500)
+  const registryLines = stack.lines.filter((line) => line.component === 'registry' && (line.level as number) >= 40)
+  expect(registryLines.map((line) => line.msg)).toEqual(['the registry folder does not exist: the registry built into stack serves until it does'])
   expect(await stack.stop()).toBe(0)
 })
 

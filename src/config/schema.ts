@@ -89,7 +89,7 @@ export const ConfigSchema = T.Object(
       source: T.String({
         minLength: 1,
         default: 'registry',
-        description: 'the registry repository: a folder (relative to the config file) or an https:// raw base URL',
+        description: 'the registry repository: a folder (relative to the config file; while it does not exist, the registry built into stack serves) or an https:// raw base URL',
       }),
       network: T.String({ pattern: '^[a-z0-9-]{1,32}$', default: 'testnet', description: 'a network folder name such as "testnet"' }),
       rawBase: T.String({

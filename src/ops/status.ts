@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { parseManifest } from '../chain/manifest.ts'
 import { createRpc } from '../chain/rpc.ts'
+import { spoolSize, type SpoolSize } from '../files/spoolFile.ts'
 import type { Runtime } from './runtime.ts'
 
 /** How long one probe of a running stack may take. */
@@ -30,6 +31,8 @@ export type StackStatus = { running: true } & Pick<
   contracts: Record<string, string>
   /** The reset point's block (the snapshot's id stays in the runtime file). */
   snapshot: { block: number } | null
+  /** The spool's size on disk (its file and write-ahead log), in bytes. */
+  spool: SpoolSize
   /** Whether every service answers its health. */
   healthy: boolean
 }
@@ -68,6 +71,7 @@ export async function stackStatus(runtime: Runtime): Promise<StackStatus> {
     snapshot: runtime.snapshot && { block: runtime.snapshot.block },
     state: runtime.state,
     fork: runtime.fork,
+    spool: spoolSize(runtime.dataDir),
     healthy: Object.values(services).every((service) => service.healthy),
   }
 }
@@ -208,7 +212,7 @@ export function statusEnv(status: StackStatus): string {
     lines.push([`STACK_${key}_HEALTHY`, service.healthy], [`STACK_${key}_LAG_BLOCKS`, service.lagBlocks ?? ''])
   }
   lines.push(['STACK_FAUCET_OPERATOR', status.faucet.operator ?? ''], ['STACK_FAUCET_PUBLIC_DEV_KEY', status.faucet.publicDevKey])
-  lines.push(['STACK_MANIFEST', status.manifestPath])
+  lines.push(['STACK_MANIFEST', status.manifestPath], ['STACK_SPOOL_BYTES', status.spool.bytes])
   for (const [name, address] of Object.entries(status.contracts)) lines.push([`STACK_CONTRACT_${envName(name)}`, address])
   if (status.snapshot) lines.push(['STACK_RESET_BLOCK', status.snapshot.block])
   return lines.map(([key, value]) => `${key}=${shellValue(String(value))}\n`).join('')
@@ -241,10 +245,23 @@ export function statusText(status: StackStatus): string {
     `  arcade     ${arcade.url}/api   ${arcade.url.replace(/^http/, 'ws')}/ws/<room>   ${mark(arcade)}${arcade.ready === false ? ' (not ready)' : ''}`,
     `  metrics    /metrics on each service`,
     `  manifest   ${status.manifestPath} (${Object.keys(status.contracts).length} contracts)`,
+    `  spool      ${status.spool.path} ${humanBytes(status.spool.bytes)} (file ${humanBytes(status.spool.fileBytes)}, log ${humanBytes(status.spool.walBytes)})`,
     `  faucet key ${status.faucet.publicDevKey ? "anvil's public dev key #1: never use it outside this local chain" : status.faucet.operator ? `operator ${status.faucet.operator}` : 'none: the faucet does not drip'}`,
   ]
   if (status.snapshot) lines.push(`  reset to   block ${status.snapshot.block} (stack reset)`)
   if (status.state) lines.push(`  state      ${status.state}`)
   if (status.fork) lines.push(`  fork of    ${status.fork.url}${status.fork.block === null ? '' : ` at block ${status.fork.block}`}`)
   return `${lines.join('\n')}\n`
+}
+
+/** Bytes as a person reads them: `512 B`, `3.4 KiB`, `120.0 MiB`, `1.2 GiB`. */
+export function humanBytes(bytes: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB']
+  let value = bytes
+  let unit = 0
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024
+    unit++
+  }
+  return unit === 0 ? `${bytes} B` : `${value.toFixed(1)} ${units[unit]}`
 }

@@ -4,7 +4,7 @@ import type { ServiceContext } from '../context.ts'
 import { NotFoundError, UnavailableError } from '../errors.ts'
 import { RegistryCopy, type Logo, type RegistryFileName } from './copy.ts'
 import { keptRegistryDir } from './kept.ts'
-import { registrySource } from './source.ts'
+import { builtInRegistry, registrySource, type WhileAbsent } from './source.ts'
 
 /** SVG logos are served as images that can do nothing: no script, no fetch, no form. */
 const SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
@@ -12,8 +12,15 @@ const SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
 /** The explorer's registry copy, made from the config and started. */
 export function createRegistryCopy({ config, log }: ServiceContext): RegistryCopy {
   const { source, network, rawBase } = config.registry
+  const whileAbsent: WhileAbsent = {
+    builtIn: builtInRegistry,
+    onAbsent: (absent, folder) => {
+      if (absent) log.warn({ component: 'registry', folder }, 'the registry folder does not exist: the registry built into stack serves until it does')
+      else log.info({ component: 'registry', folder }, 'the registry folder exists: it is read from now on')
+    },
+  }
   const copy = new RegistryCopy({
-    source: registrySource(source, config.file ? dirname(config.file) : process.cwd()),
+    source: registrySource(source, config.file ? dirname(config.file) : process.cwd(), whileAbsent),
     network,
     rawBase,
     dir: keptRegistryDir(config),

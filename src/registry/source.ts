@@ -1,6 +1,8 @@
+import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { isAbsolute, join, normalize, resolve } from 'node:path'
 import { RetryableError } from '../errors.ts'
+import { builtInFiles } from './builtInFiles.ts' with { type: 'macro' }
 
 /** Where the registry repository's files are read from: a folder, or an https:// raw base. */
 export type RegistrySource = {
@@ -18,10 +20,49 @@ export class RegistryReadError extends RetryableError {
 const MAX_FILE_BYTES = 2 * 1024 * 1024
 const FETCH_TIMEOUT_MS = 10_000
 
-/** `source` is an https:// URL or a folder, relative to `baseDir` (the config file's folder). */
-export function registrySource(source: string, baseDir: string): RegistrySource {
+/**
+ * What a folder source reads while its folder does not exist (the default `registry` beside a
+ * config file outside the checkout, or the executable alone): `builtIn` in its place, and
+ * `onAbsent` is told when the folder goes (true) and when it is there again (false), once each.
+ */
+export type WhileAbsent = { builtIn: RegistrySource; onAbsent: (absent: boolean, folder: string) => void }
+
+/**
+ * `source` is an https:// URL or a folder, relative to `baseDir` (the config file's folder). A
+ * folder is looked for at every read, so one made later is read from then on.
+ */
+export function registrySource(source: string, baseDir: string, whileAbsent?: WhileAbsent): RegistrySource {
   if (/^https:\/\//.test(source)) return urlSource(source.replace(/\/+$/, ''))
-  return folderSource(isAbsolute(source) ? source : resolve(baseDir, source))
+  const root = isAbsolute(source) ? source : resolve(baseDir, source)
+  return whileAbsent ? orBuiltIn(folderSource(root), root, whileAbsent) : folderSource(root)
+}
+
+/** The registry the executable was built with (this checkout's registry/ when run from source). */
+const BUILT_IN = builtInFiles()
+
+export const builtInRegistry: RegistrySource = {
+  describe: 'the registry built into stack',
+  read: async (relativePath) => {
+    const base64 = BUILT_IN[relativePath]
+    if (base64 === undefined) throw new RegistryReadError(`${relativePath}: not in the registry built into stack`)
+    return new Uint8Array(Buffer.from(base64, 'base64'))
+  },
+}
+
+function orBuiltIn(folder: RegistrySource, root: string, { builtIn, onAbsent }: WhileAbsent): RegistrySource {
+  let absent = false
+  const source = (): RegistrySource => {
+    const now = !existsSync(root)
+    if (now !== absent) onAbsent(now, root)
+    absent = now
+    return now ? builtIn : folder
+  }
+  return {
+    get describe() {
+      return absent ? `${builtIn.describe} (${root} does not exist)` : root
+    },
+    read: (relativePath) => source().read(relativePath),
+  }
 }
 
 function folderSource(root: string): RegistrySource {

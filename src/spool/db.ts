@@ -5,7 +5,7 @@ import { migrate, spoolMigrations, type Migration } from './migrations.ts'
 
 export type { Database }
 
-export const SPOOL_FILE = 'spool.db'
+export { SPOOL_FILE } from '../files/spoolFile.ts'
 
 /** Pages of write-ahead log (4 KiB each) after which the writer checkpoints it into the file. */
 const WAL_CHECKPOINT_PAGES = 16_384

@@ -14,7 +14,7 @@ import { LastingFailures, storageMessage, storageProblem, type StorageProblem } 
 import { getCursor, prepare, recordGap, rollbackTo, storedHash, writeBatch } from './store.ts'
 import { gapHolding, historyGaps } from './read/blocks.ts'
 import { spoolHead, streamPosition } from './read/cursors.ts'
-import { CAUGHT_UP_SLEEP_MS, MAX_LOGS_PER_PASS, pruneStreamHistory, rollbackStream, runPass, type StreamDefinition } from './streams.ts'
+import { boundStreamHistory, CAUGHT_UP_SLEEP_MS, MAX_LOGS_PER_PASS, rollbackStream, runPass, type StreamDefinition } from './streams.ts'
 
 /** How the spool follows the node: what the worker is handed, and the follower works by. */
 export type FollowerSettings = {
@@ -98,8 +98,8 @@ const COUNTS_AHEAD = 500
 const WRITE_TXS = 10_000
 const WRITE_BLOCKS = 100
 const WRITE_AFTER_MS = 2000
-/** How often a stream's history below the deepest reorganisation followed is dropped. */
-const PRUNE_EVERY_MS = 60_000
+/** A stream's history is bounded again once the deepest reorganisation followed has moved this share of spool.maxReorgDepth. */
+const BOUND_EVERY_DEPTH = 1 / 4
 
 /** The chain reorganised deeper than maxReorgDepth: the spool cannot find where it forked. */
 export class DeepReorgError extends FatalError {
@@ -142,8 +142,8 @@ export class Follower {
   private heads: NewHeadsSubscription | null = null
   private wake: (() => void) | null = null
   private identityChecked = false
-  /** When each stream's history was last pruned. */
-  private readonly prunedAt = new Map<string, number>()
+  /** Where each stream's history was last bounded from (its first block kept whole). */
+  private readonly boundFrom = new Map<string, number>()
   /** What keeps failing: the follower's own writes ('spool') and each stream ('stream:<name>'). */
   private readonly failures: LastingFailures
 
@@ -620,15 +620,16 @@ export class Follower {
   }
 
   /**
-   * Now and then, forgets how a stream's versioned rows stood before blocks deeper than any
-   * reorganisation the spool follows: that history can never be rolled back to, and would
-   * otherwise grow with the chain.
+   * Now and then, bounds a stream's versioned history (kit/bound.ts): whole only as deep as a
+   * reorganisation the spool follows, and before that the reset point's state; it would otherwise
+   * grow with the chain. A batch a pass, so a long history goes in short transactions.
    */
   private pruneHistory(stream: StreamDefinition): void {
-    const now = Date.now()
-    if (now - (this.prunedAt.get(stream.name) ?? 0) < PRUNE_EVERY_MS) return
-    this.prunedAt.set(stream.name, now)
-    pruneStreamHistory(this.db, stream, this.historyKeptFrom())
+    const { maxReorgDepth, resetBlock = null } = this.options
+    const below = getCursor(this.db) - maxReorgDepth
+    const last = this.boundFrom.get(stream.name)
+    if (last !== undefined && below - last < Math.ceil(maxReorgDepth * BOUND_EVERY_DEPTH)) return
+    if (!boundStreamHistory(this.db, stream, { below, resetBlock })) this.boundFrom.set(stream.name, below)
   }
 
   /**

@@ -10,7 +10,7 @@ import { createdTable, versionedHistorySql, versionedTable } from './kit/tables.
 import { blockHeaders, streamPosition, txPartiesOfBlocks } from './read.ts'
 import { rollbackTo } from './store.ts'
 import { txId } from './codec.ts'
-import { pruneStreamHistory, readStreamCursor, rollbackStream, runPass, type BlockStream, type LogStream, type SpoolLog } from './streams.ts'
+import { boundStreamHistory, readStreamCursor, rollbackStream, runPass, type BlockStream, type LogStream, type SpoolLog } from './streams.ts'
 
 // The stream kit's second kind of stream, driven by blocks rather than logs, and the pruning of
 // versioned history: a toy stream that counts, per sender, the transactions it sent and the
@@ -178,7 +178,7 @@ test('pruning drops the history below a block from every versioned table, and a 
   const blocksOf = (table: string) => db.query<{ block: number }, []>(`SELECT DISTINCT block FROM ${table} ORDER BY block`).all().map((row) => row.block)
   expect(blocksOf('toy_blocks_history')).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
 
-  pruneStreamHistory(db, stream, 8)
+  expect(boundStreamHistory(db, stream, { below: 8, resetBlock: null })).toBe(false)
   expect(blocksOf('toy_blocks_history')).toEqual([8, 9, 10, 11])
   expect(blocksOf('toy_senders_history').every((block) => block >= 8)).toBe(true)
   const after = dump(db)
@@ -258,4 +258,101 @@ test('a log pass carries the logs of its signatures in chain order, a limit at a
   expect(seen).toEqual(expected)
   expect(sizes.slice(0, -1).every((size) => size === 7)).toBe(true)
   expect(readStreamCursor(db, 'merged').blockNumber).toBe(35)
+})
+
+/** Blocks `from` to `through` of twenty: 0 to 5 as sixBlocks, then 6 to 19, A and B sending in turns. */
+function twentyBlocks(db: Database, through = 19, from = 0): void {
+  const counts = [0, 2, 5, 1, 0, 1]
+  for (let number = from; number <= through; number++) {
+    if (number < 6) writeBlock(db, number, sends(counts[number]!, number === 3 || number === 5 ? B : A))
+    else writeBlock(db, number, sends(1 + (number % 3), number % 2 ? A : B))
+  }
+}
+
+/** A spool that saw the twenty blocks and derived them; its history bounded below 15 with the reset point at 3, in small batches. */
+function boundedWithReset() {
+  const stream = toyStream()
+  const db = spool(stream)
+  twentyBlocks(db)
+  derive(db, stream, 19)
+  const before = dump(db)
+  let batches = 1
+  while (boundStreamHistory(db, stream, { below: 15, resetBlock: 3 }, 3)) batches++
+  return { stream, db, before, batches }
+}
+
+/** The tables of a spool that stopped at block `head` (history aside). */
+function stoppedAt(stream: BlockStream, head: number) {
+  const stopped = spool(stream)
+  twentyBlocks(stopped, head)
+  derive(stopped, stream, head)
+  return dump(stopped)
+}
+
+const CURRENT = ['toy_senders', 'toy_blocks', 'toy_first_seen']
+const blocksOf = (db: Database, table: string) => db.query<{ block: number }, []>(`SELECT block FROM ${table} ORDER BY block`).all().map((row) => row.block)
+
+test('with a reset point, the history below the window is folded into its state, one row a key, in batches', () => {
+  const { db, before, batches } = boundedWithReset()
+  expect(batches).toBeGreaterThan(2)
+  // Below the reset point nothing; the block after it holds one row a key; from 15 on, the history whole.
+  expect(blocksOf(db, 'toy_blocks_history')).toEqual([4, 15, 16, 17, 18, 19])
+  expect(blocksOf(db, 'toy_senders_history')).toEqual([4, 4, 15, 16, 17, 18, 19])
+  const after = dump(db)
+  for (const table of CURRENT) expect(after[table]).toEqual(before[table]!)
+  // The rows of block 4 are how each row stood at the end of block 3.
+  expect(db.query('SELECT hex(address) AS address, txs, blocks, existed FROM toy_senders_history WHERE block = 4 ORDER BY address').all()).toEqual([
+    { address: A.slice(2).toUpperCase(), txs: 7, blocks: 2, existed: 1 },
+    { address: B.slice(2).toUpperCase(), txs: 1, blocks: 1, existed: 1 },
+  ])
+  // Done: another call has nothing to do, and the bound moving on folds more into the same rows.
+  expect(boundStreamHistory(db, toyStream(), { below: 15, resetBlock: 3 })).toBe(false)
+  expect(boundStreamHistory(db, toyStream(), { below: 18, resetBlock: 3 })).toBe(false)
+  expect(blocksOf(db, 'toy_blocks_history')).toEqual([4, 18, 19])
+})
+
+test('a rollback to the reset point after the fold leaves the rows of a run that stopped there', () => {
+  const { stream, db } = boundedWithReset()
+  rollbackTo(db, 3, () => rollbackStream(db, stream, 3))
+  const rolledBack = dump(db)
+  const expected = stoppedAt(stream, 3)
+  for (const table of CURRENT) expect(rolledBack[table]).toEqual(expected[table]!)
+  expect(readStreamCursor(db, 'toy').blockNumber).toBe(3)
+  expect(rolledBack.toy_blocks_history).toEqual([])
+  // The fold is forgotten with its rows: a later rollback is taken as asked.
+  twentyBlocks(db, 19, 4)
+  derive(db, stream, 19)
+  rollbackTo(db, 10, () => rollbackStream(db, stream, 10))
+  expect(readStreamCursor(db, 'toy').blockNumber).toBe(10)
+})
+
+test('a rollback into the folded blocks goes back to the reset point, and deriving again gives the exact rows', () => {
+  const { stream, db } = boundedWithReset()
+  rollbackTo(db, 10, () => rollbackStream(db, stream, 10))
+  expect(readStreamCursor(db, 'toy').blockNumber).toBe(3)
+  derive(db, stream, 10)
+  const rolledBack = dump(db)
+  const expected = stoppedAt(stream, 10)
+  for (const table of CURRENT) expect(rolledBack[table]).toEqual(expected[table]!)
+
+  // The deepest rollback the window allows (to 14) stays where it was asked, and exact.
+  const other = boundedWithReset()
+  rollbackTo(other.db, 14, () => rollbackStream(other.db, other.stream, 14))
+  expect(readStreamCursor(other.db, 'toy').blockNumber).toBe(14)
+  const at14 = dump(other.db)
+  const expected14 = stoppedAt(other.stream, 14)
+  for (const table of CURRENT) expect(at14[table]).toEqual(expected14[table]!)
+})
+
+test("a fold stays its reset point's when another reset point comes: a rollback to the new one goes back to the old, exact", () => {
+  const { stream, db } = boundedWithReset()
+  // A later session of the same spool whose reset point is block 10.
+  expect(boundStreamHistory(db, stream, { below: 18, resetBlock: 10 })).toBe(false)
+  expect(blocksOf(db, 'toy_blocks_history')).toEqual([4, 18, 19])
+  rollbackTo(db, 10, () => rollbackStream(db, stream, 10))
+  expect(readStreamCursor(db, 'toy').blockNumber).toBe(3)
+  derive(db, stream, 10)
+  const rolledBack = dump(db)
+  const expected = stoppedAt(stream, 10)
+  for (const table of CURRENT) expect(rolledBack[table]).toEqual(expected[table]!)
 })

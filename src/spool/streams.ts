@@ -2,7 +2,8 @@ import type { Database, SQLQueryBindings } from 'bun:sqlite'
 import type { Hex } from 'viem'
 import { blob } from '../eth/bytes.ts'
 import { txId } from './codec.ts'
-import { pruneHistories, rollbackTables, type StreamTable } from './kit/tables.ts'
+import { boundHistory, exactAncestor, type HistoryBound } from './kit/bound.ts'
+import { rollbackTables, type StreamTable } from './kit/tables.ts'
 import { keepingHistoryFrom } from './kit/versioned.ts'
 import type { Migration } from './migrations.ts'
 import type { TxLog } from './read/transactions.ts'
@@ -201,19 +202,24 @@ function runBlockPass(db: Database, stream: BlockStream, spoolCursor: number, li
   return { logs: 0, blocks, txs, caughtUp: through >= spoolCursor, cursor: { ...next, updatedAt: Date.now() } }
 }
 
-/** Called inside the spool's rollback transaction: the stream forgets what came after `ancestor`. */
+/**
+ * Called inside the spool's rollback transaction: the stream forgets what came after `ancestor`.
+ * Where its history above `ancestor` was folded into the reset point's (kit/bound.ts), it goes
+ * back to the reset point instead and derives the blocks in between again from the spool.
+ */
 export function rollbackStream(db: Database, stream: StreamDefinition, ancestor: number): void {
   const cursor = readStreamCursor(db, stream.name)
   if (cursor.txId < txId(ancestor + 1, 0)) return
-  rollbackTables(db, stream.tables, ancestor)
-  writeStreamCursor(db, stream.name, endOfBlock(ancestor))
+  const to = exactAncestor(db, stream.name, ancestor)
+  rollbackTables(db, stream.tables, to)
+  writeStreamCursor(db, stream.name, endOfBlock(to))
 }
 
 /**
- * Forgets the history of the stream's versioned tables before block `belowBlock`: a rollback
- * never reaches below the deepest reorganisation the spool accepts, so older history only grows
- * the file. Cheap: a history's key starts with the block.
+ * One batch of bounding the history of the stream's versioned tables (kit/bound.ts): a rollback
+ * never reaches below the deepest reorganisation the spool follows, or else to the reset point,
+ * so older history only grows the file. Gives whether more is left for another batch.
  */
-export function pruneStreamHistory(db: Database, stream: StreamDefinition, belowBlock: number): void {
-  pruneHistories(db, stream.tables, belowBlock)
+export function boundStreamHistory(db: Database, stream: StreamDefinition, bound: HistoryBound, batchRows?: number): boolean {
+  return boundHistory(db, stream.name, stream.tables, bound, batchRows)
 }

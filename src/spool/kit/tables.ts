@@ -73,11 +73,3 @@ export function rollbackTables(db: Database, tables: readonly StreamTable[], anc
     }
   }
 }
-
-/**
- * Drops the history of the declared versioned tables before block `belowBlock`, which no rollback
- * the spool accepts can reach. The other kinds keep no history.
- */
-export function pruneHistories(db: Database, tables: readonly StreamTable[], belowBlock: number): void {
-  for (const table of tables) if (table.kind === 'versioned') versionedRows(db, table).prune(belowBlock)
-}

@@ -75,13 +75,6 @@ export function versionedRows(db: Database, spec: VersionedTable) {
       }
       db.run(`DELETE FROM ${history} WHERE block > ?`, [ancestor])
     },
-    /**
-     * Forgets how rows stood before the blocks below `belowBlock`: a rollback to `belowBlock - 1`
-     * or later stays exact (it reads only the entries above its ancestor), none to an earlier one.
-     */
-    prune: (belowBlock: number) => {
-      db.run(`DELETE FROM ${history} WHERE block < ?`, [belowBlock])
-    },
   }
 }
 
