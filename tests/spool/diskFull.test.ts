@@ -64,7 +64,12 @@ test('a disk that fills while running: the health says so, the log says it again
   const config = spoolConfig(anvil.rpcUrl, null, '', dir)
   const first = await startSpool(config, spoolWiring(config), silentLogger, { fresh: true })
   const start = await headOf()
-  await waitFor(() => first.health().spoolHeadBlock === start, 'the first backfill')
+  // The streams too: a derivation left to do would write at the next start, before the child
+  // has asked the node anything (so before it knows the node is reachable).
+  await waitFor(() => {
+    const health = first.health()
+    return health.spoolHeadBlock === start && Object.values(health.streams).every((stream) => stream.cursorBlock === start)
+  }, 'the first backfill and its derivation')
   await first.stop()
   const path = join(dir, 'spool.db')
 
