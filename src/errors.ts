@@ -11,11 +11,38 @@
  */
 export class StackError extends Error {
   override name = 'StackError'
-  constructor(
-    message: string,
-    readonly details: Record<string, unknown> = {},
-  ) {
-    super(message)
+  readonly details: Record<string, unknown>
+  constructor(message: string, { cause, details = {} }: StackErrorOptions = {}) {
+    super(message, cause === undefined ? undefined : { cause })
+    this.details = details
+  }
+
+  /**
+   * Down the chain of causes (this error first): the first error `match` accepts, or null; with
+   * no `match`, the deepest cause. A library's error (viem's, a socket's) stays reachable here
+   * however many layers wrapped it.
+   */
+  walk(match?: (error: unknown) => boolean): unknown {
+    return walk(this, match)
+  }
+}
+
+export type StackErrorOptions = {
+  /** What went wrong underneath, kept whole (viem's error, a socket's). */
+  cause?: unknown
+  details?: Record<string, unknown>
+}
+
+/** `StackError.walk` for any thrown value; the chain ends at a value without a cause (or loops). */
+export function walk(error: unknown, match?: (error: unknown) => boolean): unknown {
+  const seen = new Set<unknown>()
+  let current = error
+  for (;;) {
+    if (match?.(current)) return current
+    seen.add(current)
+    const cause = typeof current === 'object' && current !== null ? (current as { cause?: unknown }).cause : undefined
+    if (cause === undefined || cause === null || seen.has(cause)) return match ? null : current
+    current = cause
   }
 }
 
@@ -78,7 +105,5 @@ export function firstLine(error: unknown): string {
 
 /** The node could not be reached through viem: `error` is viem's, kept as the cause. */
 export function nodeUnreachable(error: unknown): NodeUnreachableError {
-  const unreachable = new NodeUnreachableError(`the node cannot be reached: ${firstLine(error)}`)
-  unreachable.cause = error
-  return unreachable
+  return new NodeUnreachableError(`the node cannot be reached: ${firstLine(error)}`, { cause: error })
 }

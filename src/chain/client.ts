@@ -1,4 +1,4 @@
-import { nodeUnreachable, NodeUnreachableError } from '../errors.ts'
+import { nodeUnreachable, NodeUnreachableError, walk } from '../errors.ts'
 import {
   createPublicClient,
   createWalletClient,
@@ -66,11 +66,13 @@ export async function fromChain<T>(read: () => Promise<T>): Promise<T> {
  */
 export function isNodeUnreachable(error: unknown): boolean {
   if (error instanceof NodeUnreachableError) return true
-  for (let cause = error as { cause?: unknown } | undefined; cause; cause = cause.cause as typeof cause) {
-    if (cause instanceof TimeoutError) return true
-    if (cause instanceof HttpRequestError && cause.status === undefined) return true
-    const code = (cause as { code?: unknown }).code
-    if (typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|ConnectionRefused)$/.test(code)) return true
-  }
-  return false
+  return walk(error, meansUnreachable) !== null
+}
+
+/** One link of an error's chain of causes that says the node was not reached. */
+function meansUnreachable(cause: unknown): boolean {
+  if (cause instanceof TimeoutError) return true
+  if (cause instanceof HttpRequestError && cause.status === undefined) return true
+  const code = (cause as { code?: unknown } | null)?.code
+  return typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|ConnectionRefused)$/.test(code)
 }

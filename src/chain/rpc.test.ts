@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { answerKind, readAnswer, type AnswerKind } from './rpc.ts'
+import { NodeTimeoutError, NodeUnreachableError } from '../errors.ts'
+import { answerKind, createRpc, readAnswer, type AnswerKind } from './rpc.ts'
 
 /**
  * The answers as the nodes send them, byte for byte: Hardhat 2.29.1's node (npm `hardhat`) and
@@ -56,5 +57,42 @@ describe('what an answer says', () => {
 
   test('an answer left out of a batch is a failed call', () => {
     expect(answerKind(readAnswer('eth_getBlockByNumber', undefined))).toBe('failed')
+  })
+})
+
+describe('what the transport said stays with the error', () => {
+  test('a node that cannot be reached: the socket error is the cause', async () => {
+    const error = await createRpc('http://127.0.0.1:9', { timeoutMs: 2000 })
+      .call('eth_chainId')
+      .catch((caught) => caught)
+    expect(error).toBeInstanceOf(NodeUnreachableError)
+    expect(error.cause).toBeInstanceOf(Error)
+    expect(error.walk((cause: unknown) => typeof (cause as { code?: unknown }).code === 'string')).not.toBeNull()
+  })
+
+  test('a node that does not answer in time: the abort is the cause', async () => {
+    const silent = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Promise<Response>(() => {}) })
+    try {
+      const error = await createRpc(`http://127.0.0.1:${silent.port}`, { timeoutMs: 100 })
+        .call('eth_chainId')
+        .catch((caught) => caught)
+      expect(error).toBeInstanceOf(NodeTimeoutError)
+      expect(error.cause).toBeInstanceOf(Error)
+    } finally {
+      silent.stop(true)
+    }
+  })
+
+  test('an answer that is not JSON: the parser error is the cause', async () => {
+    const garbled = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response('<html>') })
+    try {
+      const error = await createRpc(`http://127.0.0.1:${garbled.port}`)
+        .call('eth_chainId')
+        .catch((caught) => caught)
+      expect(error).toBeInstanceOf(NodeUnreachableError)
+      expect(error.cause).toBeInstanceOf(SyntaxError)
+    } finally {
+      garbled.stop(true)
+    }
   })
 })

@@ -72,13 +72,13 @@ export function createRpc(url: string, { timeoutMs = 30_000 } = {}): Rpc {
 
   const post = async (body: unknown): Promise<{ answer: unknown; bytes: number }> => {
     const signal = AbortSignal.timeout(timeoutMs)
-    const timedOut = () => new NodeTimeoutError(`the node at ${url} did not answer within ${timeoutMs / 1000} s`)
+    const timedOut = (cause: unknown) => new NodeTimeoutError(`the node at ${url} did not answer within ${timeoutMs / 1000} s`, { cause })
     let response: Response
     try {
       response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal })
     } catch (error) {
-      if (signal.aborted) throw timedOut()
-      throw new NodeUnreachableError(`the node at ${url} cannot be reached: ${(error as Error).message}`)
+      if (signal.aborted) throw timedOut(error)
+      throw new NodeUnreachableError(`the node at ${url} cannot be reached: ${(error as Error).message}`, { cause: error })
     }
     if (!response.ok) throw new NodeUnreachableError(`the node at ${url} answered HTTP ${response.status}`)
     // Parsed from the bytes as they come (no string copy of a large answer); its size from the header.
@@ -87,9 +87,9 @@ export function createRpc(url: string, { timeoutMs = 30_000 } = {}): Rpc {
       const answer: unknown = await response.json()
       return { answer, bytes: Number.isFinite(length) ? length : JSON.stringify(answer).length }
     } catch (error) {
-      if (signal.aborted) throw timedOut()
-      if (error instanceof SyntaxError) throw new NodeUnreachableError(`the node at ${url} answered something that is not JSON`)
-      throw new NodeUnreachableError(`the node at ${url} broke off its answer: ${(error as Error).message}`)
+      if (signal.aborted) throw timedOut(error)
+      if (error instanceof SyntaxError) throw new NodeUnreachableError(`the node at ${url} answered something that is not JSON`, { cause: error })
+      throw new NodeUnreachableError(`the node at ${url} broke off its answer: ${(error as Error).message}`, { cause: error })
     }
   }
 

@@ -139,7 +139,6 @@ function coolingDown(address: Address, retryIn: number): CoolingDownError {
 function empty(treasury: Treasury, decimals: number, symbol: string): FaucetEmptyError {
   const left = `${formatAmount(treasury.ethBalance, 18, 'ETH')} and ${formatAmount(treasury.tokenBalance, decimals, symbol)}`
   return new FaucetEmptyError(`faucet empty: ${left} left`, {
-    treasuryEth: treasury.ethBalance.toString(),
-    treasuryBx: treasury.tokenBalance.toString(),
+    details: { treasuryEth: treasury.ethBalance.toString(), treasuryBx: treasury.tokenBalance.toString() },
   })
 }

@@ -11,7 +11,7 @@ export class QuotaExceededError extends LimitError {
     message: string,
     details: Record<string, unknown> = {},
   ) {
-    super(message, { quota, ...details })
+    super(message, { details: { quota, ...details } })
   }
 }
 
@@ -22,7 +22,7 @@ export class CoolingDownError extends ConflictError {
     message: string,
     readonly retryIn: number,
   ) {
-    super(message, { retryIn })
+    super(message, { details: { retryIn } })
   }
 }
 
@@ -43,7 +43,7 @@ export class DripFailedError extends UnavailableError {
 export class NoReceiptYetError extends UnavailableError {
   override name = 'NoReceiptYetError'
   constructor(readonly hash: string) {
-    super('no receipt yet', { hash })
+    super('no receipt yet', { details: { hash } })
   }
 }
 

@@ -32,7 +32,7 @@ function testApp(options: Partial<ConventionsOptions> = {}) {
     })
     .get('/kind/:kind', ({ params }) => {
       const Kind = { input: InvalidInputError, missing: NotFoundError, conflict: ConflictError, limit: LimitError, unavailable: UnavailableError }[params.kind]
-      if (Kind) throw new Kind(`a ${params.kind} error`, { quota: 'client' })
+      if (Kind) throw new Kind(`a ${params.kind} error`, { details: { quota: 'client' } })
       throw new NodeUnreachableError('the node at http://10.0.0.7:8545 cannot be reached: ECONNREFUSED')
     })
     .get('/typed/:n', ({ params }) => params, { params: t.Object({ n: t.Numeric() }) })

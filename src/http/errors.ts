@@ -20,7 +20,7 @@ export class HttpError extends StackError {
     message: string,
     details: Record<string, unknown> = {},
   ) {
-    super(message, details)
+    super(message, { details })
   }
 }
 
