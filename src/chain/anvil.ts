@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { Subprocess } from 'bun'
 import { FatalError } from '../errors.ts'
+import { createRpc, RpcError } from './rpc.ts'
 
 /** anvil could not be found or did not start; the message is one line for the operator. */
 export class AnvilError extends FatalError {
@@ -137,19 +138,16 @@ function lastLine(text: string): string {
   return text.trim().split('\n').pop()?.trim() ?? ''
 }
 
-/** Polls `eth_chainId` until the node answers. */
+/** Polls `eth_chainId` until the node answers (an error it answers with counts: it is up). */
 export async function waitForRpc(rpcUrl: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs
+  const rpc = createRpc(rpcUrl, { timeoutMs: 1000 })
   for (;;) {
     try {
-      const response = await fetch(rpcUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
-        signal: AbortSignal.timeout(1000),
-      })
-      if (response.ok) return
-    } catch {
+      await rpc.call('eth_chainId')
+      return
+    } catch (error) {
+      if (error instanceof RpcError) return
       // Not up yet.
     }
     if (Date.now() > deadline) throw new AnvilError(`the node at ${rpcUrl} did not answer within ${timeoutMs} ms`)

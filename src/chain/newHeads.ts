@@ -1,4 +1,5 @@
 import type { Hex } from 'viem'
+import { openRpcSocket, type RpcSocket } from './rpcSocket.ts'
 
 export type Head = { number: number; hash: Hex; parentHash: Hex; timestamp: number }
 
@@ -9,6 +10,9 @@ export type NewHeadsOptions = {
   minDelayMs?: number
   maxDelayMs?: number
 }
+
+/** A subscribe call refused or cut off: the socket's close decides what follows. */
+const ignore = () => {}
 
 export type NewHeadsSubscription = {
   connected: () => boolean
@@ -22,7 +26,7 @@ export type NewHeadsSubscription = {
  */
 export function subscribeNewHeads(wsUrl: string, options: NewHeadsOptions): NewHeadsSubscription {
   const { onHead, onState = () => {}, minDelayMs = 250, maxDelayMs = 10_000 } = options
-  let socket: WebSocket | null = null
+  let socket: RpcSocket | null = null
   let open = false
   let closed = false
   let delay = minDelayMs
@@ -30,35 +34,30 @@ export function subscribeNewHeads(wsUrl: string, options: NewHeadsOptions): NewH
 
   const connect = () => {
     if (closed) return
-    const ws = new WebSocket(wsUrl)
+    const ws: RpcSocket = openRpcSocket(wsUrl, {
+      onOpen: () => void ws.call('eth_subscribe', ['newHeads']).then(subscribed, ignore),
+      onNotification: (method, params) => {
+        const head = method === 'eth_subscription' ? (params as { result?: Record<string, Hex> } | undefined)?.result : undefined
+        if (head?.number && head.hash) {
+          onHead({
+            number: Number.parseInt(head.number, 16),
+            hash: head.hash,
+            parentHash: head.parentHash as Hex,
+            timestamp: Number.parseInt(head.timestamp ?? '0x0', 16),
+          })
+        }
+      },
+      onClose: () => dropped(),
+    })
     socket = ws
-    ws.onopen = () => {
-      ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newHeads'] }))
-    }
-    ws.onmessage = (event) => {
-      let message: { id?: number; result?: unknown; method?: string; params?: { result?: Record<string, Hex> } }
-      try {
-        message = JSON.parse(String(event.data))
-      } catch {
-        return
-      }
-      if (message.id === 1 && typeof message.result === 'string') {
+    const subscribed = (id: unknown) => {
+      if (socket === ws && typeof id === 'string') {
         open = true
         delay = minDelayMs
         onState(true)
-        return
-      }
-      const head = message.method === 'eth_subscription' ? message.params?.result : undefined
-      if (head?.number && head.hash) {
-        onHead({
-          number: Number.parseInt(head.number, 16),
-          hash: head.hash,
-          parentHash: head.parentHash as Hex,
-          timestamp: Number.parseInt(head.timestamp ?? '0x0', 16),
-        })
       }
     }
-    ws.onclose = () => {
+    const dropped = () => {
       if (socket !== ws) return
       socket = null
       if (open) onState(false)
@@ -66,9 +65,6 @@ export function subscribeNewHeads(wsUrl: string, options: NewHeadsOptions): NewH
       if (closed) return
       timer = setTimeout(connect, delay)
       delay = Math.min(delay * 2, maxDelayMs)
-    }
-    ws.onerror = () => {
-      // onclose follows and schedules the retry.
     }
   }
   connect()

@@ -60,11 +60,19 @@ describe('what an answer says', () => {
   })
 })
 
+/** What eth_chainId is refused with. */
+async function callError(url: string, options?: { timeoutMs: number }): Promise<NodeUnreachableError> {
+  return createRpc(url, options)
+    .call('eth_chainId')
+    .then(
+      () => expect.unreachable(),
+      (error: NodeUnreachableError) => error,
+    )
+}
+
 describe('what the transport said stays with the error', () => {
   test('a node that cannot be reached: the socket error is the cause', async () => {
-    const error = await createRpc('http://127.0.0.1:9', { timeoutMs: 2000 })
-      .call('eth_chainId')
-      .catch((caught) => caught)
+    const error = await callError('http://127.0.0.1:9', { timeoutMs: 2000 })
     expect(error).toBeInstanceOf(NodeUnreachableError)
     expect(error.cause).toBeInstanceOf(Error)
     expect(error.walk((cause: unknown) => typeof (cause as { code?: unknown }).code === 'string')).not.toBeNull()
@@ -73,9 +81,7 @@ describe('what the transport said stays with the error', () => {
   test('a node that does not answer in time: the abort is the cause', async () => {
     const silent = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Promise<Response>(() => {}) })
     try {
-      const error = await createRpc(`http://127.0.0.1:${silent.port}`, { timeoutMs: 100 })
-        .call('eth_chainId')
-        .catch((caught) => caught)
+      const error = await callError(`http://127.0.0.1:${silent.port}`, { timeoutMs: 100 })
       expect(error).toBeInstanceOf(NodeTimeoutError)
       expect(error.cause).toBeInstanceOf(Error)
     } finally {
@@ -86,9 +92,7 @@ describe('what the transport said stays with the error', () => {
   test('an answer that is not JSON: the parser error is the cause', async () => {
     const garbled = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response('<html>') })
     try {
-      const error = await createRpc(`http://127.0.0.1:${garbled.port}`)
-        .call('eth_chainId')
-        .catch((caught) => caught)
+      const error = await callError(`http://127.0.0.1:${garbled.port}`)
       expect(error).toBeInstanceOf(NodeUnreachableError)
       expect(error.cause).toBeInstanceOf(SyntaxError)
     } finally {

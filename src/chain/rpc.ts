@@ -1,12 +1,16 @@
 import { NodeTimeoutError, NodeUnreachableError, StackError } from '../errors.ts'
 
 /**
- * A bare JSON-RPC client for bulk reads (the spool's backfill): one HTTP request carries a whole
- * batch of calls, and each call's answer or error comes back separately, so a node without one
- * method (say debug_traceBlockByNumber) does not fail the batch.
+ * The stack's one JSON-RPC client beside viem: bulk reads (the spool's backfill), where one HTTP
+ * request carries a whole batch of calls and each call's answer or error comes back separately,
+ * so a node without one method (say debug_traceBlockByNumber) does not fail the batch. The
+ * node's WebSocket (rpcSocket.ts) speaks through the same messages and answers.
  */
 
 export type RpcCall = { method: string; params: unknown[] }
+
+/** A call as it goes on the wire. */
+export const rpcMessage = (id: number, { method, params }: RpcCall) => ({ jsonrpc: '2.0', id, method, params })
 
 /** The node answered the call with a JSON-RPC error. */
 export class RpcError extends StackError {
@@ -99,7 +103,7 @@ export function createRpc(url: string, { timeoutMs = 30_000 } = {}): Rpc {
     if (calls.length === 0) return { results: [], bytes: 0 }
     const first = nextId
     nextId += calls.length
-    const { answer: answers, bytes } = await post(calls.map((call, index) => ({ jsonrpc: '2.0', id: first + index, method: call.method, params: call.params })))
+    const { answer: answers, bytes } = await post(calls.map((call, index) => rpcMessage(first + index, call)))
     if (!Array.isArray(answers)) {
       const error = (answers as { error?: { code: number; message: string } })?.error
       throw new NodeUnreachableError(`the node refused the batch: ${error?.message ?? 'not an array'}`)
