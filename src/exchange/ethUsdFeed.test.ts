@@ -51,12 +51,14 @@ function fakeNode(state: { answer: bigint; delayMs: number }) {
 test('one reading serves a second; then a slow node keeps no request waiting while a recent reading stands', async () => {
   const state = { answer: 300_000_000_000n, delayMs: 0 }
   const node = fakeNode(state)
+  let now = 1000
   try {
-    const read = ethUsdFeed({ rpcUrl: `http://127.0.0.1:${node.port}`, feed: '0x959922bE3CAee4b8Cd9a407cc3ac1C251C2007B1', maxAgeSeconds: 3600, keptMs: 100 })
+    const read = ethUsdFeed({ rpcUrl: `http://127.0.0.1:${node.port}`, feed: '0x959922bE3CAee4b8Cd9a407cc3ac1C251C2007B1', maxAgeSeconds: 3600, keptMs: 100, clock: () => now })
     expect(await read()).toEqual({ numerator: 300_000_000_000n, denominator: 10n ** 8n })
     state.answer = 310_000_000_000n
+    now += 99
     expect((await read())!.numerator).toBe(300_000_000_000n)
-    await Bun.sleep(120)
+    now += 21
     state.delayMs = 300
     const started = performance.now()
     expect((await read())!.numerator).toBe(300_000_000_000n)
@@ -64,6 +66,13 @@ test('one reading serves a second; then a slow node keeps no request waiting whi
     // The reading in flight lands, and is the answer from then on.
     await Bun.sleep(350)
     expect((await read())!.numerator).toBe(310_000_000_000n)
+    // Five times its age, a reading answers no more: the request waits for the next one.
+    now += 500
+    state.answer = 320_000_000_000n
+    state.delayMs = 100
+    const waited = performance.now()
+    expect((await read())!.numerator).toBe(320_000_000_000n)
+    expect(performance.now() - waited).toBeGreaterThanOrEqual(90)
   } finally {
     node.stop(true)
   }

@@ -1,4 +1,5 @@
 import { decodeFunctionResult, encodeFunctionData, parseAbi, type Address, type Hex } from 'viem'
+import { createCache, type Clock } from '../cache.ts'
 import { createRpc, type RpcResult } from '../chain/rpc.ts'
 import { NodeUnreachableError } from '../errors.ts'
 import type { Fraction } from './http/dollars.ts'
@@ -30,8 +31,10 @@ export function feedPrice(reading: FeedReading | null, maxAgeSeconds: number): F
 const READING_KEPT_MS = 1000
 /** How many times that a reading still answers while the next one is on its way. */
 const LAST_READING_SERVES = 5
+/** The one key of the reading's cache. */
+const READING = 'ETH/USD'
 
-export type EthUsdFeedOptions = { rpcUrl: string; feed: Address | null; maxAgeSeconds: number; timeoutMs?: number; keptMs?: number }
+export type EthUsdFeedOptions = { rpcUrl: string; feed: Address | null; maxAgeSeconds: number; timeoutMs?: number; keptMs?: number; clock?: Clock }
 
 /**
  * ethUsd as the routes ask for it (spec 02: dollar figures come from another layer): read from
@@ -41,7 +44,7 @@ export type EthUsdFeedOptions = { rpcUrl: string; feed: Address | null; maxAgeSe
  * null with no feed configured, a feed that does not answer (no code, a revert, no round yet),
  * a stale or non-positive answer, and while the node cannot be reached.
  */
-export function ethUsdFeed({ rpcUrl, feed, maxAgeSeconds, timeoutMs = 3000, keptMs = READING_KEPT_MS }: EthUsdFeedOptions): () => Promise<Fraction | null> {
+export function ethUsdFeed({ rpcUrl, feed, maxAgeSeconds, timeoutMs = 3000, keptMs = READING_KEPT_MS, clock }: EthUsdFeedOptions): () => Promise<Fraction | null> {
   if (!feed) return async () => null
   const rpc = createRpc(rpcUrl, { timeoutMs })
   const call = (functionName: 'latestRoundData' | 'decimals') => ({
@@ -68,18 +71,18 @@ export function ethUsdFeed({ rpcUrl, feed, maxAgeSeconds, timeoutMs = 3000, kept
       return null
     }
   }
-  let last: { at: number; value: Fraction | null } | null = null
-  let pending: Promise<Fraction | null> | null = null
+  const kept = createCache<typeof READING, { price: Fraction | null }>({
+    max: 1,
+    ttl: keptMs,
+    clock,
+    fetchMethod: async () => ({ price: feedPrice(await read(), maxAgeSeconds) }),
+    // A read that throws leaves the last reading as it was.
+    noDeleteOnFetchRejection: true,
+  })
   return async () => {
-    const now = Date.now()
-    if (last && now - last.at < keptMs) return last.value
-    pending ??= read()
-      .then((reading) => feedPrice(reading, maxAgeSeconds))
-      .then((value) => ((last = { at: Date.now(), value }), value))
-      .finally(() => (pending = null))
     // While a new reading is on its way, a recent one answers rather than keep requests waiting
-    // on a slow node (a hanging node is given `timeoutMs`).
-    if (last && now - last.at < keptMs * LAST_READING_SERVES) return last.value
-    return pending
+    // on a slow node (a hanging node is given `timeoutMs`); an older one is not worth showing.
+    const recent = kept.getRemainingTTL(READING) > keptMs - keptMs * LAST_READING_SERVES
+    return (await kept.fetch(READING, { allowStale: recent }))!.price
   }
 }

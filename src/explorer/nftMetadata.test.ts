@@ -138,3 +138,20 @@ test('plan(): a route batches the token URIs it lacks; data: ones resolve there,
   away.read(null, 0)
   expect(planned.plan([job('4')]).calls).toHaveLength(1)
 })
+
+test('a resolved item is kept its ttl, one without metadata a tenth of it; an expired one answers get() while it is asked again', async () => {
+  let now = 1000
+  const kept = new NftMetadata(new LiveNode(`http://127.0.0.1:${node.port}`, 1000), limits, documentsOnly, () => now)
+  const job = (tokenId: string) => ({ token: TOKEN, tokenId, standard: 'erc721' as const })
+  await kept.resolve(job('1'))
+  await kept.resolve(job('6'))
+  now += limits.ttlMs / 10 - 1
+  expect(kept.plan([job('1'), job('6')]).calls).toHaveLength(0)
+  now += 2
+  // The ipfs: item has no metadata: its tenth is up; the inline one is still kept.
+  expect(kept.plan([job('1'), job('6')]).calls).toHaveLength(1)
+  now += limits.ttlMs
+  expect(kept.plan([job('1')]).calls).toHaveLength(1)
+  // Expired, yet what was resolved answers at once while the background task asks again.
+  expect(kept.get(job('1'))?.metadata).toEqual({ name: 'inline' })
+})

@@ -1,4 +1,5 @@
 import { parseAbi, type Address } from 'viem'
+import { createCache, type Clock } from '../cache.ts'
 import type { RpcCall, RpcResult } from '../chain/rpc.ts'
 import { viewCall, viewResult, type LiveNode } from './node.ts'
 import { fetchPublic, type AddressPolicy } from './publicFetch.ts'
@@ -24,6 +25,8 @@ export const METADATA_DEFAULTS: MetadataOptions = { fetchTimeoutMs: 3000, maxByt
 
 /** The items an address's answer resolves in its own batch; the rest wait for the background task. */
 const IN_BATCH = 24
+/** The most items kept, past which the least recently used go. */
+const MAX_ITEMS = 50_000
 
 type Job = { token: Address; tokenId: string; standard: 'erc721' | 'erc1155' }
 const keyOf = (token: string, tokenId: string) => `${token.toLowerCase()}:${tokenId}`
@@ -36,7 +39,8 @@ const keyOf = (token: string, tokenId: string) => `${token.toLowerCase()}:${toke
  * by whoever deployed the contract; see publicFetch.ts); other schemes (ipfs:) stay unresolved.
  */
 export class NftMetadata {
-  private readonly cache = new Map<string, { value: ItemMetadata; expires: number }>()
+  /** The items kept, the most recently resolved last; an expired one still answers get() while it is asked again. */
+  private readonly cache
   private readonly queue: Job[] = []
   private readonly queued = new Set<string>()
   private draining = false
@@ -46,21 +50,25 @@ export class NftMetadata {
     private readonly options: MetadataOptions = METADATA_DEFAULTS,
     /** Tests only: lets a loopback server stand in for a public host. Production leaves it out. */
     private readonly allowForTests?: AddressPolicy,
-  ) {}
+    clock?: Clock,
+  ) {
+    this.cache = createCache<string, ItemMetadata>({ max: MAX_ITEMS, ttl: options.ttlMs, clock })
+  }
 
   /** The item's metadata when resolved and fresh; otherwise undefined, and it is queued. */
   get(job: Job): ItemMetadata | undefined {
-    const hit = this.cache.get(keyOf(job.token, job.tokenId))
-    if (hit && hit.expires > Date.now()) return hit.value
+    const key = keyOf(job.token, job.tokenId)
+    if (this.cache.has(key)) return this.cache.get(key)
     this.enqueue(job)
-    return hit?.value
+    return this.cache.peek(key, { allowStale: true })
   }
 
   /** Resolves one item now (the item route), through the same cache. */
   async resolve(job: Job): Promise<ItemMetadata> {
-    const hit = this.cache.get(keyOf(job.token, job.tokenId))
-    if (hit && hit.expires > Date.now()) return hit.value
-    return (await this.fetchItem(job)) ?? hit?.value ?? { tokenURI: null, metadata: null }
+    const key = keyOf(job.token, job.tokenId)
+    if (this.cache.has(key)) return this.cache.get(key)!
+    const stale = this.cache.peek(key, { allowStale: true })
+    return (await this.fetchItem(job)) ?? stale ?? { tokenURI: null, metadata: null }
   }
 
   private enqueue(job: Job): void {
@@ -96,8 +104,7 @@ export class NftMetadata {
    * task, which `get` queues.
    */
   plan(jobs: Job[]): { calls: RpcCall[]; read: (results: RpcResult[] | null, offset: number) => void } {
-    const now = Date.now()
-    const missing = jobs.filter((job) => !((this.cache.get(keyOf(job.token, job.tokenId))?.expires ?? 0) > now)).slice(0, IN_BATCH)
+    const missing = jobs.filter((job) => !this.cache.has(keyOf(job.token, job.tokenId))).slice(0, IN_BATCH)
     const read = (results: RpcResult[] | null, offset: number) => {
       if (results === null) return
       missing.forEach((job, index) => {
@@ -120,9 +127,7 @@ export class NftMetadata {
 
   /** Keeps an item's answer: a resolved one for the ttl, one without metadata a tenth of it. */
   private remember(job: Job, value: ItemMetadata): ItemMetadata {
-    const ttl = value.metadata ? this.options.ttlMs : this.options.ttlMs / 10
-    this.cache.set(keyOf(job.token, job.tokenId), { value, expires: Date.now() + ttl })
-    if (this.cache.size > 50_000) this.cache.delete(this.cache.keys().next().value!)
+    this.cache.set(keyOf(job.token, job.tokenId), value, { ttl: value.metadata ? this.options.ttlMs : this.options.ttlMs / 10 })
     return value
   }
 

@@ -1,21 +1,23 @@
-/** The most keys kept: far more than one page's answers; past it the oldest are not worth sorting out. */
+import { createCache, steadyClock, type Clock } from '../cache.ts'
+
+/** The most keys kept: far more than one page's answers; past it the least recently used go. */
 const MAX_KEYS = 10_000
 
-/**
- * The node's answers kept by key (an address, mostly), each read accepting an age of its own.
- * Past MAX_KEYS keys everything is dropped and asked again when next needed.
- */
+/** The node's answers kept by key (an address, mostly), each read accepting an age of its own. */
 export class RecentAnswers<T> {
-  private readonly kept = new Map<string, { value: T; at: number }>()
+  private readonly kept
+
+  constructor(private readonly clock: Clock = steadyClock) {
+    this.kept = createCache<string, { value: T; at: number }>({ max: MAX_KEYS, clock })
+  }
 
   /** What `key` was answered at most `maxAgeMs` ago, as `{ value }`; undefined when nothing that recent is kept. */
   fresh(key: string, maxAgeMs: number): { value: T } | undefined {
     const hit = this.kept.get(key)
-    return hit !== undefined && Date.now() - hit.at <= maxAgeMs ? hit : undefined
+    return hit !== undefined && this.clock() - hit.at <= maxAgeMs ? hit : undefined
   }
 
   keep(key: string, value: T): void {
-    if (this.kept.size >= MAX_KEYS) this.kept.clear()
-    this.kept.set(key, { value, at: Date.now() })
+    this.kept.set(key, { value, at: this.clock() })
   }
 }

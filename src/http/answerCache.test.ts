@@ -22,11 +22,41 @@ describe('kept answers', () => {
 
   test('an answer older than its age is computed again, whatever the version', async () => {
     let computed = 0
-    const cache = new AnswerCache(() => 0, 30)
+    let now = 1000
+    const cache = new AnswerCache(() => 0, 30, undefined, () => now)
     expect(await text(cache.answer('k', () => ++computed))).toBe('1')
+    now += 29
     expect(await text(cache.answer('k', () => ++computed))).toBe('1')
-    await Bun.sleep(40)
+    now += 11
     expect(await text(cache.answer('k', () => ++computed))).toBe('2')
+  })
+
+  test('the age counts from the start of the computation; with no age nothing is kept', async () => {
+    let now = 1000
+    let computed = 0
+    const cache = new AnswerCache(() => 0, 30, undefined, () => now)
+    const slow = async () => {
+      now += 20
+      await Bun.sleep(1)
+      return ++computed
+    }
+    expect(await text(cache.answer('k', slow))).toBe('1')
+    now += 9
+    expect(await text(cache.answer('k', slow))).toBe('1')
+    now += 2
+    expect(await text(cache.answer('k', slow))).toBe('2')
+    // Longer than its age: answered, and stale at once.
+    const slower = async () => {
+      now += 40
+      return ++computed
+    }
+    expect(await text(cache.answer('late', slower))).toBe('3')
+    now += 1
+    expect(await text(cache.answer('late', slower))).toBe('4')
+
+    const never = new AnswerCache(() => 0, 0, undefined, () => now)
+    expect(await text(never.answer('k', () => ++computed))).toBe('5')
+    expect(await text(never.answer('k', () => ++computed))).toBe('6')
   })
 
   test('misses at the same time share one computation; a failure is not kept', async () => {
