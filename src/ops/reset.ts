@@ -1,6 +1,6 @@
 import { createRpc, type Rpc } from '../chain/rpc.ts'
 import { FatalError, firstLine } from '../errors.ts'
-import { writeRuntime, type Runtime } from './runtime.ts'
+import { OPERATOR_PATH, writeRuntime, type Runtime } from './runtime.ts'
 
 /** The reset could not be done, or the stack did not come back; the message says which and why. */
 export class ResetError extends FatalError {
@@ -18,10 +18,11 @@ export type ResetResult = {
 type Body = Record<string, any>
 
 /**
- * How often the services are asked whether they followed: each round asks the explorer twice,
- * and its API counts 300 requests a minute per client, so a long reset stays under its limit.
+ * How often the services are asked whether they followed. None of what is asked counts against a
+ * client's minute (the explorer is read through its operator route), so a reset is done within
+ * a poll of everything having followed, whoever has spent the minute.
  */
-const POLL_MS = 500
+const POLL_MS = 100
 
 const getJson = async (url: string): Promise<Body | null> => {
   try {
@@ -37,7 +38,7 @@ const getJson = async (url: string): Promise<Body | null> => {
  * deploy and seed): reverts anvil to the snapshot taken there, takes a new one (a revert uses a
  * snapshot up), and mines a block so that everything following new heads sees the chain move at
  * once. Then waits until every service has followed: the spool and its derived streams at a head
- * of the new chain (its hash checked through the explorer), the exchange's streams with it, the
+ * of the new chain (its hash checked through the explorer's operator route), the exchange's streams with it, the
  * arcade applying the new head, the faucet reading it. The faucet's quota journal keeps its
  * counts: a reset chain is not a new day.
  */
@@ -90,16 +91,17 @@ const derivedPast = (block: unknown, resetBlock: number) => typeof block === 'nu
 /** What has not followed the chain back yet, in words; empty once everything has. */
 async function notFollowing(runtime: Runtime, rpc: Rpc, resetBlock: number, head: number, revertedAt: number): Promise<string[]> {
   const { explorer, exchange, faucet, arcade } = runtime.services
-  const [stats, health, status, arcadeStats] = await Promise.all([getJson(`${explorer}/api/stats`), getJson(`${exchange}/health`), getJson(`${faucet}/status`), getJson(`${arcade}/api/stats`)])
+  const [operator, health, status, arcadeStats] = await Promise.all([getJson(`${explorer}${OPERATOR_PATH}`), getJson(`${exchange}/health`), getJson(`${faucet}/status`), getJson(`${arcade}/api/stats`)])
   const onNewChain = (block: unknown): block is number => typeof block === 'number' && block >= resetBlock && block <= head
   const behind: string[] = []
 
   // The spool: at a block of the chain as it is now, not of the one that was taken back.
+  const stats = operator?.stats as Body | undefined
   const indexed = stats?.indexedBlock
   if (!onNewChain(indexed)) behind.push(`the spool is at block ${indexed ?? 'unknown'}`)
   else {
-    const [ours, theirs] = await Promise.all([getJson(`${explorer}/api/block/${indexed}`), rpc.call<{ hash: string } | null>('eth_getBlockByNumber', [`0x${indexed.toString(16)}`, false]).catch(() => null)])
-    if (!ours || ours.hash?.toLowerCase() !== theirs?.hash.toLowerCase()) behind.push(`the spool's block ${indexed} is not the node's`)
+    const theirs = await rpc.call<{ hash: string } | null>('eth_getBlockByNumber', [`0x${indexed.toString(16)}`, false]).catch(() => null)
+    if (typeof operator?.indexedHash !== 'string' || operator.indexedHash.toLowerCase() !== theirs?.hash.toLowerCase()) behind.push(`the spool's block ${indexed} is not the node's`)
     // The explorer's tables at the very block its spool is at: what a caller reads next is the chain's now.
     else if (stats!.derivedLag !== 0) behind.push(`the explorer's derived tables are ${stats!.derivedLag ?? 'unknown'} blocks behind`)
   }

@@ -1,0 +1,24 @@
+import { Elysia } from 'elysia'
+import { NotFoundError } from '../../errors.ts'
+import { hex } from '../../eth/bytes.ts'
+import { health } from '../../http/health.ts'
+import { OPERATOR_PATH } from '../../ops/runtime.ts'
+import { blockHash } from '../../spool/read.ts'
+import type { Explorer } from '../explorer.ts'
+
+/**
+ * What `stack status` and `stack reset` read of the explorer: its health, its stats object and
+ * the hash the spool holds for the stats' indexed block (so a reset can tell the new chain's
+ * block from the old one's). Outside /api, so the per-client minute counts the API's clients and
+ * never these commands; and so it answers only a request straight from this machine (`local`):
+ * any other caller gets the 404 of an unknown path, and no way around the minute.
+ */
+export function operatorRoutes(explorer: Explorer, local: (request: Request) => boolean) {
+  return new Elysia({ name: 'explorer-operator' }).get(OPERATOR_PATH, ({ request }) => {
+    if (!local(request)) throw new NotFoundError('not found')
+    const stats = explorer.stats.stats()
+    const indexed = stats.indexedBlock
+    const hash = typeof indexed === 'number' ? blockHash(explorer.db, indexed) : null
+    return { ...health('explorer'), stats, indexedHash: hash === null ? null : hex(hash) }
+  })
+}
