@@ -130,6 +130,7 @@ export async function dev(fileConfig: Config, options: RunOptions): Promise<void
         services,
         manifestPath: devnet.manifestPath,
         operator: devAccounts.operator.address,
+        rateLimitPerMinute: config.explorer.rateLimitPerMinute,
       }),
     )
   }
