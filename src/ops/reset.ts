@@ -38,9 +38,9 @@ const getJson = async (url: string): Promise<Body | null> => {
  * deploy and seed): reverts anvil to the snapshot taken there, takes a new one (a revert uses a
  * snapshot up), and mines a block so that everything following new heads sees the chain move at
  * once. Then waits until every service has followed: the spool and its derived streams at a head
- * of the new chain (its hash checked through the explorer's operator route), the exchange's streams with it, the
- * arcade applying the new head, the faucet reading it. The faucet's quota journal keeps its
- * counts: a reset chain is not a new day.
+ * of the new chain (its hash checked through the explorer's operator route), the exchange's
+ * streams with it, the arcade applying the new head, the faucet reading it. The faucet's quota
+ * journal keeps its counts: a reset chain is not a new day.
  */
 export async function resetStack(runtime: Runtime, options: { timeoutMs: number }): Promise<ResetResult> {
   if (runtime.mode !== 'dev' || !runtime.snapshot) {
