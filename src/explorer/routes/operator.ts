@@ -3,13 +3,19 @@ import { NotFoundError } from '../../errors.ts'
 import { hex } from '../../eth/bytes.ts'
 import { health } from '../../http/health.ts'
 import { OPERATOR_PATH } from '../../ops/runtime.ts'
-import { blockHash } from '../../spool/read.ts'
+import { blockHash, streamPosition } from '../../spool/read.ts'
 import type { Explorer } from '../explorer.ts'
+import { FEES_STREAM } from '../feeStream.ts'
+import { EXPLORER_STREAM } from '../stream.ts'
+import { TALLY_STREAM } from '../tallyStream.ts'
+
+/** The explorer's derived streams: what its answers read beside the spool's own tables. */
+const STREAMS = [EXPLORER_STREAM, TALLY_STREAM, FEES_STREAM]
 
 /**
- * What `stack status` and `stack reset` read of the explorer: its health, its stats object and
- * the hash the spool holds for the stats' indexed block (so a reset can tell the new chain's
- * block from the old one's). Outside /api, so the per-client minute counts the API's clients and
+ * What `stack status` and `stack reset` read of the explorer: its health, its stats object, the
+ * hash the spool holds for the stats' indexed block (so a reset can tell the new chain's block
+ * from the old one's) and where each of its derived streams stands. Outside /api, so the per-client minute counts the API's clients and
  * never these commands; and so it answers only a request straight from this machine (`local`):
  * any other caller gets the 404 of an unknown path, and no way around the minute.
  */
@@ -19,6 +25,7 @@ export function operatorRoutes(explorer: Explorer, local: (request: Request) => 
     const stats = explorer.stats.stats()
     const indexed = stats.indexedBlock
     const hash = typeof indexed === 'number' ? blockHash(explorer.db, indexed) : null
-    return { ...health('explorer'), stats, indexedHash: hash === null ? null : hex(hash) }
+    const streams = Object.fromEntries(STREAMS.map((name) => [name, streamPosition(explorer.db, name)]))
+    return { ...health('explorer'), stats, indexedHash: hash === null ? null : hex(hash), streams }
   })
 }
