@@ -22,7 +22,7 @@ export type FeedKeeper = { stop: () => Promise<void> }
 /** How far one round moves the price, at most, in basis points; and how far from where it started it may ever go. */
 const STEP_BPS = 25n
 const BOUND_PERCENT = 5n
-/** Heads after which a round that was sent but never mined (a reset took it back) is given up and sent again. */
+/** Heads after which a round that was sent but never mined is given up and sent again. */
 const GIVE_UP_HEADS = 3
 
 /**
@@ -58,8 +58,10 @@ export function keepFeedFresh(options: FeedKeeperOptions): FeedKeeper {
     if (number === lastHead) return
     lastHead = number
     if (sent) {
+      // Waiting for the last round while it may still be mined; not once the chain went back
+      // below where it was sent (a reset takes it away with the blocks after its point).
       const receipt = await rpc.call('eth_getTransactionReceipt', [sent.hash])
-      if (!receipt && number < sent.head + GIVE_UP_HEADS) return
+      if (!receipt && number >= sent.head && number < sent.head + GIVE_UP_HEADS) return
       sent = null
     }
     // No round yet (the call reverts) or no feed: nothing to move on from.

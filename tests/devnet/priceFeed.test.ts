@@ -110,3 +110,31 @@ describe('the walk', () => {
     expect(seen.some((value, index) => index > 0 && value < seen[index - 1]!)).toBe(true)
   })
 })
+
+describe('the price feed kept fresh across a reset', () => {
+  test('a round sent and then taken back with the chain does not hold up the next', async () => {
+    const { testClient } = chain.clients
+    const back = await testClient.snapshot()
+    // A long way on, so that the chain goes back far below where the round is sent.
+    await chain.mine(20)
+    await keeping(false, async () => {
+      const before = await latest()
+      await testClient.setAutomine(false)
+      try {
+        await chain.advanceTime(3 * 3600)
+        // Sent, never mined: the pool takes it.
+        const sent = (blockTag: 'pending' | 'latest') => chain.clients.publicClient.getTransactionCount({ address: devAccounts.treasury.address, blockTag })
+        await waitFor(async () => (await sent('pending')) > (await sent('latest')), 'the round in the pool')
+        await testClient.revert({ id: back })
+        // A revert leaves the pool as it is (the round would land in the next block): dropped from
+        // it, the round is sent and never mined.
+        await chain.rpc.call('anvil_dropAllTransactions')
+      } finally {
+        await testClient.setAutomine(true)
+      }
+      expect((await latest()).round).toBeLessThanOrEqual(before.round)
+      await chain.advanceTime(3 * 3600)
+      await waitFor(async () => (await latest()).round > before.round, 'a round on the chain as it went back', 5000)
+    })
+  }, 30_000)
+})
