@@ -26,7 +26,8 @@ export function devBanner(options: {
     '',
     // Every local client is the same loopback address: a test suite shares one minute.
     `The explorer's API answers ${options.rateLimitPerMinute} requests a minute per client, and every local client is one:`,
-    '  a test suite that needs more sets explorer.rateLimitPerMinute in its config (stack status and stack reset are not counted).',
+    '  a test suite that needs more sets explorer.rateLimitPerMinute in its config',
+    '  (stack status and stack reset are not counted).',
     '',
     `WARNING: the faucet operator ${options.operator} signs with anvil's public dev key #1.`,
     '         Anyone can spend from it on any chain: never use it outside this local chain.',
