@@ -105,14 +105,14 @@ async function notFollowing(runtime: Runtime, rpc: Rpc, resetBlock: number, head
 
   // The spool: at a block of the chain as it is now, not of the one that was taken back; then
   // the explorer's derived streams and the exchange's, read from the spool once it is.
-  const stats = operator?.stats as Body | undefined
-  const indexed = stats?.indexedBlock
+  const spool = operator?.spool as { head: number | null; hash: string | null; streams: Record<string, StreamPosition> } | undefined
+  const indexed = spool?.head
   if (!onNewChain(indexed)) behind.push(`the spool is at block ${indexed ?? 'unknown'}`)
   else {
     const theirs = await rpc.call<{ hash: string } | null>('eth_getBlockByNumber', [`0x${indexed.toString(16)}`, false]).catch(() => null)
-    if (typeof operator?.indexedHash !== 'string' || operator.indexedHash.toLowerCase() !== theirs?.hash.toLowerCase()) behind.push(`the spool's block ${indexed} is not the node's`)
+    if (typeof spool?.hash !== 'string' || spool.hash.toLowerCase() !== theirs?.hash.toLowerCase()) behind.push(`the spool's block ${indexed} is not the node's`)
     else {
-      behind.push(...streamsBehind('explorer', operator.streams, resetBlock, indexed))
+      behind.push(...streamsBehind('explorer', spool.streams, resetBlock, indexed))
       const health = await getJson(`${exchange}/health`)
       if (!onNewChain(health?.spoolHeadBlock)) behind.push(`the exchange index reads a spool at block ${health?.spoolHeadBlock ?? 'unknown'}`)
       else behind.push(...streamsBehind('exchange', health!.streams, resetBlock, health!.spoolHeadBlock))

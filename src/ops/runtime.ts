@@ -11,8 +11,8 @@ import { writeFileAtomic } from '../files/writeFileAtomic.ts'
 export const RUNTIME_FILE = 'runtime.json'
 
 /**
- * The explorer's route for the operator's commands, beside its /api: its health, stats and
- * indexed block's hash, outside the per-client minute and answered only to this machine.
+ * The explorer's route for the operator's commands, beside its /api: its health, stats and the
+ * spool's head as it reads it, outside the per-client minute and answered only to this machine.
  */
 export const OPERATOR_PATH = '/operator'
 

@@ -122,14 +122,18 @@ function explorerStatus(url: string, head: number | null): Promise<ServiceStatus
   return probe(url, async () => {
     const [operator, pages] = await Promise.all([get(`${url}${OPERATOR_PATH}`), get(`${url}/`)])
     const body = (operator.body?.stats ?? {}) as Body
+    // The spool's head as the explorer reads it now, against the head just asked of the node: the
+    // stats' own figures may be a second old, and after a reset a second is the whole chain.
+    const indexed = operator.body?.spool?.head ?? body.indexedBlock
+    const lagBlocks = head === null ? body.indexLag : behind(head, indexed)
     return {
       healthy: operator.status === 200,
-      lagBlocks: typeof body.indexLag === 'number' ? body.indexLag : behind(head, body.indexedBlock),
+      lagBlocks: typeof lagBlocks === 'number' ? lagBlocks : null,
       api: `${url}/api`,
       // The pages, when this build serves them (an HTML page at the root).
       pages: pages.status === 200 && /<html/i.test(pages.text) ? `${url}/` : null,
       metrics: `${url}/metrics`,
-      indexedBlock: body.indexedBlock ?? null,
+      indexedBlock: indexed ?? null,
       derivedLagBlocks: body.derivedLag ?? null,
     }
   })

@@ -83,7 +83,9 @@ describe("the operator's route", () => {
     expect(answer.status).toBe(200)
     expect(answer.headers.get('cache-control')).toBe('no-store')
     const body = (await answer.json()) as Record<string, any>
-    expect(body).toMatchObject({ service: 'explorer', status: 'ok', indexedHash: null })
+    // No node here: a spool with no block yet, its streams before their first.
+    expect(body).toMatchObject({ service: 'explorer', status: 'ok', spool: { head: null, hash: null } })
+    expect(body.spool.streams.tally).toEqual({ cursorBlock: null, lagBlocks: null, updatedAt: null })
     expect(Object.keys(body.stats)).toContain('derivedLag')
     // A forwarded request is never the operator's, whatever address it names or the proxy hops say.
     const forwarded: Array<Record<string, string>> = [{ 'x-forwarded-for': '127.0.0.1' }, { 'x-forwarded-for': '203.0.113.7, 127.0.0.1' }, { forwarded: 'for=127.0.0.1' }]
