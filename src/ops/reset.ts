@@ -113,6 +113,9 @@ async function notFollowing(runtime: Runtime, rpc: Rpc, resetBlock: number, head
     if (typeof spool?.hash !== 'string' || spool.hash.toLowerCase() !== theirs?.hash.toLowerCase()) behind.push(`the spool's block ${indexed} is not the node's`)
     else {
       behind.push(...streamsBehind('explorer', spool.streams, resetBlock, indexed))
+      // And the stats object a caller reads next (kept a few hundred milliseconds) says so too.
+      const shown = (operator?.stats as Body | undefined)?.indexedBlock
+      if (!onNewChain(shown)) behind.push(`the explorer's stats show block ${shown ?? 'unknown'}`)
       const health = await getJson(`${exchange}/health`)
       if (!onNewChain(health?.spoolHeadBlock)) behind.push(`the exchange index reads a spool at block ${health?.spoolHeadBlock ?? 'unknown'}`)
       else behind.push(...streamsBehind('exchange', health!.streams, resetBlock, health!.spoolHeadBlock))
