@@ -1,10 +1,10 @@
 import { afterAll, beforeEach, describe, expect, test } from 'bun:test'
 import { Elysia } from 'elysia'
-import { captureLog, serveOnFreePort } from '../../../tests/helpers/service.ts'
-import { rawRequest } from '../../../tests/helpers/rawHttp.ts'
-import type { Peers } from '../../context.ts'
-import { conventions } from '../../http/conventions.ts'
-import { exchangeProxy, exchangeTarget } from './exchangeProxy.ts'
+import { captureLog, serveOnFreePort } from '../helpers/service.ts'
+import { rawRequest } from '../helpers/rawHttp.ts'
+import type { Peers } from '../../src/context.ts'
+import { conventions } from '../../src/http/conventions.ts'
+import { exchangeProxy, exchangeTarget } from '../../src/explorer/routes/exchangeProxy.ts'
 
 // A real server stands in for the exchange index: it answers every path with what it was asked,
 // so a test sees exactly what the proxy forwarded, and keeps the list of what reached it.
