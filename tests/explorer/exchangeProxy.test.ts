@@ -19,6 +19,7 @@ const exchange = Bun.serve({
     if (url.pathname === '/pool/0x0000000000000000000000000000000000000404') return json({ error: 'unknown pool' }, 404)
     if (url.pathname === '/cl/ticks' && !url.searchParams.has('pool')) return json({ error: 'invalid address or number' }, 400)
     if (url.pathname === '/cl/tiers') {
+      // An index slower than the proxy's time limit.
       await Bun.sleep(1000)
       return json({ tiers: [] })
     }
