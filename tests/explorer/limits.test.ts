@@ -46,7 +46,8 @@ function raw(text: string): Promise<{ status: number; body: string }> {
 
 describe('request rate', () => {
   test('300 a minute per client, then 429 with no retry-after; another client is not affected', async () => {
-    // Start well inside a wall-clock minute, so that the window cannot turn during the test.
+    // Start well inside a wall-clock minute, so that the window cannot turn during the test (the
+    // running stack counts by the wall clock's minute: only waiting moves it).
     const untilNextMinute = 60_000 - (Date.now() % 60_000)
     if (untilNextMinute < 5000) await Bun.sleep(untilNextMinute + 10)
     const client = '198.51.100.20'

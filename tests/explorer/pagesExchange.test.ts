@@ -33,6 +33,7 @@ beforeAll(async () => {
     const stats = JSON.stringify(await direct('/stats'))
     const settled = health.streams !== undefined && health.streams.v2.lagBlocks <= 2 && health.streams.cl.lagBlocks <= 2 && stats === last
     last = stats
+    // Still means the same figures half a second apart.
     if (!settled) await Bun.sleep(500)
     return settled
   }, 'the exchange index past the seed', 40_000)

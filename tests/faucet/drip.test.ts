@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { mkdtempSync } from 'node:fs'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -6,18 +6,11 @@ import { join } from 'node:path'
 import { getAddress, parseEther, type Hash } from 'viem'
 import { ANVIL_DEV_KEYS } from '../../src/devnet/accounts.ts'
 import { waitFor } from '../helpers/wait.ts'
-import { FUND_ETH, freshAddress, freshClient, startFaucet, startFaucetChain, type FaucetChain, type FaucetUnderTest } from './helpers.ts'
+import { FUND_ETH, faucetForFile, freshAddress, freshClient, startFaucet, type FaucetChain, type FaucetUnderTest } from './helpers.ts'
 
 let chain: FaucetChain
 let service: FaucetUnderTest
-beforeAll(async () => {
-  chain = await startFaucetChain()
-  service = startFaucet(chain)
-})
-afterAll(async () => {
-  await service?.stop()
-  await chain?.stop()
-})
+faucetForFile((running) => ({ chain, service } = running))
 
 const post = (body: string | null, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
   fetch(`${service.url}/drip`, { method: 'POST', headers: { 'x-forwarded-for': freshClient(), ...headers }, body })

@@ -1,23 +1,20 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
 import { getAddress, parseEther, type Hash } from 'viem'
-import { freshAddress, startFaucet, startFaucetChain, type FaucetChain, type FaucetUnderTest } from './helpers.ts'
+import { faucetForFile, freshAddress, type FaucetChain, type FaucetUnderTest } from './helpers.ts'
 import { launchChromium } from '../helpers/browser.ts'
 
 let chain: FaucetChain
 let service: FaucetUnderTest
 let browser: Browser
 let page: Page
+faucetForFile((running) => ({ chain, service } = running))
 beforeAll(async () => {
-  chain = await startFaucetChain()
-  service = startFaucet(chain)
   browser = await launchChromium()
   page = await browser.newPage()
 }, 30_000)
 afterAll(async () => {
   await browser?.close()
-  await service?.stop()
-  await chain?.stop()
 })
 
 /** The text of `selector` once it settles on `wanted` (the page fills it in asynchronously). */

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'bun:test'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
@@ -51,6 +52,23 @@ export async function openPage(browser: Browser, options: { width?: number; heig
     if (request.failure()?.errorText !== 'net::ERR_ABORTED') errors.push(`request failed: ${request.url()} (${request.failure()?.errorText})`)
   })
   return { page, errors, close: () => context.close() }
+}
+
+/**
+ * The shared stack and a page of one file's own: opened before its tests (handed to `opened`),
+ * closed after them.
+ */
+export function pageForFile(opened: (shared: { stack: PagesStack; page: Page; errors: string[] }) => void): void {
+  let close: (() => Promise<void>) | undefined
+  beforeAll(async () => {
+    const stack = await pagesStack()
+    const { page, errors, close: closePage } = await openPage(stack.browser)
+    close = closePage
+    opened({ stack, page, errors })
+  }, 90_000)
+  afterAll(async () => {
+    await close?.()
+  })
 }
 
 /** Waits until `selector`'s text contains `wanted` (the pages fill in as their answers arrive). */

@@ -1,7 +1,6 @@
 import { Elysia } from 'elysia'
 import type { Address, Hex } from 'viem'
 import { NotFoundError } from '../../errors.ts'
-import type { CallFrame } from '../../spool/traces.ts'
 import { decodeInput, decodeLog, methodName } from '../decode/decode.ts'
 import type { Explorer } from '../explorer.ts'
 import { checksum, checksumOrNull } from '../../eth/address.ts'
@@ -13,7 +12,7 @@ import { TOKEN_META_AGE_MS } from '../probes.ts'
 import { tokenKind } from '../read/tokens.ts'
 import { nftTransfer, tokenMetaOf, tokenTransfer, txSummary } from '../rows.ts'
 import { decodeTransfers } from '../transfers.ts'
-import { latestTxs, txByHash, txLogs, txTrace } from '../../spool/read.ts'
+import { latestTxs, txByHash, txLogs, txTrace, type CallFrame } from '../../spool/read.ts'
 
 /** Spec 03: `/txs` (newest first, no total) and `/tx/{hash}`, the full transaction. */
 export function txRoutes(explorer: Explorer) {
