@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { ROOT } from './helpers/stack.ts'
 
-// The layers of DESIGN.md as data: who may not import whom. A rule names the files it governs
+// The layers of docs/architecture.md as data: who may not import whom. A rule names the files it governs
 // (a folder or a file, relative to the checkout) and what they may never import.
 
 const SERVICES = ['src/explorer', 'src/exchange', 'src/faucet', 'src/arcade']
@@ -68,7 +68,7 @@ export function importGraph(): ImportGraph {
   })
 }
 
-describe('the layers of DESIGN.md', () => {
+describe('the layers of docs/architecture.md', () => {
   test('no file imports across a layer it may not', () => {
     expect(violations(importGraph())).toEqual([])
   })
