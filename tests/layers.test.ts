@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { ROOT } from './helpers/stack.ts'
 
-// The layers of the README's Layout section as data: who may not import whom. A rule names the files it governs
+// The layers of docs/architecture.md as data: who may not import whom. A rule names the files it governs
 // (a folder or a file, relative to the checkout; '' for every file), what they may never import,
 // what of that they may import after all (`except`), and whether it governs the code, the tests
 // (`*.test.ts` and all of tests/) or both.
@@ -89,7 +89,7 @@ export function importGraph(): ImportGraph {
   })
 }
 
-describe('the layers', () => {
+describe('the layers of docs/architecture.md', () => {
   test('no file imports across a layer it may not', () => {
     expect(violations(importGraph())).toEqual([])
   })

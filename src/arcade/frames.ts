@@ -13,7 +13,7 @@ export type WireValue = string | boolean | WireValue[] | { [key: string]: WireVa
 export type HeadPayload = {
   number: number
   block: number
-  /** Microseconds since the epoch, a decimal number (spec 03 "Shared conventions"). */
+  /** Microseconds since the epoch, a decimal number (docs/arcade.md). */
   timestamp_us: number
   txCount: number
 }

@@ -129,7 +129,7 @@ export const ConfigSchema = T.Object(
       v2Factory: T.String({ pattern: '^0x[0-9a-fA-F]{40}$', default: '0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9', description: 'the constant-product factory address (0x and 40 hex digits)' }),
       v3Factory: T.String({ pattern: '^0x[0-9a-fA-F]{40}$', default: '0x5FC8d32690cc91D4c39d9d3abcBD16989F875707', description: 'the concentrated-liquidity factory address (0x and 40 hex digits)' }),
       weth: T.String({ pattern: '^0x[0-9a-fA-F]{40}$', default: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512', description: 'the wrapped-ether token address (0x and 40 hex digits)' }),
-      // Dollar figures come from a price feed, never from the exchange's own reserves (spec 02).
+      // Dollar figures come from a price feed, never from the exchange's own reserves (docs/exchange.md).
       ethUsdFeed: T.String({
         pattern: '^(0x[0-9a-fA-F]{40})?$',
         default: '0x959922bE3CAee4b8Cd9a407cc3ac1C251C2007B1',

@@ -4,7 +4,7 @@ const FORTY_HEX_DIGITS = /^[0-9a-fA-F]{40}$/
 
 /**
  * An address as a caller wrote it, checksummed; null when it is not one. The one rule of every
- * service: the `0x` may be left out (spec 02); all lower-case and all upper-case carry no
+ * service: the `0x` may be left out (docs/exchange.md); all lower-case and all upper-case carry no
  * checksum and are taken as they are; mixed case must be a correct EIP-55 checksum, since a
  * wrong one is a typo, not another address.
  */

@@ -9,7 +9,7 @@ import { healthRoutes } from './routes/health.ts'
 import { pairRoutes } from './routes/pairs.ts'
 import { statsRoutes } from './routes/stats.ts'
 
-/** Every route of the exchange index, once; mounted at `/` and again under `/api/` (DESIGN). */
+/** Every route of the exchange index, once; mounted at `/` and again under `/api/` (docs/exchange.md). */
 function routes(deps: ExchangeDeps) {
   return new Elysia().use(healthRoutes(deps.index, deps.spoolHealth)).use(pairRoutes(deps)).use(statsRoutes(deps)).use(concentratedRoutes(deps))
 }

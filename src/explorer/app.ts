@@ -22,12 +22,12 @@ import { statsRoutes } from './routes/stats.ts'
 import { tokenRoutes } from './routes/tokens.ts'
 import { txRoutes } from './routes/txs.ts'
 
-/** Spec 03 "Limits": request body. There is nothing to POST; larger declared bodies answer 413. */
+/** The request body: there is nothing to POST; larger declared bodies answer 413. */
 export const EXPLORER_MAX_BODY = 600_000
 
 /**
- * The explorer (spec 03) under /api: the archive read from the spool, live parts read from the
- * node, and the registry routes (spec 01); its pages for people beside it (routes/pages.ts).
+ * The explorer (docs/explorer.md) under /api: the archive read from the spool, live parts read from the
+ * node, and the registry routes (docs/registry.md); its pages for people beside it (routes/pages.ts).
  * `timings` shortens the caches in tests.
  */
 export function createExplorerApp(context: ServiceContext, spool: Spool, timings: Partial<ExplorerTimings> = {}) {
@@ -46,7 +46,7 @@ export function createExplorerApp(context: ServiceContext, spool: Spool, timings
     readOnly: true,
     maxBodyBytes: EXPLORER_MAX_BODY,
     rateLimitPerMinute,
-    // Spec 03's minute is the API's: a page's shell, script and style are not counted, its API
+    // The client's minute is the API's: a page's shell, script and style are not counted, its API
     // calls are; nor is the operator's route, which answers only requests from this machine.
     rateLimited: (path) => path === '/api' || path.startsWith('/api/') || path.startsWith(`${EXCHANGE_PROXY_PREFIX}/`),
     metrics,

@@ -17,7 +17,7 @@ export type Stats = Record<string, number | string | boolean | null | { from: nu
 type NodeFigures = { head: number | null; gasPrice: string | null; reachable: boolean }
 
 /**
- * The stats object (spec 03 "Explorer objects"): a flat object of counters and freshness keys.
+ * The stats object (docs/explorer.md): a flat object of counters and freshness keys.
  * A background task recomputes it once a second, asking the node for its head and gas price in
  * one batch; /stats serves the cached object while it is younger than `cacheMs` (about 0.6 s)
  * and otherwise recomputes it from the spool with the node figures of the last tick. Listeners

@@ -22,7 +22,7 @@ export type DripperParts = {
 }
 
 /**
- * One drip, in the order spec 02 sets: quotas reserved (synchronously, before anything is
+ * One drip, in the order docs/faucet.md gives: quotas reserved (synchronously, before anything is
  * awaited), the contract's cooldown and the treasury read from the chain, the call simulated,
  * signed and submitted, the receipt awaited. Every failure gives the reservation back, except a
  * transaction that may still land: that one is followed until the chain says what became of it.

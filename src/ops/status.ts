@@ -150,7 +150,7 @@ function exchangeStatus(url: string): Promise<ServiceStatus> {
     const lags = Object.values(streams).map((stream) => stream.lagBlocks)
     return {
       healthy: status === 200,
-      // The slower stream: the concentrated one may backfill behind the other (spec 02).
+      // The slower stream: the concentrated one may backfill behind the other (docs/exchange.md).
       lagBlocks: lags.length > 0 && lags.every((lag) => typeof lag === 'number') ? Math.max(...(lags as number[])) : null,
       metrics: `${url}/metrics`,
       spoolHeadBlock: body?.spoolHeadBlock ?? null,

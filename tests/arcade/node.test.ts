@@ -6,7 +6,7 @@ import { TestSocket } from './helpers/socketClient.ts'
 import { tcpProxy } from './helpers/tcpProxy.ts'
 
 // The node socket: new heads over the node's WebSocket, reconnecting with backoff, catching up
-// on what was missed while it was down, and readiness that follows it (spec 03 "States").
+// on what was missed while it was down, and readiness that follows it (docs/arcade.md).
 
 const ready = async (arcade: RunningArcade) => {
   const response = await fetch(`${arcade.service.url}/api/ready`)

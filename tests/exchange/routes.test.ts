@@ -14,7 +14,7 @@ import { waitFor } from '../helpers/wait.ts'
 import { manySmallSwaps } from './activity.ts'
 import { indexedChain, type IndexedChain } from './helpers.ts'
 
-// Every route of spec 02 "Endpoints" on the seeded dev chain: shapes, order, defaults, clamps
+// Every route of docs/exchange.md "Routes" on the seeded dev chain: shapes, order, defaults, clamps
 // and statuses, at `/` and under `/api/`.
 
 type Body = Record<string, any>
@@ -85,7 +85,7 @@ describe('constant-product routes', () => {
       expect(row.token0).toEqual({ address: expect.any(String), symbol: expect.any(String), decimals: expect.any(Number) })
       expect(typeof row.reservesBlock).toBe('number')
       expect(typeof row.createdBlock).toBe('number')
-      // Spec 02: no per-token price from reserves.
+      // No per-token price from reserves.
       expect(row.price).toBeUndefined()
     }
   })

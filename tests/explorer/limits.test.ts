@@ -8,7 +8,7 @@ import { startSpool } from '../../src/spool/spool.ts'
 import { spoolWiring } from '../../src/streams.ts'
 import { serveOnFreePort, testContext } from '../helpers/service.ts'
 
-// Spec 03 "Limits" and "Errors" at the explorer's door: 300 requests a minute per client (the
+// The explorer's limits and errors at its door (docs/explorer.md, docs/http.md): 300 requests a minute per client (the
 // right-hand end of X-Forwarded-For behind trusted proxies), 429 without retry-after; bodies over
 // 600,000 bytes; every POST 405 with the CORS headers; preflights 204; foreign origins 403.
 // None of it needs the chain: the spool waits for a node that is not there.

@@ -8,7 +8,7 @@ import { spawnAnvil, type Anvil } from '../helpers/anvil.ts'
 import { serveOnFreePort, testContext } from '../helpers/service.ts'
 import { send, waitFor } from './helpers.ts'
 
-// Spec 03 "/live": text/event-stream, one stats frame per change, at most 32 open (the next is
+// `/live`: text/event-stream, one stats frame per change, at most 32 open (the next is
 // 503), each closed silently after its lifetime (shortened here through explorer.liveSeconds).
 
 let anvil: Anvil

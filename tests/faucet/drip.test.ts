@@ -189,7 +189,7 @@ describe('a faucet that does not drip', () => {
     const configured = startFaucet(chain, { dataDir: empty, toml: `contract = "${chain.faucet.toLowerCase()}"\n` })
     try {
       const status = await undeployed.status()
-      // Spec 02: /status is 502 when the node is unreachable and 500 for anything else.
+      // /status is 502 when the node is unreachable and 500 for anything else.
       expect(status.status).toBe(500)
       expect(status.body.error).toStartWith('faucet not deployed')
       expect((await undeployed.drip(freshAddress())).status).toBe(503)

@@ -83,7 +83,7 @@ const DOCUMENTED_5XX = new Set([502, 503])
 
 type Failure = string
 
-/** Spec 02: every 400 of the exchange index carries this one message. */
+/** Every 400 of the exchange index carries this one message. */
 const EXCHANGE_400 = 'invalid address or number'
 
 /** What every answer of the app itself must be, whatever was asked; the answer to a HEAD has no body to check. */

@@ -2,7 +2,7 @@ import { versionedHistorySql } from '../../spool/kit/tables.ts'
 import type { Migration } from '../../spool/migrations.ts'
 import { poolStateTable, positionTable, tickTable } from './state.ts'
 
-// Tables of the concentrated stream, apart from the constant-product ones (spec 02: the
+// Tables of the concentrated stream, apart from the constant-product ones (the
 // families are not variants of one another). Q64.96 prices, liquidity and amounts are decimal
 // TEXT, signed where the chain's value is signed; ticks fit an INTEGER.
 const stateColumns = {

@@ -4,13 +4,13 @@ import { InvalidInputError } from '../../errors.ts'
 import { queryInteger } from '../../http/queryInteger.ts'
 
 /**
- * Spec 02: any address or number that cannot be parsed answers 400 with one fixed message that
+ * Any address or number that cannot be parsed answers 400 with one fixed message that
  * does not say which parameter; so does a missing required pool on the tick route.
  */
 export const INVALID_PARAMETER = 'invalid address or number'
 export const invalidParameter = () => new InvalidInputError(INVALID_PARAMETER)
 
-/** Spec 02 "Limits": every list route clamps `limit` to 1..500, silently, default 50. */
+/** Every list route clamps `limit` to 1..500, silently, default 50. */
 export const LIMIT = { min: 1, max: 500, fallback: 50 } as const
 
 /**
@@ -63,7 +63,7 @@ export function closedParam(value: unknown): boolean {
 export const EVENT_KINDS = ['mint', 'burn', 'collect'] as const
 export type EventKind = (typeof EVENT_KINDS)[number]
 
-/** DESIGN: `/cl/events` accepts kind mint, burn or collect; spec 02 gives every 400 the one message. */
+/** `/cl/events` accepts kind mint, burn or collect; every 400 of the index carries the one message. */
 export function kindParam(value: unknown): EventKind | null {
   if (value === undefined) return null
   if (typeof value === 'string' && (EVENT_KINDS as readonly string[]).includes(value)) return value as EventKind

@@ -151,7 +151,7 @@ export function clQueries(index: IndexReader) {
 }
 
 /**
- * Spec 02 "Concentrated pool row". `weth` is the wrapped-ether token as 40 lower-case hex digits:
+ * The concentrated pool row (docs/exchange.md "Routes"). `weth` is the wrapped-ether token as 40 lower-case hex digits:
  * `wethBalanceWei` is the pool's balance of it, undoubled, or null for a pool without it.
  */
 export function poolJson(row: PoolRow, tokens: Map<string, TokenMeta>, weth: string) {

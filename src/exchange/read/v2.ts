@@ -37,7 +37,7 @@ type LiquidityRow = {
 /** The constant-product tables, read for the routes; lists newest first where the spec says so. */
 export function v2Queries(index: IndexReader) {
   return {
-    /** Spec 02: `/pools` is ordered by swap count (most first; the older pair first on a tie). */
+    /** `/pools` is ordered by swap count (most first; the older pair first on a tie). */
     pairs: () => index.all<PairRow>(`${PAIR_SELECT} ORDER BY s.swap_count DESC, p.created_tx, p.created_log`),
     pair: (address: Uint8Array) => index.get<PairRow>(`${PAIR_SELECT} WHERE p.pair = ?`, address),
 
@@ -90,7 +90,7 @@ export function v2Queries(index: IndexReader) {
   }
 }
 
-/** Spec 02 "Constant-product pool row", with both tokens' metadata. */
+/** The pair row (docs/exchange.md "Routes"), with both tokens' metadata. */
 export function pairJson(row: PairRow, tokens: Map<string, TokenMeta>) {
   return {
     pair: checksum(row.pair),

@@ -6,7 +6,7 @@ import { addressParam, closedParam, hexKey, invalidParameter, kindParam, limitPa
 import { poolJson } from '../read/cl.ts'
 import { tokensOf } from '../read/tokenJson.ts'
 
-/** The concentrated routes, under `/cl/` (paths from DESIGN). */
+/** The concentrated routes, under `/cl/` (docs/exchange.md "Routes"). */
 export function concentratedRoutes(deps: ExchangeDeps) {
   const { cl, tokens, addresses, answers } = deps
   const price = async () => dollars(await deps.ethUsd())

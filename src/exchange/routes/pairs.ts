@@ -7,7 +7,7 @@ import { checksum } from '../../eth/address.ts'
 import { tokensOf } from '../read/tokenJson.ts'
 import { pairJson } from '../read/v2.ts'
 
-/** The constant-product routes, at the bare paths (spec 02 "Endpoints"; DESIGN names the unnamed ones). */
+/** The constant-product routes, at the bare paths (docs/exchange.md "Routes"). */
 export function pairRoutes(deps: ExchangeDeps) {
   const { v2, tokens, listed, answers } = deps
   const price = async () => dollars(await deps.ethUsd())
@@ -46,7 +46,7 @@ export function pairRoutes(deps: ExchangeDeps) {
     return {
       tokens: rows.map((row) => {
         const meta = metas.get(checksum(row.token).toLowerCase())!
-        // A launched token has no verified mark until the registry lists it (spec 01, 02).
+        // A launched token has no verified mark until the registry lists it (docs/registry.md).
         return { address: meta.address, symbol: meta.symbol, decimals: meta.decimals, verified: listed.has(meta.address), pools: row.pools }
       }),
     }

@@ -5,7 +5,7 @@ import { wethBalance } from '../read/cl.ts'
 import { wethSide } from '../read/wethSide.ts'
 
 /**
- * Spec 02 "Constant-product counters". valueEthWei is not value locked: it is each pair's
+ * The counters of `/stats` (docs/exchange.md "Routes"). valueEthWei is not value locked: it is each pair's
  * wrapped-ether reserve doubled, summed over the pairs that have one (a lower bound over a
  * subset); valueEthDenominator is what divides it into ether. The concentrated side's counters
  * are nested under `concentrated` and never added in.

@@ -15,7 +15,7 @@ import { TOKEN_META_AGE_MS } from '../probes.ts'
 import { accountRow, tokenMetaOf, transferRow, txSummary } from '../rows.ts'
 import { txHashes } from '../../spool/read.ts'
 
-/** Spec 03 "address": the bytecode is cut to 400 hex characters, with an ellipsis. */
+/** The bytecode is cut to 400 hex characters, with an ellipsis. */
 export const BYTECODE_SHOWN = 400
 /** The contracts an address created that its object lists, oldest first. */
 const CREATED_SHOWN = 100
@@ -25,7 +25,7 @@ export function truncateBytecode(code: Hex): string {
   return digits.length > BYTECODE_SHOWN ? `0x${digits.slice(0, BYTECODE_SHOWN)}…` : code
 }
 
-/** Spec 03: `/accounts` ({total, accounts} by transaction count) and `/address/{address}`. */
+/** `/accounts` ({total, accounts} by transaction count) and `/address/{address}`. */
 export function accountRoutes(explorer: Explorer) {
   const { db, registry, node } = explorer
   const { nameRegistry } = explorer.contracts
@@ -138,7 +138,7 @@ export function accountRoutes(explorer: Explorer) {
       const address = parseAddress(params.address)
       if (!address) throw new NotFoundError('not an address')
       const { limit, offset } = page(query)
-      // Spec 03: cached a few seconds under a key that includes the paging.
+      // Cached a few seconds under a key that includes the paging.
       return explorer.answers.answer(`address:${address}:${limit}:${offset}`, () => detail(address, query))
     })
 }

@@ -3,7 +3,7 @@ import type { Peers } from '../../context.ts'
 import { HttpError, JSON_TYPE } from '../../http/errors.ts'
 import { pathStart } from '../../http/requestContext.ts'
 
-// Spec 02: the exchange index sends no CORS header, so a page on this origin reads it through a
+// The exchange index sends no CORS header, so a page on this origin reads it through a
 // proxy on this origin. Services never import each other: the exchange is reached over HTTP at
 // the origin the composition root says it listens on.
 

@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import type { Peers } from '../../context.ts'
 import { webBundle } from '../web/bundle.ts' with { type: 'macro' }
 
-// The explorer's pages for people, on its own origin beside /api (spec 03: each service is an
+// The explorer's pages for people, on its own origin beside /api (each service is an
 // /api/ mount on the origin of a web interface). Bun builds them into the executable (bundle.ts);
 // every path a page lives at answers the same shell, and the script draws the page from /api.
 

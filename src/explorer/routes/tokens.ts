@@ -5,12 +5,12 @@ import { checksum } from '../../eth/address.ts'
 import { blob } from '../../eth/bytes.ts'
 import { busiestCollections, busiestTokens, tokenStat, type TokenStat } from '../read/tokens.ts'
 
-/** Spec 03 "Limits": the token and NFT lists hold at most 40 entries, with no paging past them. */
+/** The token and NFT lists hold at most 40 entries, with no paging past them. */
 export const LIST_MAX = 40
 /** Candidates probed for the token list: enough to fill 40 after skipping NFTs. */
 const TOKEN_CANDIDATES = 80
 
-/** Spec 03: `/tokens` and `/nfts`, each cached about three seconds. */
+/** `/tokens` and `/nfts`, each cached about three seconds. */
 export function tokenRoutes(explorer: Explorer) {
   const { db, registry, probes } = explorer
 

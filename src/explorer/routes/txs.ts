@@ -14,7 +14,7 @@ import { nftTransfer, tokenMetaOf, tokenTransfer, txSummary } from '../rows.ts'
 import { decodeTransfers } from '../transfers.ts'
 import { latestTxs, txByHash, txLogs, txTrace, type CallFrame } from '../../spool/read.ts'
 
-/** Spec 03: `/txs` (newest first, no total) and `/tx/{hash}`, the full transaction. */
+/** `/txs` (newest first, no total) and `/tx/{hash}`, the full transaction. */
 export function txRoutes(explorer: Explorer) {
   const { db, registry } = explorer
   const label = (address: string | null) => (address === null ? null : registry.label(address))

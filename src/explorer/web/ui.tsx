@@ -105,7 +105,7 @@ export function Fields({ rows }: { rows: Array<[string, ComponentChildren | null
   )
 }
 
-/** Previous and next pages of a list paged by limit and offset (spec 03), with the rows shown. */
+/** Previous and next pages of a list paged by limit and offset (docs/explorer.md), with the rows shown. */
 export function Pager({ base, offset, limit, shown }: { base: string; offset: number; limit: number; shown: number }) {
   const link = (at: number) => `${base}${base.includes('?') ? '&' : '?'}offset=${at}`
   return (

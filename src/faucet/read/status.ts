@@ -3,7 +3,7 @@ import type { QuotaExceededError } from '../errors.ts'
 import { displayUnits, formatAmount, formatDuration } from '../format.ts'
 import type { FaucetReader } from './faucetReader.ts'
 
-/** The faucet status object of spec 02 (the bx-prefixed keys are the native token's; historic names). */
+/** The faucet status object of docs/faucet.md (the bx-prefixed keys are the native token's; historic names). */
 export type FaucetStatus = {
   faucet: Address
   nativeToken: Address

@@ -32,7 +32,7 @@ type TokenRow = { address: string; symbol: string | null; decimals: number | nul
 export function FeesPage() {
   const { data, error } = useApi<Fees>('/fees', 10_000)
   const tokens = useApi<TokenRow[]>('/tokens').data
-  // The router's token as the token list knows it; ether and the token stay apart, never summed (spec 03).
+  // The router's token as the token list knows it; ether and the token stay apart, never summed (docs/explorer.md).
   const token = data?.deployed && data.token ? tokens?.find((row) => row.address.toLowerCase() === data.token!.toLowerCase()) : undefined
   const symbol = token?.symbol ?? 'tokens'
   const decimals = token?.decimals ?? 18

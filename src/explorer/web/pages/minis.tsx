@@ -8,7 +8,7 @@ import { TxTable } from './home.tsx'
 
 const PAGE = 25
 
-/** Microseconds (spec 03: mini-block times) as whole seconds, for the time components. */
+/** Microseconds (mini-block times) as whole seconds, for the time components. */
 const seconds = (microseconds: number) => Math.floor(microseconds / 1e6)
 
 function MiniTable({ minis }: { minis: MiniRow[] }) {

@@ -7,7 +7,7 @@ import { offsetOf } from './blocks.tsx'
 import { labelText, type LabelValue, Verified } from './tokens.tsx'
 import '../tokens.css'
 
-/** The collection answer's page of items: the API's own cap (spec 03). */
+/** The collection answer's page of items: the API's own cap (docs/explorer.md). */
 const ITEMS = 48
 /** Metadata fields beyond the known ones that the item page spells out. */
 const OTHER_FIELDS_SHOWN = 20

@@ -4,7 +4,7 @@ import { count, short, units } from '../../format.ts'
 import { Failure, Loading } from '../../ui.tsx'
 import '../../exchange.css'
 
-// The exchange index's pages. The index sends no CORS header (spec 02), so the pages read it
+// The exchange index's pages. The index sends no CORS header (docs/exchange.md), so the pages read it
 // through the explorer's proxy on this origin, /dex, which asks the same path of it.
 
 /** Where this origin passes requests on to the exchange index (routes/exchangeProxy.ts). */
@@ -19,7 +19,7 @@ export const ROWS = 25
 /** useApi over the exchange index: the answer of `path`, again every REFRESH_MS. */
 export const useExchange = <T,>(path: string | null, refreshMs: number | undefined = REFRESH_MS): Loaded<T> => useApi<T>(path, refreshMs, EXCHANGE_API)
 
-// The shapes of the exchange index's answers the pages read (spec 02; README "The exchange index").
+// The shapes of the exchange index's answers the pages read (docs/exchange.md "Routes").
 
 export type Token = { address: string; symbol: string | null; decimals: number | null }
 
@@ -224,7 +224,7 @@ export function CounterCards({ counters }: { counters: Counters }) {
         <Stat id="cl-swaps" name="Pool swaps">{count(cl.swaps)}</Stat>
         <Stat id="cl-positions" name="Open positions">{count(cl.positions)}</Stat>
       </dl>
-      {/* Spec 02: not value locked but a lower bound over the pairs with a WETH side, and said so. */}
+      {/* Not value locked but a lower bound over the pairs with a WETH side, and said so. */}
       <p class="value-line" id="exchange-value">
         The WETH side of {count(counters.poolsWithEth)} of the {count(counters.pools)} pairs, doubled: <strong>{etherValue(counters.valueEthWei, counters.valueEthDenominator)}</strong>
         {counters.valueUsd === null ? null : <> ({usd(counters.valueUsd)})</>}
