@@ -419,7 +419,7 @@ describe('requests without a usable URL', () => {
 })
 
 // Bun's HTTP parser refuses these before any of the conventions run, and no option of Bun.serve
-// reaches them (README "What Bun answers itself"). The exact bytes are pinned so that a Bun that
+// reaches them (docs/http.md "What Bun answers itself"). The exact bytes are pinned so that a Bun that
 // answers otherwise fails here, and the conventions can then be given to what it lets through.
 describe('requests Bun refuses before the conventions run', () => {
   const BARE_400 = 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n'

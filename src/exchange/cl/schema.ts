@@ -79,7 +79,7 @@ export const clMigrations: Migration[] = [
       CREATE INDEX cl_swaps_pool ON cl_swaps(pool, tx_id, log_index);
       CREATE INDEX cl_swaps_sender ON cl_swaps(sender, tx_id, log_index);
 
-      -- Mints, burns and collects, signed from the pool's side (see README).
+      -- Mints, burns and collects, signed from the pool's side (docs/exchange.md "Streams").
       CREATE TABLE cl_events (
         tx_id INTEGER NOT NULL,
         log_index INTEGER NOT NULL,

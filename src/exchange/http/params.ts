@@ -25,7 +25,7 @@ export function addressParam(value: unknown): Uint8Array {
 
 /**
  * A pool's address in a path, where it is matched case-insensitively: any case goes, a wrong
- * checksum included (see the README's exchange Values). Not 40 hex digits is still the 400.
+ * checksum included (docs/exchange.md "Values"). Not 40 hex digits is still the 400.
  */
 export function pathAddressParam(value: unknown): Uint8Array {
   const address = parseAddressAnyCase(value)

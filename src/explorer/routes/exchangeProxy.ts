@@ -14,7 +14,7 @@ export const EXCHANGE_PROXY_PREFIX = '/dex'
 export const EXCHANGE_PROXY_TIMEOUT_MS = 5000
 
 /**
- * The exchange's GET routes (README "The exchange index"), an address segment as the exchange
+ * The exchange's GET routes (docs/exchange.md "Routes"), an address segment as the exchange
  * takes it (with or without 0x, any case). Only letters and digits may fill a segment: no dot,
  * no percent sign, no slash, so nothing can climb out of the exchange's paths or name another
  * host, whatever the exchange itself would make of it.
