@@ -192,6 +192,9 @@ export const ConfigSchema = T.Object(
       faucetDripBx: etherAmount('100', 'BX per drip'),
       faucetFundEth: etherAmount('1000', 'ether given to the faucet'),
       faucetFundBx: etherAmount('1000000', 'BX given to the faucet'),
+      // The dev chain's price feed gets a new round whenever its answer is older than half
+      // exchange.ethUsdMaxAgeSeconds of chain time; pinned, each round repeats the last answer.
+      pinEthUsd: T.Boolean({ default: false, description: 'true or false' }),
       // A chain that outlives a restart: anvil's --state (loaded at start, saved at stop).
       state: T.String({ default: '', description: 'a file path (relative to the config file) where the dev chain is saved on stop and loaded on start, or "" for a fresh chain every start' }),
       // A chain that starts from another: anvil's --fork-url and --fork-block-number.

@@ -149,7 +149,9 @@ describe('stack reset', () => {
     const stats = await get(`${url('explorer')}/api/stats`)
     expect(stats.indexedBlock).toBeGreaterThanOrEqual(resetBlock)
     expect(stats.indexedBlock).toBeLessThanOrEqual(await node.head())
-    expect(stats.derivedLag).toBe(0)
+    // The explorer's derived tables on the new chain, within a pass of its head: a stream that has
+    // caught up sleeps two seconds between passes, and a block comes every second.
+    expect(stats.derivedLag).toBeLessThanOrEqual(2)
     // The explorer's tallies stand as they did at the reset point.
     expect(stats.transactions).toBe(seeded.transactions)
     const health = await get(`${url('exchange')}/health`)
