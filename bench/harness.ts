@@ -11,15 +11,10 @@ import { join, resolve } from 'node:path'
 import type { Subprocess } from 'bun'
 import { bufferedLines, createLogger, type Logger } from '../src/log.ts'
 import { linesOf } from '../tests/helpers/lines.ts'
+import { percentile } from '../tests/helpers/percentile.ts'
 
 // ---------------------------------------------------------------------------------------------
 // Samples and tables
-
-/** The sample at quantile `q` (0 to 1) of `sorted` (ascending); NaN when there is none. */
-export function percentile(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0) return Number.NaN
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]!
-}
 
 export type Summary = { count: number; mean: number; p50: number; p95: number; p99: number; max: number }
 

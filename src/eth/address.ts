@@ -19,6 +19,15 @@ export function parseAddress(text: unknown): Address | null {
 }
 
 /**
+ * An address as the config writes it: `0x` and 40 hex digits, and a mixed-case address must
+ * carry a correct EIP-55 checksum (all lower or all upper case carries none). Checked when the
+ * stack starts, so that a typo fails there, naming the key, rather than later inside viem.
+ */
+export function parseConfigAddress(text: unknown): Address | null {
+  return typeof text === 'string' && text.startsWith('0x') ? parseAddress(text) : null
+}
+
+/**
  * An address written in any case, checksum or not, with or without `0x`; null when it is not 40
  * hex digits. Only where a rule says an address is matched case-insensitively (the exchange
  * index's paths); everything else takes `parseAddress`, so that a mistyped address is refused.
@@ -40,4 +49,12 @@ export function checksum(address: Uint8Array | string): Address {
 
 export function checksumOrNull(address: Uint8Array | string | null | undefined): Address | null {
   return address ? checksum(address) : null
+}
+
+/**
+ * An address as the streams and queries compare it: 40 lower-case hex digits, no `0x`. From a
+ * text the stack already trusts or from the 20 bytes of a spool BLOB.
+ */
+export function addressKey(address: Uint8Array | string): string {
+  return typeof address === 'string' ? address.slice(2).toLowerCase() : Buffer.from(address).toString('hex')
 }

@@ -1,5 +1,7 @@
 import { createRpc, type Rpc } from '../chain/rpc.ts'
 import { FatalError, firstLine } from '../errors.ts'
+import { pollUntil } from '../poll.ts'
+import { nodeHead, okBody, type Body } from './reads.ts'
 import { OPERATOR_PATH, writeRuntime, type Runtime } from './runtime.ts'
 
 /** The reset could not be done, or the stack did not come back; the message says which and why. */
@@ -15,23 +17,12 @@ export type ResetResult = {
   seconds: number
 }
 
-type Body = Record<string, any>
-
 /**
  * How often the services are asked whether they followed. None of what is asked counts against a
  * client's minute (the explorer is read through its operator route), so a reset is done within
  * a poll of everything having followed, whoever has spent the minute.
  */
 const POLL_MS = 100
-
-const getJson = async (url: string): Promise<Body | null> => {
-  try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(2000) })
-    return response.ok ? ((await response.json()) as Body) : null
-  } catch {
-    return null
-  }
-}
 
 /**
  * Takes the dev chain of a running `stack dev` back to its reset point (the state right after
@@ -61,23 +52,14 @@ export async function resetStack(runtime: Runtime, options: { timeoutMs: number 
     throw new ResetError(`the dev chain at ${runtime.rpcUrl} refused the reset: ${firstLine(error)}`)
   }
   const revertedAt = Date.now()
-  const deadline = revertedAt + options.timeoutMs
-  let behind: string[] = []
-  for (;;) {
+  const followed = async () => {
     const head = await nodeHead(rpc)
-    behind = head === null ? ['the node does not answer'] : await notFollowing(runtime, rpc, resetBlock, head, revertedAt)
-    if (head !== null && behind.length === 0) return { resetBlock, head, seconds: (performance.now() - started) / 1000 }
-    if (Date.now() > deadline) break
-    await Bun.sleep(POLL_MS)
+    return { head, behind: head === null ? ['the node does not answer'] : await notFollowing(runtime, rpc, resetBlock, head, revertedAt) }
   }
-  throw new ResetError(`the chain went back to block ${resetBlock}, but after ${options.timeoutMs / 1000} s ${behind.join('; ')}`)
+  const { value, met } = await pollUntil(followed, ({ head, behind }) => head !== null && behind.length === 0, { timeoutMs: options.timeoutMs, intervalMs: POLL_MS })
+  if (met) return { resetBlock, head: value.head!, seconds: (performance.now() - started) / 1000 }
+  throw new ResetError(`the chain went back to block ${resetBlock}, but after ${options.timeoutMs / 1000} s ${value.behind.join('; ')}`)
 }
-
-const nodeHead = (rpc: Rpc) =>
-  rpc.call<string>('eth_blockNumber').then(
-    (hex) => Number.parseInt(hex, 16),
-    () => null,
-  )
 
 type StreamPosition = { cursorBlock: number | null; lagBlocks: number | null }
 
@@ -99,7 +81,7 @@ function streamsBehind(service: string, streams: Record<string, StreamPosition> 
 /** What has not followed the chain back yet, in words; empty once everything has. */
 async function notFollowing(runtime: Runtime, rpc: Rpc, resetBlock: number, head: number, revertedAt: number): Promise<string[]> {
   const { explorer, exchange, faucet, arcade } = runtime.services
-  const [operator, status, arcadeStats] = await Promise.all([getJson(`${explorer}${OPERATOR_PATH}`), getJson(`${faucet}/status`), getJson(`${arcade}/api/stats`)])
+  const [operator, status, arcadeStats] = await Promise.all([okBody(`${explorer}${OPERATOR_PATH}`), okBody(`${faucet}/status`), okBody(`${arcade}/api/stats`)])
   const onNewChain = (block: unknown): block is number => typeof block === 'number' && block >= resetBlock && block <= head
   const behind: string[] = []
 
@@ -116,7 +98,7 @@ async function notFollowing(runtime: Runtime, rpc: Rpc, resetBlock: number, head
       // And the stats object a caller reads next (kept a few hundred milliseconds) says so too.
       const shown = (operator?.stats as Body | undefined)?.indexedBlock
       if (!onNewChain(shown)) behind.push(`the explorer's stats show block ${shown ?? 'unknown'}`)
-      const health = await getJson(`${exchange}/health`)
+      const health = await okBody(`${exchange}/health`)
       if (!onNewChain(health?.spoolHeadBlock)) behind.push(`the exchange index reads a spool at block ${health?.spoolHeadBlock ?? 'unknown'}`)
       else behind.push(...streamsBehind('exchange', health!.streams, resetBlock, health!.spoolHeadBlock))
     }

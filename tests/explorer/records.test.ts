@@ -3,6 +3,7 @@ import { encodeFunctionData, parseAbi } from 'viem'
 import { createRpc } from '../../src/chain/rpc.ts'
 import { devAccounts } from '../../src/devnet/accounts.ts'
 import { demoTokenUri } from '../../src/devnet/nft.ts'
+import { quantity } from '../../src/eth/quantity.ts'
 import { createExplorerApp } from '../../src/explorer/app.ts'
 import { serveOnFreePort, testContext } from '../helpers/service.ts'
 import { DECIMAL, registryListing, seededExplorer, send, statsAt, waitFor, type SeededExplorer } from './helpers.ts'
@@ -196,7 +197,7 @@ describe('/address/{address}', () => {
     const answer = await addressOf<AddressAnswer>(alice.toLowerCase())
     expect(answer.address).toBe(alice)
     expect(answer.balance).toBe(BigInt(await rpc.call<string>('eth_getBalance', [alice, 'latest'])).toString())
-    expect(answer.nonce).toBe(Number.parseInt(await rpc.call<string>('eth_getTransactionCount', [alice, 'latest']), 16))
+    expect(answer.nonce).toBe(quantity(await rpc.call<string>('eth_getTransactionCount', [alice, 'latest'])))
     expect(answer).toMatchObject({ contract: false, bytecode: null, bytecodeSize: 0, creator: null, name: { name: 'alice.bx', owner: alice } })
     expect(answer.counts.sent).toBe(answer.nonce!)
     expect(answer.counts.tokenTransfers).toBeGreaterThan(0)

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
 import { getAddress, parseEther, type Hash } from 'viem'
+import { pollUntil } from '../../src/poll.ts'
 import { faucetForFile, freshAddress, type FaucetChain, type FaucetUnderTest } from './helpers.ts'
 import { launchChromium } from '../helpers/browser.ts'
 
@@ -20,13 +21,9 @@ afterAll(async () => {
 /** The text of `selector` once it settles on `wanted` (the page fills it in asynchronously). */
 async function expectText(selector: string, wanted: string, how: 'exact' | 'contains' = 'exact'): Promise<void> {
   const matches = (text: string) => (how === 'exact' ? text === wanted : text.includes(wanted))
-  const deadline = performance.now() + 5000
-  let text = ''
-  while (performance.now() < deadline) {
-    text = ((await page.locator(selector).textContent()) ?? '').trim()
-    if (matches(text)) return
-    await Bun.sleep(25)
-  }
+  const read = async () => ((await page.locator(selector).textContent()) ?? '').trim()
+  const { value: text, met } = await pollUntil(read, matches, { timeoutMs: 5000, intervalMs: 25 })
+  if (met) return
   if (how === 'exact') expect(text).toBe(wanted)
   else expect(text).toContain(wanted)
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll } from 'bun:test'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
+import { pollUntil } from '../../src/poll.ts'
 import { launchChromium } from './browser.ts'
 import { ROOT } from './stack.ts'
 import { startSeededDevStack, type SeededDevStack } from './seededDevStack.ts'
@@ -74,14 +75,9 @@ export function pageForFile(opened: (shared: { stack: PagesStack; page: Page; er
 /** Waits until `selector`'s text contains `wanted` (the pages fill in as their answers arrive). */
 export async function expectText(page: Page, selector: string, wanted: string, timeoutMs = 10_000): Promise<void> {
   const locator = page.locator(selector).first()
-  const deadline = Date.now() + timeoutMs
-  let text = ''
-  while (Date.now() < deadline) {
-    text = ((await locator.textContent().catch(() => null)) ?? '').replace(/\s+/g, ' ').trim()
-    if (text.includes(wanted)) return
-    await Bun.sleep(50)
-  }
-  throw new Error(`${selector} never read "${wanted}"; it read "${text.slice(0, 300)}"`)
+  const read = async () => ((await locator.textContent().catch(() => null)) ?? '').replace(/\s+/g, ' ').trim()
+  const { value: text, met } = await pollUntil(read, (text) => text.includes(wanted), { timeoutMs, intervalMs: 50 })
+  if (!met) throw new Error(`${selector} never read "${wanted}"; it read "${text.slice(0, 300)}"`)
 }
 
 /** Keeps a screenshot of the whole page under test-artifacts/screenshots/<name>.png. */

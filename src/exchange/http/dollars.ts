@@ -1,4 +1,4 @@
-import { formatSignificant } from './significant.ts'
+import { formatSignificant } from '../../format/significant.ts'
 
 export type Fraction = { numerator: bigint; denominator: bigint }
 

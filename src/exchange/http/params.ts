@@ -1,4 +1,4 @@
-import { parseAddress, parseAddressAnyCase } from '../../eth/address.ts'
+import { addressKey, parseAddress, parseAddressAnyCase } from '../../eth/address.ts'
 import { blob } from '../../eth/bytes.ts'
 import { InvalidInputError } from '../../errors.ts'
 import { queryInteger } from '../../http/queryInteger.ts'
@@ -35,7 +35,7 @@ export function pathAddressParam(value: unknown): Uint8Array {
 
 /** A parsed address (or none) as it goes into the key of a kept answer. */
 export function hexKey(address: Uint8Array | null): string {
-  return address === null ? '-' : Buffer.from(address).toString('hex')
+  return address === null ? '-' : addressKey(address)
 }
 
 /** An optional address filter: absent is null, present must parse. */

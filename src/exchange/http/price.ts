@@ -1,4 +1,4 @@
-import { formatSignificant } from './significant.ts'
+import { formatSignificant } from '../../format/significant.ts'
 
 const Q192 = 1n << 192n
 

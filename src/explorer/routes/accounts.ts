@@ -4,6 +4,7 @@ import { NotFoundError } from '../../errors.ts'
 import type { Explorer } from '../explorer.ts'
 import { checksum, parseAddress } from '../../eth/address.ts'
 import { blob, hex } from '../../eth/bytes.ts'
+import { decimal, quantityOrNull } from '../../eth/quantity.ts'
 import { valueOf, viewCall, viewResult } from '../node.ts'
 import { reverseCall, reverseResult } from '../names.ts'
 import { page } from '../paging.ts'
@@ -104,8 +105,8 @@ export function accountRoutes(explorer: Explorer) {
     return {
       address,
       label: registry.label(address),
-      balance: balance === null ? null : BigInt(balance).toString(),
-      nonce: nonce === null ? null : Number(BigInt(nonce)),
+      balance: decimal(balance),
+      nonce: quantityOrNull(nonce),
       // Whether code lives there is read from the node; without it, from contracts seen created.
       contract: code !== null ? code !== '0x' : creation !== null ? true : null,
       bytecode: code === null || code === '0x' ? null : truncateBytecode(code),

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { Address } from 'viem'
 import type { Explorer } from '../explorer.ts'
-import { checksum } from '../../eth/address.ts'
+import { addressKey, checksum } from '../../eth/address.ts'
 import { blob } from '../../eth/bytes.ts'
 import { busiestCollections, busiestTokens, tokenStat, type TokenStat } from '../read/tokens.ts'
 
@@ -60,7 +60,7 @@ export function tokenRoutes(explorer: Explorer) {
       .filter((row): row is TokenStat => row !== null && row.kind !== 20)
     const seen = new Set<string>()
     const rows = [...verified.sort((a, b) => b.minted - a.minted), ...busiest].filter((row) => {
-      const key = Buffer.from(row.address).toString('hex')
+      const key = addressKey(row.address)
       if (seen.has(key)) return false
       seen.add(key)
       return true

@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact'
 import { useApi, type ApiError, type Loaded } from '../../api.ts'
+import { readableSignificant } from '../../../../format/significant.ts'
 import { count, short, units } from '../../format.ts'
 import { Failure, Loading } from '../../ui.tsx'
 import '../../exchange.css'
@@ -141,30 +142,7 @@ export const usd = (value: string | null): string => (value === null ? '–' : `
  * worked out in BigInt: for the figures the index leaves to its callers (a pair's price).
  */
 export function ratio(numerator: bigint, denominator: bigint, digits = 12): string {
-  if (denominator === 0n) return '–'
-  if (numerator === 0n) return '0'
-  const negative = numerator < 0n !== denominator < 0n
-  const n = numerator < 0n ? -numerator : numerator
-  const d = denominator < 0n ? -denominator : denominator
-  const at = (shift: number) => {
-    const top = shift >= 0 ? n * 10n ** BigInt(shift) : n
-    const bottom = shift >= 0 ? d : d * 10n ** BigInt(-shift)
-    return (2n * top + bottom) / (2n * bottom)
-  }
-  // n / d lies between 10^(a-b-1) and 10^(a-b+1) for a digits over b: this shift gives at
-  // least `digits` figures, and each step down takes one off.
-  let shift = digits - (n.toString().length - d.toString().length)
-  let scaled = at(shift)
-  while (scaled.toString().length > digits) scaled = at(--shift)
-  let text: string
-  if (shift <= 0) text = count(scaled * 10n ** BigInt(-shift))
-  else {
-    const padded = scaled.toString().padStart(shift + 1, '0')
-    const whole = padded.slice(0, -shift)
-    const fraction = padded.slice(-shift).replace(/0+$/, '')
-    text = `${count(whole)}${fraction ? `.${fraction}` : ''}`
-  }
-  return `${negative ? '-' : ''}${text}`
+  return denominator === 0n ? '–' : grouped(readableSignificant(numerator, denominator, digits))
 }
 
 /** What one whole token0 buys in token1 at a pair's reserves; null while a side is empty or a token's decimals are unknown. */
