@@ -64,6 +64,31 @@ describe('the README and docs/', () => {
     expect(files.flatMap(brokenLinks)).toEqual([])
   })
 
+  test('every file of the checkout a page names in code (`src/...`, `tests/...`, `bench/...`) exists', () => {
+    const named = markdownFiles().flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/`((?:src|tests|bench|registry|contracts)\/[A-Za-z0-9_./-]*[A-Za-z0-9_])`/g)].map((match) => ({ file: relative(ROOT, file), path: match[1]! })),
+    )
+    expect(named.length).toBeGreaterThan(50)
+    expect(named.filter(({ path }) => !existsSync(join(ROOT, path))).map(({ file, path }) => `${file}: ${path}`)).toEqual([])
+  })
+
+  test('no comment sends the reader to a document outside the repository', () => {
+    const cited: string[] = []
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name)
+        if (entry.isDirectory()) {
+          if (entry.name !== 'node_modules' && entry.name !== 'fixtures') walk(path)
+        } else if (/\.(ts|tsx|js|mjs)$/.test(entry.name) && path !== import.meta.path) {
+          const text = readFileSync(path, 'utf8')
+          for (const match of text.matchAll(/[Ss]pec 0[123]|DESIGN\.md/g)) cited.push(`${relative(ROOT, path)}: ${match[0]}`)
+        }
+      }
+    }
+    for (const top of ['src', 'tests', 'bench']) walk(join(ROOT, top))
+    expect(cited).toEqual([])
+  })
+
   test('a link to a missing file or heading is caught', () => {
     expect(anchorOf('The local chain (`stack dev`)')).toBe('the-local-chain-stack-dev')
     expect(anchorsOf('# Routes\n## Routes\n```\n# not a heading\n```\n')).toEqual(new Set(['routes', 'routes-1']))
