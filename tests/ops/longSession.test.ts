@@ -85,7 +85,7 @@ describe('a stack dev session of hours of chain time', () => {
     // block as the chain grows (about 50 s for these on a quiet machine): in steps, each well
     // within a request's time.
     const before = await node.head()
-    for (let step = 0; step < 12; step++) await node.rpc.call('anvil_mine', [hex(300), hex(1)])
+    for (let step = 0; step < 36; step++) await node.rpc.call('anvil_mine', [hex(100), hex(1)])
     const head = before + 3600
     await waitFor(async () => (await get(`${url('exchange')}/health`)).spoolHeadBlock >= head, 'the spool at the hour of blocks', 120_000)
     expect(await dollarsNow()).toMatch(/^\d+(\.\d+)?$/)
