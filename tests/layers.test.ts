@@ -23,7 +23,15 @@ export const RULES: Rule[] = [
   { name: 'the dev chain imports no service', files: 'src/devnet', forbid: [...SERVICES, 'src/spool', 'src/http'] },
   { name: 'the operator commands reach the stack over HTTP and JSON-RPC only', files: 'src/ops', forbid: [...SERVICES, ...ROOT_WIRING, 'src/spool', 'src/devnet', 'src/registry', 'src/http'] },
   { name: "the registry's validator imports nothing of src", files: 'registry/scripts', forbid: ['src/'] },
+  { name: 'the answer shapes stand on nothing of the stack', files: 'src/answers', forbid: ['src/'] },
 ]
+
+/** The answers' shapes are shared by a service and the pages of another: types only, nothing that runs. */
+export function runsSomething(text: string): string[] {
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '')
+  // Every statement at the top level starts a line; a type's body is indented or continues it.
+  return code.split('\n').filter((line) => /^\S/.test(line) && !/^(?:export )?type |^import type |^[}\])|]/.test(line))
+}
 
 /** A file and the checkout-relative paths of the files it imports (relative imports only). */
 export type ImportGraph = Array<{ file: string; imports: string[] }>
@@ -44,7 +52,7 @@ export function violations(graph: ImportGraph, rules: Rule[] = RULES): string[] 
   return found
 }
 
-const SOURCE = /\.(?:ts|mts|mjs|js)$/
+const SOURCE = /\.(?:ts|tsx|mts|mjs|js)$/
 const IMPORT = /(?:^|\n)\s*(?:import|export)\s(?:[^'"`;]*?\sfrom\s)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|new URL\(\s*['"]([^'"]+\.(?:ts|mjs))['"],\s*import\.meta\.url\)/g
 
 function sourceFiles(dir: string): string[] {
@@ -57,7 +65,7 @@ function sourceFiles(dir: string): string[] {
 
 /** The import graph of src/ and registry/scripts/, read from the files as they are. */
 export function importGraph(): ImportGraph {
-  const files = [...sourceFiles(join(ROOT, 'src')), ...sourceFiles(join(ROOT, 'registry/scripts'))].filter((path) => !/\.test\.[mc]?[jt]s$/.test(path))
+  const files = [...sourceFiles(join(ROOT, 'src')), ...sourceFiles(join(ROOT, 'registry/scripts'))].filter((path) => !/\.test\.[mc]?[jt]sx?$/.test(path))
   return files.map((path) => {
     const text = readFileSync(path, 'utf8')
     const imports = [...text.matchAll(IMPORT)]
@@ -84,12 +92,23 @@ describe('the layers of DESIGN.md', () => {
       { file: 'src/chain/client.ts', imports: ['src/spool/read.ts'] },
       { file: 'src/eth/address.ts', imports: ['src/errors.ts'] },
       { file: 'src/ops/status.ts', imports: ['src/spool/read.ts'] },
+      { file: 'src/answers/exchange.ts', imports: ['src/exchange/read/v2.ts'] },
     ]
     const found = violations(graph)
     expect(found).toHaveLength(graph.length)
     expect(found[0]).toBe('src/spool/spool.ts imports src/streams.ts (the spool imports no service and no wiring)')
     // Inside a layer, and into a layer below, is allowed.
     expect(violations([{ file: 'src/explorer/app.ts', imports: ['src/explorer/stats.ts', 'src/spool/read.ts', 'src/eth/address.ts'] }])).toEqual([])
+    // The answers' shapes are below every service: the index that gives them and the pages that read them.
+    expect(violations([{ file: 'src/explorer/web/pages/exchange/shared.tsx', imports: ['src/answers/exchange.ts'] }, { file: 'src/exchange/read/v2.ts', imports: ['src/answers/exchange.ts'] }])).toEqual([])
+  })
+
+  test('the answer shapes are types only', () => {
+    const files = readdirSync(join(ROOT, 'src/answers'))
+    expect(files).toContain('exchange.ts')
+    for (const name of files) expect({ name, runs: runsSomething(readFileSync(join(ROOT, 'src/answers', name), 'utf8')) }).toEqual({ name, runs: [] })
+    expect(runsSomething("// a note\nexport type A = {\n  a: string\n}\nimport type { B } from './b.ts'\n")).toEqual([])
+    expect(runsSomething("export type A = string\nexport const limit = 5\nexport function f() {}\nimport { x } from './x.ts'\n")).toEqual(['export const limit = 5', 'export function f() {}', "import { x } from './x.ts'"])
   })
 
 })

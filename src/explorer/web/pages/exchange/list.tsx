@@ -1,13 +1,14 @@
 import { count } from '../../format.ts'
 import { Failure, Loading, Section } from '../../ui.tsx'
-import { CounterCards, ListOf, feePercent, pairName, pairPrice, symbolOf, tokenAmount, useExchange, type Counters, type Pair, type Pool } from './shared.tsx'
+import { CounterCards, ListOf, feePercent, pairName, pairPrice, symbolOf, tokenAmount, useExchange, } from './shared.tsx'
+import type { Counters, PairList, PoolList } from '../../../../answers/exchange.ts'
 
 // The exchange at a glance: its counters, its constant-product pairs and its concentrated pools.
 
 export function ExchangePage() {
   const stats = useExchange<Counters>('/stats')
-  const pairs = useExchange<{ pools: Pair[]; ethUsd: string | null }>('/pools')
-  const pools = useExchange<{ pools: Pool[]; ethUsd: string | null }>('/cl/pools')
+  const pairs = useExchange<PairList>('/pools')
+  const pools = useExchange<PoolList>('/cl/pools')
   return (
     <>
       <h1>Exchange</h1>

@@ -1,16 +1,17 @@
 import { useRoute } from 'preact-iso'
 import { count } from '../../format.ts'
 import { AddressLink, BlockLink, Fields, Loading, Section, TxLink } from '../../ui.tsx'
-import { ListOf, NotThisFamily, ROWS, TokenLink, inversePrice, pairName, pairPrice, sides, symbolOf, tokenAmount, usd, useExchange, type Pair, type PairEvent, type PairSwap } from './shared.tsx'
+import { ListOf, NotThisFamily, ROWS, TokenLink, inversePrice, pairName, pairPrice, sides, symbolOf, tokenAmount, usd, useExchange } from './shared.tsx'
+import type { Pair, PairEvents, PairSwaps, WithEthUsd } from '../../../../answers/exchange.ts'
 
 // One constant-product pair: its reserves and price, its swaps, its mints and burns.
 
 export function ExchangePairPage() {
   const { params } = useRoute()
   const address = encodeURIComponent(params.address ?? '')
-  const { data: pair, error } = useExchange<Pair & { ethUsd: string | null }>(`/pool/${address}`)
-  const swaps = useExchange<{ swaps: PairSwap[] }>(`/swaps?pair=${address}&limit=${ROWS}`)
-  const events = useExchange<{ events: PairEvent[] }>(`/events?pair=${address}&limit=${ROWS}`)
+  const { data: pair, error } = useExchange<Pair & WithEthUsd>(`/pool/${address}`)
+  const swaps = useExchange<PairSwaps>(`/swaps?pair=${address}&limit=${ROWS}`)
+  const events = useExchange<PairEvents>(`/events?pair=${address}&limit=${ROWS}`)
   if (error && !pair) return <NotThisFamily error={error} what="pair" other={{ href: `/exchange/pool/${address}`, what: 'concentrated pools' }} />
   if (!pair) return <Loading what="the pair" />
   const { token0, token1 } = pair

@@ -4,7 +4,8 @@ import uPlot from 'uplot'
 import 'uplot/dist/uPlot.min.css'
 import { count, units } from '../../format.ts'
 import { AddressLink, BlockLink, Fields, Loading, Section, TxLink } from '../../ui.tsx'
-import { ListOf, NotThisFamily, ROWS, Signed, TokenLink, feePercent, pairName, symbolOf, tokenAmount, usd, useExchange, type Pool, type PoolEvent, type PoolSwap, type Position, type Tick } from './shared.tsx'
+import { ListOf, NotThisFamily, ROWS, Signed, TokenLink, feePercent, pairName, symbolOf, tokenAmount, usd, useExchange } from './shared.tsx'
+import type { Pool, PoolEvents, PoolSwaps, Positions, Tick, Ticks, WithEthUsd } from '../../../../answers/exchange.ts'
 
 // One concentrated pool: its slot, the liquidity of its ticks, its positions, swaps and events.
 
@@ -118,12 +119,12 @@ function Range({ lower, upper, current, closed = false }: { lower: number; upper
 export function ExchangePoolPage() {
   const { params } = useRoute()
   const address = encodeURIComponent(params.address ?? '')
-  const { data: pool, error } = useExchange<Pool & { ethUsd: string | null }>(`/cl/pool/${address}`)
-  const ticks = useExchange<{ ticks: Tick[] }>(`/cl/ticks?pool=${address}`)
+  const { data: pool, error } = useExchange<Pool & WithEthUsd>(`/cl/pool/${address}`)
+  const ticks = useExchange<Ticks>(`/cl/ticks?pool=${address}`)
   // Closed positions too: a pool's history reads oddly with the ranges that made it missing.
-  const positions = useExchange<{ positions: Position[] }>(`/cl/positions?pool=${address}&closed=1&limit=${ROWS}`)
-  const swaps = useExchange<{ swaps: PoolSwap[] }>(`/cl/swaps?pool=${address}&limit=${ROWS}`)
-  const events = useExchange<{ events: PoolEvent[] }>(`/cl/events?pool=${address}&limit=${ROWS}`)
+  const positions = useExchange<Positions>(`/cl/positions?pool=${address}&closed=1&limit=${ROWS}`)
+  const swaps = useExchange<PoolSwaps>(`/cl/swaps?pool=${address}&limit=${ROWS}`)
+  const events = useExchange<PoolEvents>(`/cl/events?pool=${address}&limit=${ROWS}`)
   if (error && !pool) return <NotThisFamily error={error} what="concentrated pool" other={{ href: `/exchange/pair/${address}`, what: 'constant-product pairs' }} />
   if (!pool) return <Loading what="the pool" />
   const { token0, token1 } = pool

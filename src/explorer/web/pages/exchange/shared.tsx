@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact'
+import type { Counters, TokenSide as Token } from '../../../../answers/exchange.ts'
 import { useApi, type ApiError, type Loaded } from '../../api.ts'
 import { count, short, units } from '../../format.ts'
 import { Failure, Loading } from '../../ui.tsx'
@@ -18,106 +19,6 @@ export const ROWS = 25
 
 /** useApi over the exchange index: the answer of `path`, again every REFRESH_MS. */
 export const useExchange = <T,>(path: string | null, refreshMs: number | undefined = REFRESH_MS): Loaded<T> => useApi<T>(path, refreshMs, EXCHANGE_API)
-
-// The shapes of the exchange index's answers the pages read (spec 02; README "The exchange index").
-
-export type Token = { address: string; symbol: string | null; decimals: number | null }
-
-export type Pair = {
-  pair: string
-  token0: Token
-  token1: Token
-  reserve0: string
-  reserve1: string
-  reservesBlock: number | null
-  createdBlock: number
-  swapCount: number
-  mintCount: number
-  burnCount: number
-  volume0: string
-  volume1: string
-}
-
-export type Pool = {
-  pool: string
-  token0: Token
-  token1: Token
-  fee: number
-  tickSpacing: number
-  initialized: boolean
-  sqrtPriceX96: string
-  tick: number | null
-  activeLiquidity: string
-  balance0: string
-  balance1: string
-  price: string | null
-  wethBalanceWei: string | null
-  createdBlock: number
-  swapCount: number
-  mintCount: number
-  burnCount: number
-  collectCount: number
-}
-
-export type Counters = {
-  pools: number
-  swaps: number
-  mints: number
-  burns: number
-  poolsWithEth: number
-  poolsWithoutEth: number
-  valueEthWei: string
-  valueEthDenominator: string
-  valueUsd: string | null
-  ethUsd: string | null
-  concentrated: {
-    pools: number
-    initializedPools: number
-    tiers: number
-    swaps: number
-    mints: number
-    burns: number
-    collects: number
-    positions: number
-    closedPositions: number
-    poolsWithEth: number
-    poolsWithoutEth: number
-    wethBalanceWei: string
-  }
-}
-
-export type EventId = { txHash: string; logIndex: number; block: number }
-export type PairSwap = EventId & { pair: string; sender: string; recipient: string; amount0In: string; amount1In: string; amount0Out: string; amount1Out: string }
-export type PairEvent = EventId & { pair: string; kind: string; sender: string; recipient: string | null; amount0: string; amount1: string }
-export type Position = {
-  pool: string
-  owner: string
-  tickLower: number
-  tickUpper: number
-  liquidity: string
-  deposited0: string
-  deposited1: string
-  withdrawn0: string
-  withdrawn1: string
-  collected0: string
-  collected1: string
-  lastBlock: number
-  closed: boolean
-}
-export type Tick = { tick: number; liquidityGross: string; liquidityNet: string }
-export type PoolSwap = EventId & { pool: string; sender: string; recipient: string; amount0: string; amount1: string; sqrtPriceX96: string; liquidity: string; tick: number }
-export type PoolEvent = EventId & {
-  pool: string
-  kind: string
-  owner: string
-  sender: string | null
-  recipient: string | null
-  tickLower: number
-  tickUpper: number
-  liquidity: string | null
-  amount0: string
-  amount1: string
-}
 
 // Numbers as the pages write them: exact, from the decimal strings, with BigInt.
 
