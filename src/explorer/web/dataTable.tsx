@@ -22,7 +22,7 @@ export type DataTableProps<T> = {
   rows: T[]
   columns: Array<Column<T>>
   /** What tells the rows apart, for Preact to keep each row's elements across a refresh. */
-  rowKey: (row: T) => string | number
+  rowKey: (row: T, index: number) => string | number
   row?: (row: T) => RowAttributes
   /** Said in place of the table when there are no rows; without it an empty table is drawn. */
   empty?: ComponentChildren
@@ -59,7 +59,7 @@ export function DataTable<T>({ rows, columns, rowKey, row, empty, pager, dense =
           </thead>
           <tbody>
             {rows.map((record, at) => (
-              <tr key={rowKey(record)} {...row?.(record)}>
+              <tr key={rowKey(record, at)} {...row?.(record)}>
                 {shown.map((column, index) => (
                   <td key={index} class={classes(column.number && 'number', column.class)} title={column.title?.(record)}>
                     {column.cell(record, at)}

@@ -1,8 +1,10 @@
 import type { ComponentChildren } from 'preact'
-import type { Counters, TokenSide as Token } from '../../../../answers/exchange.ts'
+import type { Counters, EventId, TokenSide as Token } from '../../../../answers/exchange.ts'
 import { useApi, type ApiError, type Loaded } from '../../api.ts'
+import { DataTable, type Column } from '../../dataTable.tsx'
 import { count, short, units } from '../../format.ts'
-import { Failure, Loading } from '../../ui.tsx'
+import { addressColumn, blockColumn, txColumn } from '../../tables.tsx'
+import { Failure, WhenLoaded } from '../../ui.tsx'
 import '../../exchange.css'
 
 // The exchange index's pages. The index sends no CORS header (spec 02), so the pages read it
@@ -93,6 +95,16 @@ export function Signed({ amount, token, fraction = 6 }: { amount: string; token:
 
 // The parts of the pages.
 
+/** An amount of each side, one above the other (in a cell of class `stacked`). */
+export function Stacked({ amount0, amount1, token0, token1, fraction = 6 }: { amount0: string; amount1: string; token0: Token; token1: Token; fraction?: number }) {
+  return (
+    <>
+      <span>{tokenAmount(amount0, token0, fraction)}</span>
+      <span>{tokenAmount(amount1, token1, fraction)}</span>
+    </>
+  )
+}
+
 export function TokenLink({ token }: { token: Token }) {
   return (
     <a href={`/token/${token.address}`} title={token.address}>
@@ -135,14 +147,23 @@ export function CounterCards({ counters }: { counters: Counters }) {
   )
 }
 
-/** A list's body: its failure, its loading line, its empty line or its rows. */
-export function ListOf<T>({ loaded, what, empty, children }: { loaded: Loaded<T>; what: string; empty: (data: T) => boolean; children: (data: T) => ComponentChildren }) {
-  const { data, error } = loaded
-  if (error && !data) return <Failure error={error} what={what} />
-  if (!data) return <Loading what={what} />
-  if (empty(data)) return <p class="muted">No {what} yet.</p>
-  return <>{children(data)}</>
+/** A list of the index's events (swaps, mints, burns, collects) once loaded, newest first, each named by its transaction and log. */
+export function EventList<R, T extends EventId>({ loaded, what, rows, columns }: { loaded: Loaded<R>; what: string; rows: (data: R) => T[]; columns: Array<Column<T>> }) {
+  return (
+    <WhenLoaded loaded={loaded} what={what}>
+      {(data) => <DataTable rows={rows(data)} rowKey={(event) => `${event.txHash}:${event.logIndex}`} dense empty={`No ${what} yet.`} columns={columns} />}
+    </WhenLoaded>
+  )
 }
+
+/** Where an event is: its transaction and its block. */
+export const eventPlace = <T extends EventId>(): Array<Column<T>> => [txColumn<T>((event) => event.txHash), blockColumn<T>((event) => event.block)]
+
+/** Who swapped, and for whom. */
+export const swapParties = <T extends { sender: string; recipient: string }>(): Array<Column<T>> => [addressColumn<T>('Sender', (swap) => swap.sender), addressColumn<T>('Recipient', (swap) => swap.recipient)]
+
+/** A mint, burn or collect, as a badge of its colour. */
+export const kindColumn = <T extends { kind: string }>(): Column<T> => ({ head: 'Event', cell: (event) => <span class={`badge kind-${event.kind}`}>{event.kind}</span> })
 
 /** A 404 of one family may be an address of the other: say so, with the link. */
 export function NotThisFamily({ error, what, other }: { error: ApiError; what: string; other: { href: string; what: string } }) {
