@@ -38,7 +38,15 @@ export const RULES: Rule[] = [
   { name: 'the tests in src import nothing of tests/', files: 'src', forbid: ['tests'], of: 'tests' },
   { name: 'the shared test helpers import no test area', files: 'tests/helpers', forbid: ['tests'], except: ['tests/fixtures'] },
   { name: 'no file imports a test file (its tests would run twice)', files: '', forbid: ['*.test.ts'] },
+  { name: 'the answer shapes stand on nothing of the stack', files: 'src/answers', forbid: ['src/'] },
 ]
+
+/** The answers' shapes are shared by a service and the pages of another: types only, nothing that runs. */
+export function runsSomething(text: string): string[] {
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '')
+  // Every statement at the top level starts a line; a type's body is indented or continues it.
+  return code.split('\n').filter((line) => /^\S/.test(line) && !/^(?:export )?type |^import type |^[}\])|]/.test(line))
+}
 
 /** A file and the checkout-relative paths of the files it imports (relative imports only). */
 export type ImportGraph = Array<{ file: string; imports: string[] }>
@@ -65,7 +73,7 @@ export function violations(graph: ImportGraph, rules: Rule[] = RULES): string[] 
   return found
 }
 
-const SOURCE = /\.(?:ts|mts|mjs|js|cjs)$/
+const SOURCE = /\.(?:ts|tsx|mts|mjs|js|cjs)$/
 const IMPORT = /(?:^|\n)\s*(?:import|export)\s(?:[^'"`;]*?\sfrom\s)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|new URL\(\s*['"]([^'"]+\.(?:ts|mjs))['"],\s*import\.meta\.url\)/g
 
 function sourceFiles(dir: string): string[] {
@@ -112,6 +120,7 @@ describe('the layers of docs/architecture.md', () => {
       { file: 'src/faucet/deployment.test.ts', imports: ['src/exchange/settings.ts'] },
       { file: 'tests/helpers/tally.ts', imports: ['tests/spool/helpers.ts'] },
       { file: 'tests/spool/reorg.test.ts', imports: ['tests/spool/streams.test.ts'] },
+      { file: 'src/answers/exchange.ts', imports: ['src/exchange/read/v2.ts'] },
     ]
     const found = violations(graph)
     expect(found).toHaveLength(graph.length)
@@ -127,6 +136,16 @@ describe('the layers of docs/architecture.md', () => {
       { file: 'tests/helpers/devChain.ts', imports: ['tests/fixtures/hardhat/hardhat.config.cjs', 'src/devnet/devnet.ts'] },
     ]
     expect(violations(allowed)).toEqual([])
+    // The answers' shapes are below every service: the index that gives them and the pages that read them.
+    expect(violations([{ file: 'src/explorer/web/pages/exchange/shared.tsx', imports: ['src/answers/exchange.ts'] }, { file: 'src/exchange/read/v2.ts', imports: ['src/answers/exchange.ts'] }])).toEqual([])
+  })
+
+  test('the answer shapes are types only', () => {
+    const files = readdirSync(join(ROOT, 'src/answers'))
+    expect(files).toContain('exchange.ts')
+    for (const name of files) expect({ name, runs: runsSomething(readFileSync(join(ROOT, 'src/answers', name), 'utf8')) }).toEqual({ name, runs: [] })
+    expect(runsSomething("// a note\nexport type A = {\n  a: string\n}\nimport type { B } from './b.ts'\n")).toEqual([])
+    expect(runsSomething("export type A = string\nexport const limit = 5\nexport function f() {}\nimport { x } from './x.ts'\n")).toEqual(['export const limit = 5', 'export function f() {}', "import { x } from './x.ts'"])
   })
 
 })

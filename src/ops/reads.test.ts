@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test'
-import { spawnAnvil } from '../../tests/helpers/anvil.ts'
+import { startAnvil } from '../chain/anvil.ts'
 import { createRpc } from '../chain/rpc.ts'
 import { getJson, nodeHead, okBody } from './reads.ts'
 
@@ -22,7 +22,7 @@ test('a JSON answer with its status, a page with a null body; only a success giv
 })
 
 test("the node's head as a number, null once the node is gone", async () => {
-  const anvil = await spawnAnvil()
+  const anvil = await startAnvil({ port: 0 })
   const rpc = createRpc(anvil.rpcUrl, { timeoutMs: 1000 })
   try {
     await rpc.call('evm_mine')

@@ -1,3 +1,4 @@
+import type { Pair, PairEvent, PairSwap } from '../../answers/exchange.ts'
 import type { TokenMeta } from '../http/tokens.ts'
 import { eventId, newestEvents } from './filters.ts'
 import { checksum, checksumOrNull } from '../../eth/address.ts'
@@ -41,7 +42,7 @@ export function v2Queries(index: IndexReader) {
     pairs: () => index.all<PairRow>(`${PAIR_SELECT} ORDER BY s.swap_count DESC, p.created_tx, p.created_log`),
     pair: (address: Uint8Array) => index.get<PairRow>(`${PAIR_SELECT} WHERE p.pair = ?`, address),
 
-    swaps: (filter: { pair: Uint8Array | null; sender: Uint8Array | null; limit: number }) => {
+    swaps: (filter: { pair: Uint8Array | null; sender: Uint8Array | null; limit: number }): PairSwap[] => {
       return newestEvents<SwapRow>(
         index,
         'v2_swaps',
@@ -61,7 +62,7 @@ export function v2Queries(index: IndexReader) {
         }))
     },
 
-    events: (filter: { pair: Uint8Array | null; limit: number }) => {
+    events: (filter: { pair: Uint8Array | null; limit: number }): PairEvent[] => {
       return newestEvents<LiquidityRow>(
         index,
         'v2_liquidity',
@@ -91,7 +92,7 @@ export function v2Queries(index: IndexReader) {
 }
 
 /** The pair row (docs/exchange.md "Routes"), with both tokens' metadata. */
-export function pairJson(row: PairRow, tokens: Map<string, TokenMeta>) {
+export function pairJson(row: PairRow, tokens: Map<string, TokenMeta>): Pair {
   return {
     pair: checksum(row.pair),
     token0: tokenJson(row.token0, tokens),

@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia'
+import type { PairList, PairTokens, Pair, WithEthUsd } from '../../answers/exchange.ts'
 import { NotFoundError } from '../../errors.ts'
 import type { ExchangeDeps } from '../deps.ts'
 import { dollars } from '../http/dollars.ts'
@@ -14,7 +15,7 @@ export function pairRoutes(deps: ExchangeDeps) {
 
   return new Elysia()
     .get('/pools', () =>
-      answers.answer('pools', async () => {
+      answers.answer('pools', async (): Promise<PairList> => {
         const rows = v2.pairs()
         const [metas, usd] = await Promise.all([tokens.many(tokensOf(rows)), price()])
         return { pools: rows.map((row) => pairJson(row, metas)), ethUsd: usd }
@@ -22,7 +23,7 @@ export function pairRoutes(deps: ExchangeDeps) {
     )
     .get('/pool/:pair', ({ params }) => {
       const pair = pathAddressParam(params.pair)
-      return answers.answer(`pool:${hexKey(pair)}`, async () => {
+      return answers.answer(`pool:${hexKey(pair)}`, async (): Promise<Pair & WithEthUsd> => {
         // A keyed lookup: the row is the one /pools lists, without reading the others.
         const row = v2.pair(pair)
         if (!row) throw new NotFoundError('unknown pool')
@@ -40,7 +41,7 @@ export function pairRoutes(deps: ExchangeDeps) {
       return answers.answer(`events:${hexKey(filter.pair)}:${filter.limit}`, () => ({ events: v2.events(filter) }))
     })
 
-  async function tokenList() {
+  async function tokenList(): Promise<PairTokens> {
     const rows = v2.tokens()
     const metas = await tokens.many(rows.map((row) => checksum(row.token)))
     return {

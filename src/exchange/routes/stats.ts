@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia'
+import type { Counters } from '../../answers/exchange.ts'
 import type { ExchangeDeps } from '../deps.ts'
 import { dollars, WEI_PER_ETHER } from '../http/dollars.ts'
 import { wethBalance } from '../read/cl.ts'
@@ -14,7 +15,7 @@ export function statsRoutes(deps: ExchangeDeps) {
   const { v2, cl, addresses, answers } = deps
   return new Elysia().get('/stats', () => answers.answer('stats', counters))
 
-  async function counters() {
+  async function counters(): Promise<Counters> {
     const pairs = v2.pairs()
     let valueEthWei = 0n
     let poolsWithEth = 0

@@ -1,8 +1,11 @@
 import type { ComponentChildren } from 'preact'
+import type { Counters, EventId, TokenSide as Token } from '../../../../answers/exchange.ts'
 import { useApi, type ApiError, type Loaded } from '../../api.ts'
 import { readableSignificant } from '../../../../format/significant.ts'
+import { DataTable, type Column } from '../../dataTable.tsx'
 import { count, short, units } from '../../format.ts'
-import { Failure, Loading } from '../../ui.tsx'
+import { addressColumn, blockColumn, txColumn } from '../../tables.tsx'
+import { Failure, WhenLoaded } from '../../ui.tsx'
 import '../../exchange.css'
 
 // The exchange index's pages. The index sends no CORS header (docs/exchange.md), so the pages read it
@@ -19,106 +22,6 @@ export const ROWS = 25
 
 /** useApi over the exchange index: the answer of `path`, again every REFRESH_MS. */
 export const useExchange = <T,>(path: string | null, refreshMs: number | undefined = REFRESH_MS): Loaded<T> => useApi<T>(path, refreshMs, EXCHANGE_API)
-
-// The shapes of the exchange index's answers the pages read (docs/exchange.md "Routes").
-
-export type Token = { address: string; symbol: string | null; decimals: number | null }
-
-export type Pair = {
-  pair: string
-  token0: Token
-  token1: Token
-  reserve0: string
-  reserve1: string
-  reservesBlock: number | null
-  createdBlock: number
-  swapCount: number
-  mintCount: number
-  burnCount: number
-  volume0: string
-  volume1: string
-}
-
-export type Pool = {
-  pool: string
-  token0: Token
-  token1: Token
-  fee: number
-  tickSpacing: number
-  initialized: boolean
-  sqrtPriceX96: string
-  tick: number | null
-  activeLiquidity: string
-  balance0: string
-  balance1: string
-  price: string | null
-  wethBalanceWei: string | null
-  createdBlock: number
-  swapCount: number
-  mintCount: number
-  burnCount: number
-  collectCount: number
-}
-
-export type Counters = {
-  pools: number
-  swaps: number
-  mints: number
-  burns: number
-  poolsWithEth: number
-  poolsWithoutEth: number
-  valueEthWei: string
-  valueEthDenominator: string
-  valueUsd: string | null
-  ethUsd: string | null
-  concentrated: {
-    pools: number
-    initializedPools: number
-    tiers: number
-    swaps: number
-    mints: number
-    burns: number
-    collects: number
-    positions: number
-    closedPositions: number
-    poolsWithEth: number
-    poolsWithoutEth: number
-    wethBalanceWei: string
-  }
-}
-
-export type EventId = { txHash: string; logIndex: number; block: number }
-export type PairSwap = EventId & { pair: string; sender: string; recipient: string; amount0In: string; amount1In: string; amount0Out: string; amount1Out: string }
-export type PairEvent = EventId & { pair: string; kind: string; sender: string; recipient: string | null; amount0: string; amount1: string }
-export type Position = {
-  pool: string
-  owner: string
-  tickLower: number
-  tickUpper: number
-  liquidity: string
-  deposited0: string
-  deposited1: string
-  withdrawn0: string
-  withdrawn1: string
-  collected0: string
-  collected1: string
-  lastBlock: number
-  closed: boolean
-}
-export type Tick = { tick: number; liquidityGross: string; liquidityNet: string }
-export type PoolSwap = EventId & { pool: string; sender: string; recipient: string; amount0: string; amount1: string; sqrtPriceX96: string; liquidity: string; tick: number }
-export type PoolEvent = EventId & {
-  pool: string
-  kind: string
-  owner: string
-  sender: string | null
-  recipient: string | null
-  tickLower: number
-  tickUpper: number
-  liquidity: string | null
-  amount0: string
-  amount1: string
-}
 
 // Numbers as the pages write them: exact, from the decimal strings, with BigInt.
 
@@ -170,6 +73,16 @@ export function Signed({ amount, token, fraction = 6 }: { amount: string; token:
 
 // The parts of the pages.
 
+/** An amount of each side, one above the other (in a cell of class `stacked`). */
+export function Stacked({ amount0, amount1, token0, token1, fraction = 6 }: { amount0: string; amount1: string; token0: Token; token1: Token; fraction?: number }) {
+  return (
+    <>
+      <span>{tokenAmount(amount0, token0, fraction)}</span>
+      <span>{tokenAmount(amount1, token1, fraction)}</span>
+    </>
+  )
+}
+
 export function TokenLink({ token }: { token: Token }) {
   return (
     <a href={`/token/${token.address}`} title={token.address}>
@@ -212,14 +125,23 @@ export function CounterCards({ counters }: { counters: Counters }) {
   )
 }
 
-/** A list's body: its failure, its loading line, its empty line or its rows. */
-export function ListOf<T>({ loaded, what, empty, children }: { loaded: Loaded<T>; what: string; empty: (data: T) => boolean; children: (data: T) => ComponentChildren }) {
-  const { data, error } = loaded
-  if (error && !data) return <Failure error={error} what={what} />
-  if (!data) return <Loading what={what} />
-  if (empty(data)) return <p class="muted">No {what} yet.</p>
-  return <>{children(data)}</>
+/** A list of the index's events (swaps, mints, burns, collects) once loaded, newest first, each named by its transaction and log. */
+export function EventList<R, T extends EventId>({ loaded, what, rows, columns }: { loaded: Loaded<R>; what: string; rows: (data: R) => T[]; columns: Array<Column<T>> }) {
+  return (
+    <WhenLoaded loaded={loaded} what={what}>
+      {(data) => <DataTable rows={rows(data)} rowKey={(event) => `${event.txHash}:${event.logIndex}`} dense empty={`No ${what} yet.`} columns={columns} />}
+    </WhenLoaded>
+  )
 }
+
+/** Where an event is: its transaction and its block. */
+export const eventPlace = <T extends EventId>(): Array<Column<T>> => [txColumn<T>((event) => event.txHash), blockColumn<T>((event) => event.block)]
+
+/** Who swapped, and for whom. */
+export const swapParties = <T extends { sender: string; recipient: string }>(): Array<Column<T>> => [addressColumn<T>('Sender', (swap) => swap.sender), addressColumn<T>('Recipient', (swap) => swap.recipient)]
+
+/** A mint, burn or collect, as a badge of its colour. */
+export const kindColumn = <T extends { kind: string }>(): Column<T> => ({ head: 'Event', cell: (event) => <span class={`badge kind-${event.kind}`}>{event.kind}</span> })
 
 /** A 404 of one family may be an address of the other: say so, with the link. */
 export function NotThisFamily({ error, what, other }: { error: ApiError; what: string; other: { href: string; what: string } }) {
