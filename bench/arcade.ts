@@ -22,7 +22,7 @@ import { listen } from '../src/http/serve.ts'
 import { createLogger } from '../src/log.ts'
 import { decodeEvents, startDevChain, type DevChain } from '../tests/helpers/devChain.ts'
 import { linesOf } from '../tests/helpers/lines.ts'
-import { fmt, printTable, summarize } from './harness.ts'
+import { fmt, own, printTable, summarize } from './harness.ts'
 
 const SOCKETS = 256
 const BLOCK_TIME_S = 0.1
@@ -116,11 +116,13 @@ async function main() {
 /** Runs the clients against one server for the warm-up and the measured window, and reads the delays. */
 async function phase(base: string, rooms: string[], applied: Map<number, number>) {
   // The clients listen a second past the window, so the last mini-blocks' frames all arrive.
-  const child = Bun.spawn([process.execPath, import.meta.path, 'clients', base, String(rooms.length), String(WARMUP_S + MEASURE_S + 1)], {
-    env: { ...process.env, BENCH_ROOMS: JSON.stringify(rooms) },
-    stdout: 'pipe',
-    stderr: 'inherit',
-  })
+  const child = own(
+    Bun.spawn([process.execPath, import.meta.path, 'clients', base, String(rooms.length), String(WARMUP_S + MEASURE_S + 1)], {
+      env: { ...process.env, BENCH_ROOMS: JSON.stringify(rooms) },
+      stdout: 'pipe',
+      stderr: 'inherit',
+    }),
+  )
   const lines = linesOf(child.stdout)
   if ((await lines.next()).value !== 'open') throw new Error('the bench clients did not open their sockets')
   const from = now() + WARMUP_S * 1000

@@ -9,9 +9,6 @@
 // that the bench measures the work, not the 429s. /tx and /address are measured twice: one record
 // asked again and again (the answer cache of a few seconds serves it), and every record of the
 // chain in turn with that cache off.
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { createChain } from '../src/chain/client.ts'
 import { parseConfig } from '../src/config/load.ts'
 import { devAccounts } from '../src/devnet/accounts.ts'
@@ -21,7 +18,7 @@ import { silentLogger } from '../src/log.ts'
 import { startSpool } from '../src/spool/spool.ts'
 import { spoolWiring } from '../src/streams.ts'
 import { startDevChain } from '../tests/helpers/devChain.ts'
-import { againstCeiling, fileLogger, findWrk, HTTP_COLUMNS, httpCells, printTable } from './harness.ts'
+import { againstCeiling, fileLogger, findWrk, HTTP_COLUMNS, httpCells, printTable, scratchDir } from './harness.ts'
 
 const [seconds = 3, connections = 32] = process.argv.slice(2).map(Number)
 findWrk()
@@ -29,7 +26,7 @@ findWrk()
 const chain = await startDevChain()
 try {
   const config = parseConfig(
-    `[chain]\nrpc = "${chain.rpcUrl}"\nws = "${chain.wsUrl}"\n[data]\ndir = "${mkdtempSync(join(tmpdir(), 'stack-bench-explorer-'))}"\n` +
+    `[chain]\nrpc = "${chain.rpcUrl}"\nws = "${chain.wsUrl}"\n[data]\ndir = "${scratchDir('explorer')}"\n` +
       `[explorer]\nport = 0\nrateLimitPerMinute = 1000000000\n`,
     null,
   )

@@ -5,8 +5,7 @@
 // calls signed and sent straight through viem, with no HTTP, no quota and no checks. Then the
 // quota journal's cost per drip (a reservation and a commit, each fsynced) against a plain
 // append of the same lines without fsync.
-import { closeSync, mkdtempSync, openSync, writeSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { createNonceManager } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
@@ -14,13 +13,14 @@ import { jsonRpc } from 'viem/nonce'
 import { createChain } from '../src/chain/client.ts'
 import { parseConfig } from '../src/config/load.ts'
 import { DEV_OPERATOR_KEY } from '../src/devnet/accounts.ts'
+import { MANIFEST_FILE } from '../src/devnet/devnet.ts'
 import { createFaucetApp } from '../src/faucet/app.ts'
 import { faucetAbi } from '../src/faucet/contract.ts'
 import { QuotaBook } from '../src/faucet/quota/book.ts'
 import { listen } from '../src/http/serve.ts'
 import { silentLogger } from '../src/log.ts'
 import { freshAddress, startFaucetChain } from '../tests/faucet/helpers.ts'
-import { fmt, printTable, runConcurrently, summarize } from './harness.ts'
+import { fmt, printTable, runConcurrently, scratchDir, summarize } from './harness.ts'
 
 const [drips = 200, concurrency = 16] = process.argv.slice(2).map(Number)
 
@@ -47,7 +47,8 @@ try {
   const ceiling = row(`raw viem dripTo, ${concurrency} at a time`, raw, drips)
 
   // 2. End to end: POST /drip against the faucet service, one client per request.
-  const dataDir = dev.dataDir()
+  const dataDir = scratchDir('faucet')
+  writeFileSync(join(dataDir, MANIFEST_FILE), `${JSON.stringify(dev.manifest, null, 2)}\n`)
   const config = parseConfig(`[data]\ndir = "${dataDir}"\n[faucet]\ntrustedProxyHops = 1\n`, null, { FAUCET_OPERATOR_KEY: DEV_OPERATOR_KEY })
   const service = listen(createFaucetApp({ config, log: silentLogger, chain }), 'faucet', '127.0.0.1', 0)
   let client = 0
@@ -67,7 +68,7 @@ try {
   // 3. The journal: a reservation and its commit per drip, each fsynced, against plain appends.
   const journalOps = 5000
   const book = QuotaBook.open({
-    dir: mkdtempSync(join(tmpdir(), 'bench-journal-')),
+    dir: scratchDir('faucet-journal'),
     limits: { perClient: 1e9, perAddress: 1e9, global: 1e9, allTime: 1e9 },
     maxBytes: 1 << 20,
     maxAgeMs: 86_400_000,
@@ -78,7 +79,7 @@ try {
     book.commit(reservation, '0x4567efc67c3387f8b15233d6fb05ad6d4aa8ba28209028ef22403850bdfccb9f')
   })
   book.close()
-  const plainFile = openSync(join(mkdtempSync(join(tmpdir(), 'bench-append-')), 'lines'), 'a')
+  const plainFile = openSync(join(scratchDir('faucet-append'), 'lines'), 'a')
   const line = Buffer.from(`${JSON.stringify({ type: 'reserve', id: 'abcd1234-1', at: new Date().toISOString(), day: '2026-01-01', client: '2001:db8::1', address: freshAddress() })}\n`)
   const plain = await runConcurrently(journalOps, 1, async () => {
     writeSync(plainFile, line)

@@ -2,23 +2,19 @@
 // table are computed and printed here only; HTTP load comes from wrk (Debian's package) in a
 // process of its own, and an HTTP ceiling is a bare Bun.serve in another process returning the
 // same bytes and headers as the route, loaded by the same wrk in the same run. A stack under
-// measure runs in a process of its own too (`spawnStack`), and every child a bench starts is
-// ended with the bench, on failure and Ctrl-C as well (`own`).
+// measure runs in a process of its own too (`spawnStack`), and every child a bench starts and
+// every folder it makes is ended or removed with the bench, on failure, Ctrl-C and SIGTERM as
+// well (`own`, `scratchDir`).
 import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { Subprocess } from 'bun'
 import { bufferedLines, createLogger, type Logger } from '../src/log.ts'
 import { linesOf } from '../tests/helpers/lines.ts'
+import { percentile } from '../tests/helpers/percentile.ts'
 
 // ---------------------------------------------------------------------------------------------
 // Samples and tables
-
-/** The sample at quantile `q` (0 to 1) of `sorted` (ascending); NaN when there is none. */
-export function percentile(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0) return Number.NaN
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]!
-}
 
 export type Summary = { count: number; mean: number; p50: number; p95: number; p99: number; max: number }
 
@@ -91,7 +87,7 @@ const WRK_SCRIPT = join(import.meta.dir, 'wrk.lua')
 /** Loads `base` with wrk for `options.seconds`, cycling through `paths`; latencies in ms, from wrk's histogram. */
 export async function wrkLoad(base: string, paths: string[], options: LoadOptions): Promise<LoadResult> {
   const { connections, seconds, threads = 2, warmupSeconds = 1 } = options
-  const dir = mkdtempSync(join(tmpdir(), 'stack-bench-wrk-'))
+  const dir = scratchDir('wrk')
   const pathsFile = join(dir, 'paths')
   writeFileSync(pathsFile, `${paths.join('\n')}\n`)
   const run = async (duration: number) => {
@@ -139,7 +135,7 @@ export async function record(base: string, paths: string[]): Promise<Recorded[]>
 
 /** Runs `use` against a ceiling process serving `recorded`, and stops it after. */
 export async function withCeiling<T>(recorded: Recorded[], use: (base: string) => Promise<T>): Promise<T> {
-  const dir = mkdtempSync(join(tmpdir(), 'stack-bench-ceiling-'))
+  const dir = scratchDir('ceiling')
   const file = join(dir, 'answers.json')
   writeFileSync(file, JSON.stringify(recorded))
   const child = own(Bun.spawn([process.execPath, join(import.meta.dir, 'ceiling.ts'), file], { stdout: 'pipe', stderr: 'inherit' }))
@@ -204,37 +200,44 @@ export function httpCells({ route, ceiling, ratio }: AgainstCeiling): string[] {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Processes: every child a bench starts ends with the bench
+// Processes and folders: everything a bench starts or makes ends with the bench
 
 const exitHooks: Array<() => void> = []
 
-/**
- * Runs `hook` when the bench ends, however it ends: normally, on an uncaught error, or on Ctrl-C
- * or SIGTERM, which are turned into an exit so that every exit hook runs (the anvil launcher's
- * included, so a bench that calls this before starting a node leaves no node behind).
- */
-export function atExit(hook: () => void): void {
-  if (exitHooks.length === 0) {
-    process.on('exit', () => {
-      for (const run of exitHooks) run()
-    })
-    process.on('SIGINT', () => process.exit(130))
-    process.on('SIGTERM', () => process.exit(143))
+// From the harness's import on, Ctrl-C and SIGTERM are an exit, so that every exit hook runs:
+// the ones below, and the anvil launcher's, which ends every node the bench started.
+process.on('exit', () => {
+  for (const run of exitHooks.splice(0)) {
+    try {
+      run()
+    } catch {
+      // The next hook still runs: a folder already gone, a child already ended.
+    }
   }
+})
+process.on('SIGINT', () => process.exit(130))
+process.on('SIGTERM', () => process.exit(143))
+
+/** Runs `hook` when the bench ends, however it ends: normally, on an uncaught error, on Ctrl-C or SIGTERM. Hooks run in the order given. */
+export function atExit(hook: () => void): void {
   exitHooks.push(hook)
 }
 
+/** A new folder under the system's temp folder, `stack-bench-<name>-…`, removed when the bench ends however it ends (see atExit). */
+export function scratchDir(name: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `stack-bench-${name}-`))
+  atExit(() => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
 const owned = new Set<Subprocess>()
-let killsOwned = false
+// Registered first, so run first: a child is gone before the folders it may be writing are removed.
+atExit(() => {
+  for (const running of owned) running.kill('SIGKILL')
+})
 
 /** Kills `child` if the bench ends before it does (see atExit). */
 export function own<T extends Subprocess>(child: T): T {
-  if (!killsOwned) {
-    killsOwned = true
-    atExit(() => {
-      for (const running of owned) running.kill('SIGKILL')
-    })
-  }
   owned.add(child)
   void child.exited.then(() => owned.delete(child))
   return child

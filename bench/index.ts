@@ -7,8 +7,6 @@
 // a second process on /pools, /cl/pool/{address} and /swaps?limit=500, next to a bare Bun.serve
 // in a process of its own returning the same bytes and headers (the ceiling of this machine for
 // that answer), measured in the same run.
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Database } from 'bun:sqlite'
 import { createChain } from '../src/chain/client.ts'
@@ -23,7 +21,7 @@ import { createStreams } from '../src/streams.ts'
 import { startDevChain } from '../tests/helpers/devChain.ts'
 import { DERIVATION_COLUMNS, measureDerivation } from './derivation.ts'
 import { fillSpool } from './exchangeSpool.ts'
-import { againstCeiling, fileLogger, findWrk, fmt, HTTP_COLUMNS, httpCells, printTable } from './harness.ts'
+import { againstCeiling, fileLogger, findWrk, fmt, HTTP_COLUMNS, httpCells, printTable, scratchDir } from './harness.ts'
 
 const BLOCKS = Number(process.argv[2] ?? 4000)
 /** The pairs of the main spool, and of the one /pools is measured on at size. */
@@ -35,7 +33,7 @@ findWrk()
 
 // The dev chain's contracts: real tokens for the metadata reads.
 const dev = await startDevChain()
-const dir = mkdtempSync(join(tmpdir(), 'stack-bench-index-'))
+const dir = scratchDir('index')
 try {
   const { manifest } = dev
   const config = parseConfig(`[chain]\nrpc = "${dev.rpcUrl}"\nws = "${dev.wsUrl}"\n[data]\ndir = "${dir}"\n`, null)
@@ -121,5 +119,4 @@ try {
   )
 } finally {
   await dev.stop()
-  rmSync(dir, { recursive: true, force: true })
 }

@@ -55,6 +55,7 @@ async function pathsOf(browser: Browser, base: string, page: PageCase): Promise<
 const { stack, dir, origin: base, api } = await startSeededDevStack(1_000_000)
 // Its own stop ends the dev chain too; at an early exit the signal is all there is time for.
 atExit(() => stack.child.kill('SIGTERM'))
+atExit(() => rmSync(dir, { recursive: true, force: true }))
 const overview = await api<{ txs: Array<{ hash: string }>; topAccounts: Array<{ address: string }>; blocks: Array<{ number: number }> }>('/overview')
 const cases: PageCase[] = [
   { name: 'home `/`', path: '/', ready: '#latest-txs tbody tr' },

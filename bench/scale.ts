@@ -11,12 +11,11 @@
 // 4. The spool's bytes per transaction.
 // 5. Routes at that size under wrk, next to the same routes on the small dev chain, each with
 //    its same-run ceiling. Then the figures that miss their targets.
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fillBlocks } from '../tests/helpers/chainLoad.ts'
 import { startDevChain, type DevChain } from '../tests/helpers/devChain.ts'
-import { againstCeiling, atExit, cpuSeconds, findWrk, fmt, freePorts, HTTP_COLUMNS, httpCells, memoryMiB, printTable, runConcurrently, spawnStack, type StackProcess } from './harness.ts'
+import { againstCeiling, cpuSeconds, findWrk, fmt, freePorts, HTTP_COLUMNS, httpCells, memoryMiB, printTable, runConcurrently, scratchDir, spawnStack, type StackProcess } from './harness.ts'
 
 const [blocks = 300, txsPerBlock = 500] = process.argv.slice(2).map(Number)
 const SWAPS_PER_BLOCK = Math.min(3, Math.floor(txsPerBlock / 10))
@@ -26,9 +25,8 @@ const TARGETS = { ratio: 0.8, unreachable: 0, restartMs: 2000, rssMiB: 300 }
 findWrk()
 
 const REGISTRY = resolve(import.meta.dir, '../registry')
-const work = mkdtempSync(join(tmpdir(), 'stack-bench-scale-'))
-// Before any node starts: however the bench ends, its nodes, stacks and files go with it.
-atExit(() => rmSync(work, { recursive: true, force: true }))
+// However the bench ends, its nodes, stacks and files go with it.
+const work = scratchDir('scale')
 const progress = (text: string) => process.stderr.write(`${text}\n`)
 const hex = (value: number) => `0x${value.toString(16)}`
 

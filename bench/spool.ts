@@ -7,8 +7,7 @@
 // traces, read back from the spool) into the same tables without their secondary indexes, in
 // transactions of the same blocks.
 import { Database, type SQLQueryBindings } from 'bun:sqlite'
-import { mkdtempSync, rmSync, statSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { encodeFunctionData, erc20Abi, parseEther, type Address } from 'viem'
 import { parseConfig } from '../src/config/load.ts'
@@ -21,7 +20,7 @@ import { startSpool } from '../src/spool/spool.ts'
 import { spoolWiring } from '../src/streams.ts'
 import { prepare, writeBatch } from '../src/spool/store.ts'
 import { startDevChain } from '../tests/helpers/devChain.ts'
-import { fmt, printTable } from './harness.ts'
+import { fmt, printTable, scratchDir } from './harness.ts'
 
 const [blocks = 1000, transfersPerBlock = 20, swapsPerBlock = 5] = process.argv.slice(2).map(Number)
 /** How often the write path and its ceiling are each measured; the best of each counts. */
@@ -136,7 +135,7 @@ try {
   // transaction as the follower writes at most (100), and the same rows by a plain insert loop;
   // each TRIALS times, in turn, into a new file, the best of each kept (the machine's noise is
   // larger than the difference measured).
-  const dir = mkdtempSync(join(tmpdir(), 'stack-bench-spool-'))
+  const dir = scratchDir('spool')
   let writeSeconds = Number.POSITIVE_INFINITY
   let plain = { seconds: Number.POSITIVE_INFINITY, traceBytes: 0 }
   let indexed = Number.POSITIVE_INFINITY

@@ -3,14 +3,13 @@
 // Start-up time to the first answer of the compiled executable (dist/stack start, all four
 // services) and of the source run, against a ceiling measured in the same run: a compiled
 // executable that is nothing but one Bun.serve answering a fixed body.
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { printTable, summarize } from './harness.ts'
+import { own, printTable, scratchDir, summarize } from './harness.ts'
 
 const runs = Number(process.argv[2] ?? 10)
 const root = resolve(import.meta.dir, '..')
-const work = mkdtempSync(join(tmpdir(), 'stack-bench-startup-'))
+const work = scratchDir('startup')
 
 const build = Bun.spawnSync([process.execPath, 'build.ts'], { cwd: root, stdout: 'ignore', stderr: 'inherit' })
 if (build.exitCode !== 0) throw new Error('bun run build failed')
@@ -28,7 +27,7 @@ let nextPort = 47100
 /** Milliseconds from spawn to the first 200 on `path`. */
 async function timeToFirstAnswer(command: string[], port: number, path: string): Promise<number> {
   const started = performance.now()
-  const child = Bun.spawn(command, { cwd: work, stdout: 'ignore', stderr: 'ignore', env: { ...process.env, PATH: '/usr/bin:/bin' } })
+  const child = own(Bun.spawn(command, { cwd: work, stdout: 'ignore', stderr: 'ignore', env: { ...process.env, PATH: '/usr/bin:/bin' } }))
   try {
     for (;;) {
       try {

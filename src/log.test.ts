@@ -1,6 +1,5 @@
 import { expect, test } from 'bun:test'
-import { captureLog } from '../tests/helpers/service.ts'
-import { requestLogger } from './log.ts'
+import { captureLog, requestLogger } from './log.ts'
 
 test('keys, authorization headers and secrets never reach a log line', () => {
   const { log, lines } = captureLog()

@@ -108,6 +108,18 @@ let stdoutBuffer: BufferedDestination | null = null
 
 export const silentLogger: Logger = pino({ level: 'silent' })
 
+/** A logger whose JSON lines are kept in memory, parsed, for reading back what was logged. */
+export function captureLog(level = 'info'): { log: Logger; lines: Record<string, unknown>[] } {
+  const lines: Record<string, unknown>[] = []
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n')) if (line.trim()) lines.push(JSON.parse(line))
+      done()
+    },
+  })
+  return { log: createLogger({ level, pretty: false, destination }), lines }
+}
+
 /** What the log says of each request a service answers. */
 export type RequestLine = { service: string; method: string; path: string; status: number; ms: number }
 

@@ -5,7 +5,7 @@ export type Refusal = 'tooManySockets' | 'tooManyFromAddress'
 export type Ticket = { readonly address: string; released: boolean }
 
 /**
- * The socket caps (spec 03 "Limits"): at most `maxTotal` sockets, and `maxPerAddress` from one
+ * The socket caps (docs/arcade.md): at most `maxTotal` sockets, and `maxPerAddress` from one
  * client address. A place is taken when the upgrade is accepted, before the socket opens, so that
  * upgrades racing each other cannot all pass the same check.
  */

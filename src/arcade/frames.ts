@@ -1,7 +1,7 @@
 import type { Address, Hex } from 'viem'
 
 /**
- * The socket protocol (README "Socket protocol"), as the arcade writes it: every frame is a JSON
+ * The socket protocol (docs/arcade.md "Socket protocol"), as the arcade writes it: every frame is a JSON
  * text object with a `type`. This file holds the shapes of what the arcade sends, the frames
  * themselves and the close codes; inbound.ts reads what a client sends.
  */
@@ -13,7 +13,7 @@ export type WireValue = string | boolean | WireValue[] | { [key: string]: WireVa
 export type HeadPayload = {
   number: number
   block: number
-  /** Microseconds since the epoch, a decimal number (spec 03 "Shared conventions"). */
+  /** Microseconds since the epoch, a decimal number (docs/arcade.md). */
   timestamp_us: number
   txCount: number
 }

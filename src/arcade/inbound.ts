@@ -2,7 +2,7 @@ import { Type as T } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { InvalidInputError } from '../errors.ts'
 
-/** What a client may send (README "Socket protocol", client to server). */
+/** What a client may send (docs/arcade.md "Socket protocol", client to server). */
 export type Inbound =
   | { type: 'ping'; id?: string | number }
   | { type: 'subscribe' | 'unsubscribe'; events: string[] }

@@ -10,7 +10,7 @@ export type ReadinessState = {
 }
 
 /**
- * Spec 03 "States": the arcade is not ready while the node socket is down, or when the last
+ * The arcade is not ready while the node socket is down, or when the last
  * mini-block it applied is older than the limit (five seconds by default). A mini-block's age is
  * the larger of the time since its own timestamp and the time since the arcade applied it: an old
  * block applied just now (catching up after a drop) is not fresh, and neither is a block stamped

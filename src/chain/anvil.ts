@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import type { Subprocess } from 'bun'
 import { FatalError } from '../errors.ts'
@@ -27,6 +28,8 @@ export type Anvil = {
   wsUrl: string
   port: number
   process: Subprocess
+  /** The folder anvil keeps its states in past those it holds in memory; removed when the node stops. */
+  stateCache: string
   /** Stops the node and waits for it to exit. */
   stop: () => Promise<void>
 }
@@ -65,23 +68,33 @@ export function findAnvil(cwd = process.cwd()): string {
 /** Starts anvil and resolves once it answers JSON-RPC. */
 export async function startAnvil(options: AnvilOptions = {}): Promise<Anvil> {
   const { host = '127.0.0.1', port = 0, chainId = 78270, blockTime = 0, args = [], startTimeoutMs = 15_000 } = options
-  const argv = [findAnvil(), '--host', host, '--port', String(port), '--chain-id', String(chainId), ...args]
+  // anvil writes the states it no longer holds in memory (up to thousands of blocks' worth, a
+  // megabyte or more each on the dev chain) under ~/.foundry/anvil/tmp and never removes them,
+  // not even on a clean exit: they go into a folder of ours instead, removed when the node stops.
+  const stateCache = mkdtempSync(join(tmpdir(), 'stack-anvil-states-'))
+  const argv = [findAnvil(), '--host', host, '--port', String(port), '--chain-id', String(chainId), '--cache-path', stateCache, ...args]
   if (blockTime > 0) argv.push('--block-time', String(blockTime))
+  const removeStates = () => rmSync(stateCache, { recursive: true, force: true })
 
   const child = Bun.spawn(argv, { stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' })
-  // However this process ends (short of SIGKILL), the node it started ends with it.
-  const killOnExit = () => child.kill('SIGKILL')
+  // However this process ends (short of SIGKILL), the node it started ends with it, and its states go.
+  const killOnExit = () => {
+    child.kill('SIGKILL')
+    removeStates()
+  }
   process.on('exit', killOnExit)
   const stop = async () => {
     process.off('exit', killOnExit)
     child.kill('SIGTERM')
     await child.exited
+    removeStates()
   }
 
   const listening = await readListening(child, startTimeoutMs).catch(async (error: Error) => {
     process.off('exit', killOnExit)
     child.kill('SIGKILL')
     await child.exited
+    removeStates()
     throw error
   })
   const hostForUrl = host.includes(':') ? `[${host}]` : host
@@ -90,6 +103,7 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<Anvil> {
     wsUrl: `ws://${hostForUrl}:${listening}`,
     port: listening,
     process: child,
+    stateCache,
     stop,
   }
   await waitForRpc(anvil.rpcUrl, startTimeoutMs).catch(async (error: Error) => {

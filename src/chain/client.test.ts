@@ -1,9 +1,9 @@
 import { expect, test } from 'bun:test'
-import { spawnAnvil } from '../../tests/helpers/anvil.ts'
+import { startAnvil } from './anvil.ts'
 import { createChain, isNodeUnreachable } from './client.ts'
 
 test('reads from a live node, and a node that is gone is told apart from a node error', async () => {
-  const anvil = await spawnAnvil()
+  const anvil = await startAnvil({ port: 0 })
   const chain = createChain({ rpcUrl: anvil.rpcUrl, wsUrl: anvil.wsUrl, chainId: 78270, timeoutMs: 1000 })
   try {
     expect(await chain.publicClient.getChainId()).toBe(78270)

@@ -1,5 +1,6 @@
 import { afterAll, expect, test } from 'bun:test'
 import type { ServerWebSocket } from 'bun'
+import { quantity } from '../eth/quantity.ts'
 import { followMiniBlocks } from './miniBlocks.ts'
 import { createRpc } from './rpc.ts'
 
@@ -19,7 +20,7 @@ function answer(call: { id: number; method: string; params: unknown[] }) {
     switch (call.method) {
       case 'eth_getBlockByNumber': {
         const tag = call.params[0] as string
-        const block = tag === 'latest' ? chain.at(-1) : chain.find((candidate) => candidate.number === Number.parseInt(tag, 16))
+        const block = tag === 'latest' ? chain.at(-1) : chain.find((candidate) => candidate.number === quantity(tag))
         return block ? rpcBlock(block) : null
       }
       case 'eth_getBlockTransactionCountByHash':

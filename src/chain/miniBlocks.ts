@@ -17,8 +17,8 @@ export type MiniBlock = {
 }
 
 /**
- * The mini-block of a block on a node without mini-blocks of its own (anvil, DESIGN "Local
- * chain"): the block is its own mini-block, with the same number, its time in microseconds and
+ * The mini-block of a block on a node without mini-blocks of its own (anvil; see
+ * docs/arcade.md): the block is its own mini-block, with the same number, its time in microseconds and
  * all its transactions. The one place this rule is written: the spool, the explorer, the arcade
  * and the faucet take their mini-blocks from here.
  */

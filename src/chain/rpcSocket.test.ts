@@ -1,11 +1,11 @@
 import { expect, test } from 'bun:test'
-import { spawnAnvil } from '../../tests/helpers/anvil.ts'
+import { startAnvil } from './anvil.ts'
 import { NodeUnreachableError } from '../errors.ts'
 import { createRpc, RpcError } from './rpc.ts'
 import { openRpcSocket, type RpcSocket } from './rpcSocket.ts'
 
 test('over the socket: calls answered as over HTTP, notifications passed on, a close said once', async () => {
-  const anvil = await spawnAnvil()
+  const anvil = await startAnvil({ port: 0 })
   try {
     const notifications: Array<{ method: string; params: unknown }> = []
     let closes = 0

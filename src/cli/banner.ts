@@ -9,6 +9,8 @@ export function devBanner(options: {
   services: Listening[]
   manifestPath: string
   operator: string
+  /** The explorer's per-client minute (explorer.rateLimitPerMinute). */
+  rateLimitPerMinute: number
 }): string {
   const url = (name: string) => options.services.find((service) => service.service === name)?.url ?? '(not running)'
   const arcade = url('arcade')
@@ -21,6 +23,11 @@ export function devBanner(options: {
     `  faucet     ${url('faucet')}`,
     `  arcade     ${arcade}/api   ${arcade.replace(/^http/, 'ws')}/ws/<room>`,
     `  manifest   ${options.manifestPath}`,
+    '',
+    // Every local client is the same loopback address: a test suite shares one minute.
+    `The explorer's API answers ${options.rateLimitPerMinute} requests a minute per client, and every local client is one:`,
+    '  a test suite that needs more sets explorer.rateLimitPerMinute in its config',
+    '  (stack status and stack reset are not counted).',
     '',
     `WARNING: the faucet operator ${options.operator} signs with anvil's public dev key #1.`,
     '         Anyone can spend from it on any chain: never use it outside this local chain.',

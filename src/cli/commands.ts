@@ -7,6 +7,7 @@ import { startSpool, SpoolIdentityError, type Spool } from '../spool/spool.ts'
 import { spoolWiring } from '../streams.ts'
 import { DEV_OPERATOR_KEY, devAccounts } from '../devnet/accounts.ts'
 import { startDevnet, type Devnet } from '../devnet/devnet.ts'
+import { keepFeedFresh, type FeedKeeper } from '../devnet/priceFeed.ts'
 import { bufferedLines, createLogger, type Logger } from '../log.ts'
 import { removeRuntime, writeRuntime, type Runtime } from '../ops/runtime.ts'
 import { statusWhenReady } from '../ops/status.ts'
@@ -99,7 +100,8 @@ export async function dev(fileConfig: Config, options: RunOptions): Promise<void
       throw error
     }
   }
-  const services = await serve({ config, log, chain }, spool, [devnet.stop])
+  const keeper = feedKeeper(config, devnet, log)
+  const services = await serve({ config, log, chain }, spool, [...(keeper ? [keeper.stop] : []), devnet.stop])
   const stopServices = () => Promise.all(services.map((service) => service.stop())).then(() => undefined)
 
   // The chain is part of this process's promise: if it dies, say so and stop everything.
@@ -128,10 +130,28 @@ export async function dev(fileConfig: Config, options: RunOptions): Promise<void
         services,
         manifestPath: devnet.manifestPath,
         operator: devAccounts.operator.address,
+        rateLimitPerMinute: config.explorer.rateLimitPerMinute,
       }),
     )
   }
   await announce(runtime, options)
+}
+
+/**
+ * The dev chain's price feed kept fresh by chain time (see keepFeedFresh), when the exchange reads
+ * that feed: `stack dev` only, since on a chain of its own no one else updates it.
+ */
+function feedKeeper(config: Config, devnet: Devnet, log: Logger): FeedKeeper | null {
+  const feed = devnet.manifest?.contracts.EthUsdFeed
+  if (!feed || feed.toLowerCase() !== config.exchange.ethUsdFeed.toLowerCase()) return null
+  return keepFeedFresh({
+    rpcUrl: devnet.anvil.rpcUrl,
+    feed,
+    owner: devAccounts.treasury.address,
+    maxAgeSeconds: config.exchange.ethUsdMaxAgeSeconds,
+    pinned: config.dev.pinEthUsd,
+    log,
+  })
 }
 
 /**

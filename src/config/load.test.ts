@@ -101,6 +101,19 @@ describe('bad files name the key path, the value and what was expected', () => {
     expect(found.join('\n')).toContain('bogus: unknown key')
   })
 
+  test('an address with a wrong checksum is refused at start, naming the key', () => {
+    const weth = '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512'
+    const typo = weth.replace('E7734', 'e7734')
+    const expected = '0x and 40 hex digits; in mixed case, a correct EIP-55 checksum'
+    expect(problems(`[exchange]\nweth = "${typo}"`)).toEqual([`exchange.weth = "${typo}": expected the wrapped-ether token address (${expected})`])
+    expect(problems(`[explorer]\nfeeRouter = "${typo}"`)).toEqual([`explorer.feeRouter = "${typo}": expected the fee router contract (${expected}), or "" for no fee layer`])
+    expect(problems(`[[arcade.contracts]]\nroom = "dice"\naddress = "${typo}"\nabi = "Dice"`)).toEqual([`arcade.contracts[0].address = "${typo}": expected a contract address (${expected})`])
+    // All lower or all upper case carries no checksum; "" is none where none is allowed; 0x is required.
+    expect(problems(`[exchange]\nweth = "${weth.toLowerCase()}"\nv2Factory = "0x${weth.slice(2).toUpperCase()}"\n[faucet]\ncontract = ""`)).toEqual([])
+    expect(problems(`[exchange]\nweth = "${weth.slice(2)}"`)).toHaveLength(1)
+    expect(problems('[exchange]\nweth = ""')).toHaveLength(1)
+  })
+
   test('two services on one port', () => {
     expect(problems('[arcade]\nport = 4010')).toEqual([
       'arcade.port = 4010: expected a port no other service uses (explorer.port is 4010)',

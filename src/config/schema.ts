@@ -1,4 +1,5 @@
-import { Type as T, type Static, type TSchema } from '@sinclair/typebox'
+import { FormatRegistry, Type as T, type Static, type TSchema } from '@sinclair/typebox'
+import { parseConfigAddress } from '../eth/address.ts'
 
 // Every key has a default, so an empty file (or none) starts a working local stack.
 // `description` is what an error message says was expected.
@@ -35,6 +36,19 @@ const url = (schemes: string[], fallback: string) =>
     default: fallback,
     description: `a ${schemes.join(' or ')} URL`,
   })
+
+// An address is checked here, checksum included, so that a typo stops the stack at start with
+// the key named instead of failing later inside viem.
+FormatRegistry.Set('address', (text) => parseConfigAddress(text) !== null)
+FormatRegistry.Set('address-or-none', (text) => text === '' || parseConfigAddress(text) !== null)
+const ADDRESS_RULE = '0x and 40 hex digits; in mixed case, a correct EIP-55 checksum'
+
+const address = (what: string, fallback?: string) =>
+  T.String({ format: 'address', ...(fallback === undefined ? {} : { default: fallback }), description: `${what} (${ADDRESS_RULE})` })
+
+/** An address, or "" for none; `none` says what "" means. */
+const addressOrNone = (what: string, fallback: string, none: string) =>
+  T.String({ format: 'address-or-none', default: fallback, description: `${what} (${ADDRESS_RULE}), or "" ${none}` })
 
 const etherAmount = (fallback: string, what: string) =>
   T.String({
@@ -109,16 +123,8 @@ export const ConfigSchema = T.Object(
       nodeTimeoutMs: T.Integer({ minimum: 50, maximum: 30_000, default: 1500, description: 'milliseconds a live read from the node may take, an integer from 50 to 30000' }),
       // The name service and the fee layer. The defaults are the dev chain's fixed addresses
       // (src/devnet/deploy.ts, DEPLOY_ORDER); "" says the chain has none.
-      nameRegistry: T.String({
-        pattern: '^(0x[0-9a-fA-F]{40})?$',
-        default: '0x9A676e781A523b5d0C0e43731313A708CB607508',
-        description: 'the name registry contract (0x and 40 hex digits), or "" for no name service',
-      }),
-      feeRouter: T.String({
-        pattern: '^(0x[0-9a-fA-F]{40})?$',
-        default: '0x0DCd1Bf9A1b36cE34237eEaFef220932846BCD82',
-        description: 'the fee router contract (0x and 40 hex digits), or "" for no fee layer',
-      }),
+      nameRegistry: addressOrNone('the name registry contract', '0x9A676e781A523b5d0C0e43731313A708CB607508', 'for no name service'),
+      feeRouter: addressOrNone('the fee router contract', '0x0DCd1Bf9A1b36cE34237eEaFef220932846BCD82', 'for no fee layer'),
     }),
     exchange: table('exchange', {
       host: host('127.0.0.1'),
@@ -126,15 +132,11 @@ export const ConfigSchema = T.Object(
       // The contracts the index reads. The defaults are the dev chain's fixed addresses (its
       // deploy order never changes, so they are the ones data/l2-addresses.json lists).
       // The factories decide what the streams derive; the two tokens only what is priced.
-      v2Factory: T.String({ pattern: '^0x[0-9a-fA-F]{40}$', default: '0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9', description: 'the constant-product factory address (0x and 40 hex digits)' }),
-      v3Factory: T.String({ pattern: '^0x[0-9a-fA-F]{40}$', default: '0x5FC8d32690cc91D4c39d9d3abcBD16989F875707', description: 'the concentrated-liquidity factory address (0x and 40 hex digits)' }),
-      weth: T.String({ pattern: '^0x[0-9a-fA-F]{40}$', default: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512', description: 'the wrapped-ether token address (0x and 40 hex digits)' }),
-      // Dollar figures come from a price feed, never from the exchange's own reserves (spec 02).
-      ethUsdFeed: T.String({
-        pattern: '^(0x[0-9a-fA-F]{40})?$',
-        default: '0x959922bE3CAee4b8Cd9a407cc3ac1C251C2007B1',
-        description: 'the ETH/USD price feed (a Chainlink AggregatorV3Interface, 0x and 40 hex digits), or "" for no dollar figures',
-      }),
+      v2Factory: address('the constant-product factory address', '0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9'),
+      v3Factory: address('the concentrated-liquidity factory address', '0x5FC8d32690cc91D4c39d9d3abcBD16989F875707'),
+      weth: address('the wrapped-ether token address', '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512'),
+      // Dollar figures come from a price feed, never from the exchange's own reserves (docs/exchange.md).
+      ethUsdFeed: addressOrNone('the ETH/USD price feed (a Chainlink AggregatorV3Interface)', '0x959922bE3CAee4b8Cd9a407cc3ac1C251C2007B1', 'for no dollar figures'),
       ethUsdMaxAgeSeconds: T.Integer({
         minimum: 1,
         maximum: 31_536_000,
@@ -147,11 +149,7 @@ export const ConfigSchema = T.Object(
       port: port(3000),
       corsOrigins: origins,
       trustedProxyHops,
-      contract: T.String({
-        pattern: '^(0x[0-9a-fA-F]{40})?$',
-        default: '',
-        description: 'a faucet contract address (0x and 40 hex digits), or "" to take it from the deployment manifest',
-      }),
+      contract: addressOrNone('a faucet contract address', '', 'to take it from the deployment manifest'),
       allTimeBudget: T.Integer({
         minimum: 1,
         default: 100000,
@@ -194,6 +192,9 @@ export const ConfigSchema = T.Object(
       faucetDripBx: etherAmount('100', 'BX per drip'),
       faucetFundEth: etherAmount('1000', 'ether given to the faucet'),
       faucetFundBx: etherAmount('1000000', 'BX given to the faucet'),
+      // The dev chain's price feed gets a new round whenever its answer is older than half
+      // exchange.ethUsdMaxAgeSeconds of chain time; pinned, each round repeats the last answer.
+      pinEthUsd: T.Boolean({ default: false, description: 'true or false' }),
       // A chain that outlives a restart: anvil's --state (loaded at start, saved at stop).
       state: T.String({ default: '', description: 'a file path (relative to the config file) where the dev chain is saved on stop and loaded on start, or "" for a fresh chain every start' }),
       // A chain that starts from another: anvil's --fork-url and --fork-block-number.
@@ -223,7 +224,7 @@ export const ConfigSchema = T.Object(
         T.Object(
           {
             room: T.String({ minLength: 1, description: 'the name of a room listed in arcade.rooms' }),
-            address: T.String({ pattern: '^0x[0-9a-fA-F]{40}$', description: 'a contract address (0x and 40 hex digits)' }),
+            address: address('a contract address'),
             // Any name here: the config knows no service. The arcade checks the name against the
             // ABIs it carries when the services are built, before any port opens.
             abi: T.String({ minLength: 1, description: 'the name of an ABI the arcade decodes its logs with, such as "CoinFlip"' }),

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { checksum, checksumOrNull, parseAddress, parseAddressAnyCase } from './address.ts'
+import { addressKey, checksum, checksumOrNull, parseAddress, parseAddressAnyCase, parseConfigAddress } from './address.ts'
 
 const CHECKSUMMED = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
 
@@ -33,4 +33,15 @@ test('a trusted address, as bytes or in any case, checksummed', () => {
   expect(checksum(Buffer.from(CHECKSUMMED.slice(2), 'hex'))).toBe(CHECKSUMMED)
   expect(checksum(CHECKSUMMED.toLowerCase())).toBe(CHECKSUMMED)
   expect(checksumOrNull(null)).toBeNull()
+})
+
+test('a config address takes 0x and, in mixed case, a correct checksum', () => {
+  for (const text of [CHECKSUMMED, CHECKSUMMED.toLowerCase(), `0x${CHECKSUMMED.slice(2).toUpperCase()}`]) expect(parseConfigAddress(text)).toBe(CHECKSUMMED)
+  for (const text of [CHECKSUMMED.replace('F', 'f'), CHECKSUMMED.slice(2), `0X${CHECKSUMMED.slice(2)}`, '', null]) expect(parseConfigAddress(text)).toBeNull()
+})
+
+test('one key for an address, from its text or its bytes: 40 lower-case hex digits', () => {
+  const key = CHECKSUMMED.slice(2).toLowerCase()
+  expect(addressKey(CHECKSUMMED)).toBe(key)
+  expect(addressKey(Buffer.from(key, 'hex'))).toBe(key)
 })

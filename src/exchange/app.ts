@@ -9,7 +9,7 @@ import { healthRoutes } from './routes/health.ts'
 import { pairRoutes } from './routes/pairs.ts'
 import { statsRoutes } from './routes/stats.ts'
 
-/** Every route of the exchange index, once; mounted at `/` and again under `/api/` (DESIGN). */
+/** Every route of the exchange index, once; mounted at `/` and again under `/api/` (docs/exchange.md). */
 function routes(deps: ExchangeDeps) {
   return new Elysia().use(healthRoutes(deps.index, deps.spoolHealth)).use(pairRoutes(deps)).use(statsRoutes(deps)).use(concentratedRoutes(deps))
 }
@@ -19,7 +19,7 @@ export function createExchangeApp({ config, log, chain, sharedMetrics }: Service
   const deps = exchangeDeps(config, chain, spool)
   return new Elysia({ nativeStaticResponse: false })
     // No CORS header at all and no OPTIONS handler; it implements no verb but GET, so HEAD is
-    // the 404 as any other (README "HTTP conventions"). Its streams' lag is among the spool's
+    // the 404 as any other (docs/http.md "HTTP conventions"). Its streams' lag is among the spool's
     // metrics, which every service shows.
     .use(conventions({ service: 'exchange', log, host: config.exchange.host, cors: null, trustedProxyHops: 0, getOnly: true, metrics: new ServiceMetrics('exchange', sharedMetrics) }).plugin)
     .use(routes(deps))

@@ -18,7 +18,7 @@ export type ExchangeDeps = {
   v2: ReturnType<typeof v2Queries>
   cl: ReturnType<typeof clQueries>
   tokens: TokenBook
-  /** The explorer's validated token list: listed means verified (spec 01). */
+  /** The explorer's validated token list: listed means verified (docs/registry.md). */
   listed: KeptTokenList
   addresses: ExchangeAddresses
   /** The dollar price of one ether from the price feed, as an exact fraction; null when it cannot be derived. */

@@ -37,7 +37,7 @@ const READING = 'ETH/USD'
 export type EthUsdFeedOptions = { rpcUrl: string; feed: Address | null; maxAgeSeconds: number; timeoutMs?: number; keptMs?: number; clock?: Clock }
 
 /**
- * ethUsd as the routes ask for it (spec 02: dollar figures come from another layer): read from
+ * ethUsd as the routes ask for it (dollar figures come from another layer): read from
  * the price feed through the node, its latest round, its decimals and the latest block's time in
  * one JSON-RPC batch, the answer kept for a second and shared by the requests that ask meanwhile
  * (and for a few seconds more while the next reading is on its way, so a slow node delays no answer).

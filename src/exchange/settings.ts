@@ -1,4 +1,5 @@
 import type { Config } from '../config/load.ts'
+import { addressKey } from '../eth/address.ts'
 
 /** The exchange's contracts as the streams and queries compare them: 40 lower-case hex digits, no 0x. */
 export type ExchangeAddresses = {
@@ -7,9 +8,7 @@ export type ExchangeAddresses = {
   weth: string
 }
 
-const bare = (address: string) => address.slice(2).toLowerCase()
-
 export function exchangeAddresses(config: Config): ExchangeAddresses {
   const { v2Factory, v3Factory, weth } = config.exchange
-  return { v2Factory: bare(v2Factory), v3Factory: bare(v3Factory), weth: bare(weth) }
+  return { v2Factory: addressKey(v2Factory), v3Factory: addressKey(v3Factory), weth: addressKey(weth) }
 }

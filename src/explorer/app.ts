@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import type { ServiceContext } from '../context.ts'
 import { conventions } from '../http/conventions.ts'
 import { health } from '../http/health.ts'
+import { fromThisMachine } from '../http/thisMachine.ts'
 import { ServiceMetrics } from '../http/metrics.ts'
 import { createRegistryCopy, registryRoutes } from '../registry/routes.ts'
 import type { Spool } from '../spool/spool.ts'
@@ -14,18 +15,19 @@ import { feeRoutes } from './routes/fees.ts'
 import { miniRoutes } from './routes/minis.ts'
 import { nameRoutes } from './routes/names.ts'
 import { nftRoutes } from './routes/nfts.ts'
+import { operatorRoutes } from './routes/operator.ts'
 import { overviewRoutes } from './routes/overview.ts'
 import { pageRoutes } from './routes/pages.ts'
 import { statsRoutes } from './routes/stats.ts'
 import { tokenRoutes } from './routes/tokens.ts'
 import { txRoutes } from './routes/txs.ts'
 
-/** Spec 03 "Limits": request body. There is nothing to POST; larger declared bodies answer 413. */
+/** The request body: there is nothing to POST; larger declared bodies answer 413. */
 export const EXPLORER_MAX_BODY = 600_000
 
 /**
- * The explorer (spec 03) under /api: the archive read from the spool, live parts read from the
- * node, and the registry routes (spec 01); its pages for people beside it (routes/pages.ts).
+ * The explorer (docs/explorer.md) under /api: the archive read from the spool, live parts read from the
+ * node, and the registry routes (docs/registry.md); its pages for people beside it (routes/pages.ts).
  * `timings` shortens the caches in tests.
  */
 export function createExplorerApp(context: ServiceContext, spool: Spool, timings: Partial<ExplorerTimings> = {}) {
@@ -44,7 +46,8 @@ export function createExplorerApp(context: ServiceContext, spool: Spool, timings
     readOnly: true,
     maxBodyBytes: EXPLORER_MAX_BODY,
     rateLimitPerMinute,
-    // Spec 03's minute is the API's: a page's shell, script and style are not counted, its API calls are.
+    // The client's minute is the API's: a page's shell, script and style are not counted, its API
+    // calls are; nor is the operator's route, which answers only requests from this machine.
     rateLimited: (path) => path === '/api' || path.startsWith('/api/') || path.startsWith(`${EXCHANGE_PROXY_PREFIX}/`),
     metrics,
   })
@@ -63,5 +66,12 @@ export function createExplorerApp(context: ServiceContext, spool: Spool, timings
     .use(nftRoutes(explorer))
     .use(feeRoutes(explorer))
     .use(nameRoutes(explorer))
-  return new Elysia({ nativeStaticResponse: false }).use(shared.plugin).use(pageRoutes(context.peers)).use(exchangeProxy(context.peers)).use(api)
+  // Without a forwarding header the conventions' client is the socket's peer (see fromThisMachine).
+  const local = (request: Request) => fromThisMachine(request.headers, shared.client(request), host)
+  return new Elysia({ nativeStaticResponse: false })
+    .use(shared.plugin)
+    .use(pageRoutes(context.peers))
+    .use(exchangeProxy(context.peers))
+    .use(operatorRoutes(explorer, local))
+    .use(api)
 }

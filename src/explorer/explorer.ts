@@ -13,12 +13,12 @@ import { ReverseNames } from './reverseNames.ts'
 import { StatsService } from './stats.ts'
 import { ChainTally } from './tally.ts'
 
-/** Timings of the explorer; spec 03 fixes them, tests shorten some. */
+/** Timings of the explorer, as docs/explorer.md gives them; tests shorten some. */
 export type ExplorerTimings = {
   /** The stats cache (about 0.6 s) and the background recompute (once a second). */
   statsCacheMs: number
   statsIntervalMs: number
-  /** Spec 03 "Limits": about 3 s on the address, token and NFT routes, 15 s on a collection. */
+  /** Answers kept about 3 s on the address, token and NFT routes, 15 s on a collection. */
   answerCacheMs: number
   collectionCacheMs: number
   metadata: MetadataOptions
@@ -46,7 +46,7 @@ export type Explorer = {
   /** The names addresses go by, for the pages' rows. */
   names: ReverseNames
   timings: ExplorerTimings
-  /** Answers kept a few seconds (spec 03 "Limits"), keyed by route and paging: an address, a transaction, the token lists, an NFT. */
+  /** Answers kept a few seconds (docs/explorer.md), keyed by route and paging: an address, a transaction, the token lists, an NFT. */
   answers: AnswerCache
   /** Collections, kept 15 s. */
   collections: AnswerCache

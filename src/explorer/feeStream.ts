@@ -2,6 +2,7 @@ import type { Database } from 'bun:sqlite'
 import type { Abi, Hex } from 'viem'
 import FeeRouter from '../../contracts/out/FeeRouter.json' with { type: 'json' }
 import type { Config } from '../config/load.ts'
+import { addressKey } from '../eth/address.ts'
 import { blob } from '../eth/bytes.ts'
 import { eventSelector } from '../eth/events.ts'
 import { addressTopic, addressWord, hexOf, uint } from '../eth/words.ts'
@@ -149,7 +150,7 @@ export function applyFeeLogs(db: Database, logs: SpoolLog[], router: string | nu
 
 /** The router the config names, as the stream compares emitters: 40 lower-case hex digits, or null. */
 export function feeRouterOf(config: Config): string | null {
-  return config.explorer.feeRouter ? config.explorer.feeRouter.slice(2).toLowerCase() : null
+  return config.explorer.feeRouter ? addressKey(config.explorer.feeRouter) : null
 }
 
 /**

@@ -1,14 +1,14 @@
 import { UnavailableError } from '../errors.ts'
 import type { StatsService } from './stats.ts'
 
-/** Spec 03 "Limits": 32 concurrent live streams. */
+/** At most 32 concurrent live streams. */
 export const MAX_LIVE_STREAMS = 32
 
 const encoder = new TextEncoder()
 const frame = (json: string) => encoder.encode(`data: ${json}\n\n`)
 
 /**
- * The /live streams (spec 03 "States"): each is `text/event-stream` and carries the stats object,
+ * The /live streams (docs/explorer.md): each is `text/event-stream` and carries the stats object,
  * first as it is when the stream opens, then once per change. At most 32 are open at once (the
  * next is refused 503) and each is closed after `seconds`, silently: the stream just ends and
  * the client reconnects.

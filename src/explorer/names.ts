@@ -7,10 +7,10 @@ import { viewCall, viewResult } from './node.ts'
 /** The name registry's ABI, as compiled from contracts/NameRegistry.sol. */
 export const nameRegistryAbi = NameRegistry.abi as Abi
 
-/** The suffix of every name (DESIGN: `.bx`); `/name/alice` and `/name/alice.bx` are one lookup. */
+/** The suffix of every name (`.bx`, the name registry's); `/name/alice` and `/name/alice.bx` are one lookup. */
 export const NAME_SUFFIX = 'bx'
 
-/** Spec 03 "/name/{name}": labels of 3 to 32 characters. */
+/** `/name/{name}`: labels of 3 to 32 characters. */
 export const LABEL_MIN = 3
 export const LABEL_MAX = 32
 
@@ -49,7 +49,7 @@ type OnChainRecord = {
 }
 
 /**
- * Spec 03 "name lookup": `{name, label, available, reserved, owner, resolved, expires, price,
+ * The name lookup: `{name, label, available, reserved, owner, resolved, expires, price,
  * twitter, website, description}`. `expires` is in seconds of chain time (null for a label never
  * registered), `price` the yearly price in BX base units as a decimal string; an expired name
  * keeps its last owner and expiry, resolves to nothing and is available again. Everything but

@@ -32,7 +32,7 @@ type Job = { token: Address; tokenId: string; standard: 'erc721' | 'erc1155' }
 const keyOf = (token: string, tokenId: string) => `${token.toLowerCase()}:${tokenId}`
 
 /**
- * Off-chain NFT metadata (spec 03 "NFT collection"): resolved by a background task, one item at
+ * Off-chain NFT metadata (docs/explorer.md): resolved by a background task, one item at
  * a time, so a collection page never waits on dozens of token URIs; a cold collection first
  * shows its items without metadata. `data:` URIs are decoded in place; http(s) documents are
  * fetched with a short timeout and a size cap, and only from public hosts (a token URI is written

@@ -6,7 +6,7 @@ import { NodeUnreachableError } from '../errors.ts'
 const DOWN_FOR_MS = 2000
 
 /**
- * The live parts of the explorer's answers (spec 03 "Some fields are read live"): balances,
+ * The live parts of the explorer's answers (docs/explorer.md): balances,
  * nonces, code, contract probes and mini-blocks the spool lacks. Each request makes one
  * JSON-RPC batch with a short timeout. When the node cannot be reached the batch answers null and
  * the route serves the spool's part with those fields null; after a failure, requests skip the

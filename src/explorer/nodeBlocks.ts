@@ -2,7 +2,7 @@ import type { Hex } from 'viem'
 import { blockAsMiniBlock } from '../chain/miniBlocks.ts'
 import { methodName } from './decode/decode.ts'
 import { checksum, checksumOrNull } from '../eth/address.ts'
-import { decimal } from '../eth/quantity.ts'
+import { decimal, quantity } from '../eth/quantity.ts'
 import type { RegistryView } from './registryView.ts'
 
 /** A block as the node's JSON-RPC gives it, with full transactions. */
@@ -30,7 +30,7 @@ export type NodeReceipt = {
 
 /** A block the node gave, as its mini-block (the chain layer's rule), in the explorer's fields. */
 export function miniFromBlock(block: NodeBlock) {
-  const mini = blockAsMiniBlock({ number: Number(BigInt(block.number)), hash: block.hash, timestamp: Number(BigInt(block.timestamp)), txCount: block.transactions.length })
+  const mini = blockAsMiniBlock({ number: quantity(block.number), hash: block.hash, timestamp: quantity(block.timestamp), txCount: block.transactions.length })
   return { number: mini.number, blockNumber: mini.block, hash: mini.hash, timestamp_us: mini.timestampUs, txCount: mini.txCount }
 }
 
@@ -40,9 +40,9 @@ export function nodeTxSummary(tx: NodeTx, block: NodeBlock, registry: RegistryVi
   const to = checksumOrNull(tx.to)
   return {
     hash: tx.hash,
-    blockNumber: Number(BigInt(tx.blockNumber)),
-    index: Number(BigInt(tx.transactionIndex)),
-    timestamp: Number(BigInt(block.timestamp)),
+    blockNumber: quantity(tx.blockNumber),
+    index: quantity(tx.transactionIndex),
+    timestamp: quantity(block.timestamp),
     from,
     fromLabel: registry.labelName(from),
     to,
@@ -56,7 +56,7 @@ export function nodeReceipt(receipt: NodeReceipt) {
   return {
     transactionHash: receipt.transactionHash,
     success: receipt.status === '0x1',
-    gasUsed: Number(BigInt(receipt.gasUsed)),
+    gasUsed: quantity(receipt.gasUsed),
     effectiveGasPrice: decimal(receipt.effectiveGasPrice),
     contractAddress: checksumOrNull(receipt.contractAddress),
     logCount: receipt.logs.length,
@@ -70,7 +70,7 @@ export function nodeReceipt(receipt: NodeReceipt) {
 export function parseBlockNumber(text: string): number | null {
   let value: number
   if (/^\d{1,15}$/.test(text)) value = Number(text)
-  else if (/^0[xX][0-9a-fA-F]{1,13}$/.test(text)) value = Number.parseInt(text.slice(2), 16)
+  else if (/^0[xX][0-9a-fA-F]{1,13}$/.test(text)) value = quantity(text)
   else return null
   return Number.isSafeInteger(value) ? value : null
 }

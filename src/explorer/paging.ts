@@ -1,7 +1,7 @@
 import { queryInteger } from '../http/queryInteger.ts'
 
 /**
- * Spec 03 "Limits" and "Errors": paging never fails. A limit that is not a number becomes the
+ * Paging never fails. A limit that is not a number becomes the
  * route's default, a negative (or zero) one becomes 1, one above the route's ceiling becomes the
  * ceiling; an offset below zero or not a number becomes 0. Every explorer route pages through
  * this one helper, so the rule cannot drift between routes.

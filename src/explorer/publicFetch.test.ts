@@ -79,6 +79,7 @@ const stand = countingServer('127.0.0.1', async (url, request) => {
     return new Response(stream)
   }
   if (path === '/slow') {
+    // A server slower than the fetch's time limit.
     await Bun.sleep(1000)
     return Response.json({ name: 'too late' })
   }

@@ -1,6 +1,6 @@
 import type { Label, RegistryCopy } from '../registry/copy.ts'
 
-/** A token as the registry lists it (spec 01 "Token entry"). */
+/** A token as the registry lists it (docs/registry.md). */
 export type ListedToken = { address: string; name: string; symbol: string; decimals: number; logoURI: string; tags: string[] }
 
 /**
@@ -38,7 +38,7 @@ export class RegistryView {
   }
 
   /**
-   * Spec 01: the verified mark means the token list lists the address. A tag gives a contract a
+   * The verified mark means the token list lists the address. A tag gives a contract a
    * label, never the mark.
    */
   verified(address: string): boolean {

@@ -7,7 +7,7 @@ import { RecentAnswers } from './recentAnswers.ts'
 export const NAMES_MAX = 100
 
 /**
- * The names addresses go by (their reverse records, spec 03 "name lookup"), for the pages to
+ * The names addresses go by (their reverse records; docs/explorer.md, `/names`), for the pages to
  * print beside or in place of an address. Read live from the name registry like every name,
  * all the addresses of one request in one batch, each answer kept `ttlMs` so that the rows of
  * a list viewed by many cost one read. With no name service, or the node away, every address

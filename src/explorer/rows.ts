@@ -10,8 +10,8 @@ import type { RegistryView } from './registryView.ts'
 import type { Transfer } from './transfers.ts'
 import type { BlockHeader, BlockSummary, Mini, TxSummary } from '../spool/read.ts'
 
-// The row shapes every list shares, each made in one place from what the reads return. Spec 03
-// "Explorer objects" fixes the block row and chart point; the transaction summary is ours.
+// The row shapes every list shares, each made in one place from what the reads return. The block
+// row and chart point are the API's documented shapes (docs/explorer.md); so is the summary.
 
 export function blockRow(block: BlockSummary) {
   return { number: block.number, hash: hex(block.hash), timestamp: block.timestamp, gasUsed: block.gasUsed, txCount: block.txCount, miniCount: block.miniCount }

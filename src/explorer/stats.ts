@@ -1,4 +1,5 @@
 import type { Database } from 'bun:sqlite'
+import { decimal, quantityOrNull } from '../eth/quantity.ts'
 import type { SpoolHealth } from '../spool/health.ts'
 import { latestMini, recentBlockTimes, recentMiniTimes } from '../spool/read.ts'
 import type { LiveNode } from './node.ts'
@@ -17,7 +18,7 @@ export type Stats = Record<string, number | string | boolean | null | { from: nu
 type NodeFigures = { head: number | null; gasPrice: string | null; reachable: boolean }
 
 /**
- * The stats object (spec 03 "Explorer objects"): a flat object of counters and freshness keys.
+ * The stats object (docs/explorer.md): a flat object of counters and freshness keys.
  * A background task recomputes it once a second, asking the node for its head and gas price in
  * one batch; /stats serves the cached object while it is younger than `cacheMs` (about 0.6 s)
  * and otherwise recomputes it from the spool with the node figures of the last tick. Listeners
@@ -79,7 +80,7 @@ export class StatsService {
       const results = await this.live.batch([{ method: 'eth_blockNumber', params: [] }, { method: 'eth_gasPrice', params: [] }], { force: true })
       const head = valueOf<string>(results, 0)
       const gasPrice = valueOf<string>(results, 1)
-      this.node = { head: head === null ? null : Number(BigInt(head)), gasPrice: gasPrice === null ? null : BigInt(gasPrice).toString(), reachable: results !== null }
+      this.node = { head: quantityOrNull(head), gasPrice: decimal(gasPrice), reachable: results !== null }
       this.refresh()
       const { json } = this.current!
       if (json !== this.lastPushed) {

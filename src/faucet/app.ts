@@ -20,7 +20,7 @@ export function createFaucetApp(context: ServiceContext, spool?: Spool) {
 }
 
 /**
- * The faucet service (spec 02) over faucet parts already built: its API at `/` and again under
+ * The faucet service (docs/faucet.md) over faucet parts already built: its API at `/` and again under
  * `/api`, its page at `/`. Anything else is the JSON 404, never a 403, even with a refused Origin.
  */
 export function faucetApp(context: ServiceContext, faucet: Faucet) {
@@ -40,7 +40,7 @@ export function faucetApp(context: ServiceContext, faucet: Faucet) {
     metrics,
   })
   const manifest = manifestPath(config.dataDir)
-  /** The API of spec 02, once; mounted at `/` and again under `/api`. */
+  /** The faucet's API (docs/faucet.md), once; mounted at `/` and again under `/api`. */
   const api = () =>
     new Elysia().use(healthRoutes()).use(statusRoutes(faucet)).use(dripRoutes(shared, faucet, counted)).use(addressesRoutes(manifest))
   return new Elysia({ nativeStaticResponse: false })

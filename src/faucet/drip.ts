@@ -2,7 +2,8 @@ import type { Address, Hash, PublicClient } from 'viem'
 import { statusOf } from '../http/errors.ts'
 import type { Logger } from '../log.ts'
 import { CoolingDownError, DripFailedError, FaucetEmptyError, NoReceiptYetError } from './errors.ts'
-import { formatAmount, formatDuration } from './format.ts'
+import { formatDuration } from '../format/duration.ts'
+import { formatAmount } from './format.ts'
 import { OneAtATime } from './oneAtATime.ts'
 import { DripRevertedError, SendRefusedError, type Operator } from './operator.ts'
 import type { QuotaBook, Reservation } from './quota/book.ts'
@@ -22,7 +23,7 @@ export type DripperParts = {
 }
 
 /**
- * One drip, in the order spec 02 sets: quotas reserved (synchronously, before anything is
+ * One drip, in the order docs/faucet.md gives: quotas reserved (synchronously, before anything is
  * awaited), the contract's cooldown and the treasury read from the chain, the call simulated,
  * signed and submitted, the receipt awaited. Every failure gives the reservation back, except a
  * transaction that may still land: that one is followed until the chain says what became of it.

@@ -3,11 +3,11 @@ import { InvalidInputError } from '../errors.ts'
 import { HttpError } from '../http/errors.ts'
 import { parseDripAddress } from './address.ts'
 
-/** A drip request body may be at most this many bytes (spec 02 "Limits"). */
+/** A drip request body may be at most this many bytes (docs/faucet.md). */
 export const MAX_BODY_BYTES = 4096
 
 /**
- * The address a `POST /drip` asks for, after the request rules of spec 02: a chunked body is
+ * The address a `POST /drip` asks for, after the request rules of docs/faucet.md: a chunked body is
  * refused outright (its size is not known before reading it), a body is required and at most
  * 4096 bytes (zero or too many: 413), the declared length must be a length and match what
  * arrived (400), the content type must be JSON, the JSON must parse (400) and name an address

@@ -15,7 +15,7 @@ import { Settler, type SettleOptions } from './settle.ts'
 /** The quota journal's folder under the data folder. */
 export const JOURNAL_DIR = 'faucet-journal'
 
-/** The faucet's daily quotas (spec 02 "Limits"); the all-time budget comes from the config. */
+/** The faucet's daily quotas (docs/faucet.md); the all-time budget comes from the config. */
 const DAILY_LIMITS = { perClient: 5, perAddress: 2, global: 1000 }
 
 /** The faucet's working parts, built once per process from the service context. */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { displayUnits, formatAmount, formatDuration } from './format.ts'
+import { displayUnits, formatAmount } from './format.ts'
 
 describe('amounts', () => {
   test('display units are exact decimal strings', () => {
@@ -15,16 +15,5 @@ describe('amounts', () => {
     expect(formatAmount(123456789n, 18, 'ETH')).toBe('0 ETH')
     expect(formatAmount(19999n * 10n ** 14n, 18, 'ETH')).toBe('1.9999 ETH')
     expect(formatAmount(0n, 6, 'DUSD')).toBe('0 DUSD')
-  })
-})
-
-describe('durations', () => {
-  test('hours, minutes and seconds, leaving out the zero parts', () => {
-    expect(formatDuration(86399)).toBe('23h 59m 59s')
-    expect(formatDuration(86400)).toBe('1d')
-    expect(formatDuration(3600)).toBe('1h')
-    expect(formatDuration(61)).toBe('1m 1s')
-    expect(formatDuration(0)).toBe('0s')
-    expect(formatDuration(-5)).toBe('0s')
   })
 })

@@ -17,18 +17,3 @@ export function formatAmount(value: bigint, decimals: number, symbol: string): s
   const cut = fraction.slice(0, 4).replace(/0+$/, '')
   return `${negative ? '-' : ''}${grouped}${cut ? `.${cut}` : ''} ${symbol}`
 }
-
-/** A number of seconds for a person to read: 86399 → "23h 59m 59s", 61 → "1m 1s", 0 → "0s". */
-export function formatDuration(totalSeconds: number): string {
-  const seconds = Math.max(0, Math.floor(totalSeconds))
-  const parts: string[] = []
-  const days = Math.floor(seconds / 86400)
-  const hours = Math.floor((seconds % 86400) / 3600)
-  const minutes = Math.floor((seconds % 3600) / 60)
-  const rest = seconds % 60
-  if (days) parts.push(`${days}d`)
-  if (hours) parts.push(`${hours}h`)
-  if (minutes) parts.push(`${minutes}m`)
-  if (rest || parts.length === 0) parts.push(`${rest}s`)
-  return parts.join(' ')
-}

@@ -15,6 +15,7 @@ test('tasks of one key run in turn, other keys side by side, and a failure does 
   expect(results.map((result) => result.status)).toEqual(['rejected', 'fulfilled', 'fulfilled'])
   expect(events.indexOf('start a2')).toBeGreaterThan(events.indexOf('end a1'))
   expect(events.indexOf('start b1')).toBeLessThan(events.indexOf('end a1'))
+  // A turn of the event loop: a key is forgotten once its last task's promise has settled.
   await Bun.sleep(0)
   expect(queue.size).toBe(0)
 })

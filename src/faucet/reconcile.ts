@@ -2,12 +2,12 @@ import { decodeFunctionData, hexToBytes, toFunctionSelector, type Address } from
 import { hex } from '../eth/bytes.ts'
 import type { Logger } from '../log.ts'
 import type { SpoolHealth } from '../spool/health.ts'
-import { successfulCalls } from '../spool/read.ts'
 import type { Spool } from '../spool/spool.ts'
 import { faucetAbi } from './contract.ts'
 import { utcDay } from './quota/day.ts'
 import type { QuotaBook } from './quota/book.ts'
 import type { ChainCounts } from './quota/tally.ts'
+import { successfulCalls } from './read/faucetReader.ts'
 
 const DRIP_TO = hexToBytes(toFunctionSelector('function dripTo(address to)'))
 

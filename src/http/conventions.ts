@@ -86,7 +86,7 @@ export function minuteRateLimit(limit: number, now: () => number = Date.now) {
 type Served = RequestInfo & { request: Request; server: Server<unknown>; client: string | null }
 
 /**
- * The conventions every service shares (spec 03 "Shared conventions"): no-store and nosniff on
+ * The conventions every service shares (docs/http.md): no-store and nosniff on
  * every answer, a JSON `{"error"}` body for every status from 400 up (unknown routes and thrown
  * errors included, never a page or a stack trace), CORS as an allowlist, the client's address from
  * the trusted end of X-Forwarded-For, and one log line per request.
@@ -159,7 +159,7 @@ export function conventions(options: ConventionsOptions): Conventions {
       // Specs 02 and 03: a preflight names the allowed methods and header, with an Origin or without.
       if (served.method === 'OPTIONS') return early(204, preflightHeaders(corsHeaders, origin), null)
     }
-    // Spec 03 "Errors": 429 with no retry-after; the client is the trusted end of X-Forwarded-For.
+    // 429 with no retry-after; the client is the trusted end of X-Forwarded-For.
     if (admit && (options.rateLimited?.(served.path) ?? true) && !admit(clientOf(served))) {
       metrics?.rateLimited()
       return early(429, corsHeaders, errorBody(`rate limit exceeded: ${options.rateLimitPerMinute} requests a minute`))

@@ -24,7 +24,7 @@ export class HttpError extends StackError {
   }
 }
 
-/** Spec 02: nothing about the node's address or its error reaches a caller. */
+/** Nothing about the node's address or its error reaches a caller. */
 export const NODE_UNREACHABLE_MESSAGE = 'upstream node unavailable'
 
 /** The status a caller gets for an error the services throw; null for a failure of the stack itself (500). */
@@ -41,7 +41,7 @@ export function statusOf(error: unknown): number | null {
 
 export const JSON_TYPE = 'application/json;charset=utf-8'
 
-/** Spec 03 "Shared conventions": on every answer of every service. */
+/** Headers on every answer of every service. */
 export const ALWAYS_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' } as const
 
 /** The JSON body every error answer carries. */

@@ -2,7 +2,7 @@ import { Counter, Registry, type Metric } from 'prom-client'
 
 export { Registry }
 
-/** Where every service answers its metrics: outside /api/, on the service's own port (DESIGN). */
+/** Where every service answers its metrics: outside /api/, on the service's own port (docs/metrics.md). */
 export const METRICS_PATH = '/metrics'
 
 /** The route label of a request no route of the service matched. */

@@ -1,6 +1,8 @@
 import { createRpc, type Rpc } from '../chain/rpc.ts'
 import { FatalError, firstLine } from '../errors.ts'
-import { writeRuntime, type Runtime } from './runtime.ts'
+import { pollUntil } from '../poll.ts'
+import { nodeHead, okBody, type Body } from './reads.ts'
+import { OPERATOR_PATH, writeRuntime, type Runtime } from './runtime.ts'
 
 /** The reset could not be done, or the stack did not come back; the message says which and why. */
 export class ResetError extends FatalError {
@@ -15,31 +17,21 @@ export type ResetResult = {
   seconds: number
 }
 
-type Body = Record<string, any>
-
 /**
- * How often the services are asked whether they followed: each round asks the explorer twice,
- * and its API counts 300 requests a minute per client, so a long reset stays under its limit.
+ * How often the services are asked whether they followed. None of what is asked counts against a
+ * client's minute (the explorer is read through its operator route), so a reset is done within
+ * a poll of everything having followed, whoever has spent the minute.
  */
-const POLL_MS = 500
-
-const getJson = async (url: string): Promise<Body | null> => {
-  try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(2000) })
-    return response.ok ? ((await response.json()) as Body) : null
-  } catch {
-    return null
-  }
-}
+const POLL_MS = 100
 
 /**
  * Takes the dev chain of a running `stack dev` back to its reset point (the state right after
  * deploy and seed): reverts anvil to the snapshot taken there, takes a new one (a revert uses a
  * snapshot up), and mines a block so that everything following new heads sees the chain move at
- * once. Then waits until every service has followed: the spool and its derived streams at a head
- * of the new chain (its hash checked through the explorer), the exchange's streams with it, the
- * arcade applying the new head, the faucet reading it. The faucet's quota journal keeps its
- * counts: a reset chain is not a new day.
+ * once. Then waits until every service has followed: the spool at a head of the new chain (its
+ * hash checked through the explorer's operator route), every derived stream, the explorer's and
+ * the exchange's, on that chain, the arcade applying the new head, the faucet reading it. The
+ * faucet's quota journal keeps its counts: a reset chain is not a new day.
  */
 export async function resetStack(runtime: Runtime, options: { timeoutMs: number }): Promise<ResetResult> {
   if (runtime.mode !== 'dev' || !runtime.snapshot) {
@@ -60,53 +52,56 @@ export async function resetStack(runtime: Runtime, options: { timeoutMs: number 
     throw new ResetError(`the dev chain at ${runtime.rpcUrl} refused the reset: ${firstLine(error)}`)
   }
   const revertedAt = Date.now()
-  const deadline = revertedAt + options.timeoutMs
-  let behind: string[] = []
-  for (;;) {
+  const followed = async () => {
     const head = await nodeHead(rpc)
-    behind = head === null ? ['the node does not answer'] : await notFollowing(runtime, rpc, resetBlock, head, revertedAt)
-    if (head !== null && behind.length === 0) return { resetBlock, head, seconds: (performance.now() - started) / 1000 }
-    if (Date.now() > deadline) break
-    await Bun.sleep(POLL_MS)
+    return { head, behind: head === null ? ['the node does not answer'] : await notFollowing(runtime, rpc, resetBlock, head, revertedAt) }
   }
-  throw new ResetError(`the chain went back to block ${resetBlock}, but after ${options.timeoutMs / 1000} s ${behind.join('; ')}`)
+  const { value, met } = await pollUntil(followed, ({ head, behind }) => head !== null && behind.length === 0, { timeoutMs: options.timeoutMs, intervalMs: POLL_MS })
+  if (met) return { resetBlock, head: value.head!, seconds: (performance.now() - started) / 1000 }
+  throw new ResetError(`the chain went back to block ${resetBlock}, but after ${options.timeoutMs / 1000} s ${value.behind.join('; ')}`)
 }
 
-const nodeHead = (rpc: Rpc) =>
-  rpc.call<string>('eth_blockNumber').then(
-    (hex) => Number.parseInt(hex, 16),
-    () => null,
-  )
+type StreamPosition = { cursorBlock: number | null; lagBlocks: number | null }
 
 /**
- * An exchange stream has followed once it has derived the block mined after the revert, the new
- * chain's first: the spool rolls its streams back in the transaction that drops the orphaned
- * blocks, so a stream at or past it is on the chain as it is now. (Asking for a lag of exactly 0
- * of both its streams and the explorer's tables at one poll would wait a long while on a chain
- * that makes a block a second: each passes at its own moment.)
+ * A derived stream has followed once it is on the chain as it is now: at or past the reset point
+ * (a block both chains share) and not past its spool's head, read after that head was found to
+ * be a block of the new chain. The spool rolls its streams back in the transaction that drops
+ * the orphaned blocks, so such a stream holds nothing of the blocks taken back; it may be a pass
+ * behind the head. Waiting for a lag of exactly 0 instead would wait on the streams' own cadence
+ * (once caught up each sleeps two seconds between passes, while a block comes every second):
+ * seconds at a time, by chance.
  */
-const derivedPast = (block: unknown, resetBlock: number) => typeof block === 'number' && block > resetBlock
+function streamsBehind(service: string, streams: Record<string, StreamPosition> | undefined, resetBlock: number, spoolHead: number): string[] {
+  return Object.entries(streams ?? {})
+    .filter(([, { cursorBlock }]) => typeof cursorBlock !== 'number' || cursorBlock < resetBlock || cursorBlock > spoolHead)
+    .map(([name, stream]) => `the ${service}'s ${name} stream is at block ${stream.cursorBlock ?? 'unknown'}`)
+}
 
 /** What has not followed the chain back yet, in words; empty once everything has. */
 async function notFollowing(runtime: Runtime, rpc: Rpc, resetBlock: number, head: number, revertedAt: number): Promise<string[]> {
   const { explorer, exchange, faucet, arcade } = runtime.services
-  const [stats, health, status, arcadeStats] = await Promise.all([getJson(`${explorer}/api/stats`), getJson(`${exchange}/health`), getJson(`${faucet}/status`), getJson(`${arcade}/api/stats`)])
+  const [operator, status, arcadeStats] = await Promise.all([okBody(`${explorer}${OPERATOR_PATH}`), okBody(`${faucet}/status`), okBody(`${arcade}/api/stats`)])
   const onNewChain = (block: unknown): block is number => typeof block === 'number' && block >= resetBlock && block <= head
   const behind: string[] = []
 
-  // The spool: at a block of the chain as it is now, not of the one that was taken back.
-  const indexed = stats?.indexedBlock
+  // The spool: at a block of the chain as it is now, not of the one that was taken back; then
+  // the explorer's derived streams and the exchange's, read from the spool once it is.
+  const spool = operator?.spool as { head: number | null; hash: string | null; streams: Record<string, StreamPosition> } | undefined
+  const indexed = spool?.head
   if (!onNewChain(indexed)) behind.push(`the spool is at block ${indexed ?? 'unknown'}`)
   else {
-    const [ours, theirs] = await Promise.all([getJson(`${explorer}/api/block/${indexed}`), rpc.call<{ hash: string } | null>('eth_getBlockByNumber', [`0x${indexed.toString(16)}`, false]).catch(() => null)])
-    if (!ours || ours.hash?.toLowerCase() !== theirs?.hash.toLowerCase()) behind.push(`the spool's block ${indexed} is not the node's`)
-    // The explorer's tables at the very block its spool is at: what a caller reads next is the chain's now.
-    else if (stats!.derivedLag !== 0) behind.push(`the explorer's derived tables are ${stats!.derivedLag ?? 'unknown'} blocks behind`)
-  }
-  if (!onNewChain(health?.spoolHeadBlock)) behind.push(`the exchange index reads a spool at block ${health?.spoolHeadBlock ?? 'unknown'}`)
-  else {
-    const lagging = Object.entries((health!.streams ?? {}) as Record<string, { cursorBlock: number | null; lagBlocks: number | null }>).filter(([, stream]) => !derivedPast(stream.cursorBlock, resetBlock))
-    for (const [name, stream] of lagging) behind.push(`the exchange's ${name} stream is ${stream.lagBlocks ?? 'unknown'} blocks behind`)
+    const theirs = await rpc.call<{ hash: string } | null>('eth_getBlockByNumber', [`0x${indexed.toString(16)}`, false]).catch(() => null)
+    if (typeof spool?.hash !== 'string' || spool.hash.toLowerCase() !== theirs?.hash.toLowerCase()) behind.push(`the spool's block ${indexed} is not the node's`)
+    else {
+      behind.push(...streamsBehind('explorer', spool.streams, resetBlock, indexed))
+      // And the stats object a caller reads next (kept a few hundred milliseconds) says so too.
+      const shown = (operator?.stats as Body | undefined)?.indexedBlock
+      if (!onNewChain(shown)) behind.push(`the explorer's stats show block ${shown ?? 'unknown'}`)
+      const health = await okBody(`${exchange}/health`)
+      if (!onNewChain(health?.spoolHeadBlock)) behind.push(`the exchange index reads a spool at block ${health?.spoolHeadBlock ?? 'unknown'}`)
+      else behind.push(...streamsBehind('exchange', health!.streams, resetBlock, health!.spoolHeadBlock))
+    }
   }
   if (!onNewChain(status?.evmBlock)) behind.push(`the faucet reads block ${status?.evmBlock ?? 'unknown'}`)
   // The arcade: a head applied since the revert (the block mined after it, or a later one).

@@ -10,6 +10,12 @@ import { writeFileAtomic } from '../files/writeFileAtomic.ts'
  */
 export const RUNTIME_FILE = 'runtime.json'
 
+/**
+ * The explorer's route for the operator's commands, beside its /api: its health, stats and the
+ * spool's head as it reads it, outside the per-client minute and answered only to this machine.
+ */
+export const OPERATOR_PATH = '/operator'
+
 export type Runtime = {
   pid: number
   /** `dev`: a local chain this process started (it can be reset); `start`: a node it follows. */

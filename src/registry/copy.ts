@@ -35,7 +35,7 @@ type LogoPaths = Record<LogoKind, Map<string, string>>
 const CONTENT_TYPES: Record<string, string> = { png: 'image/png', svg: 'image/svg+xml' }
 
 /**
- * The explorer's copy of the registry (spec 01 "Served copy"): each file is validated as a
+ * The explorer's copy of the registry (docs/registry.md): each file is validated as a
  * whole with the registry's own validator; a good one replaces the served copy in memory and
  * on disk, a bad one is rejected entirely and the previous copy stays. Logos follow the same
  * rule file by file: every refresh reads the logos the served copies reference again, a changed

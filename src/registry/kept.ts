@@ -10,8 +10,8 @@ const CHECK_EVERY_MS = 1000
 export const keptRegistryDir = (config: Config): string => join(config.dataDir, 'registry')
 
 /**
- * The token list as the explorer last validated it, read from the copy it keeps on disk (spec 01:
- * the explorer alone fetches the registry; every other part of the stack reads its copy). Read
+ * The token list as the explorer last validated it, read from the copy it keeps on disk (the
+ * explorer alone fetches the registry; every other part of the stack reads its copy). Read
  * again when the file changes, checked with the same validator, so the exchange index shows the
  * verified mark exactly where the explorer does. No copy yet, or one that does not validate:
  * nothing is listed, so nothing is verified.

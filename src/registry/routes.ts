@@ -31,7 +31,7 @@ export function createRegistryCopy({ config, log }: ServiceContext): RegistryCop
 }
 
 /**
- * Spec 01 "Endpoints" under the explorer's /api: the last validated token list and tags (503
+ * The registry routes (docs/http.md "Routes") under the explorer's /api: the last validated token list and tags (503
  * until a first good copy exists) and the logos they reference (a JSON 404 when the address is
  * not listed or has no logo). The copy refreshes every registry.refreshSeconds while the
  * explorer runs.

@@ -2,6 +2,7 @@ import type { Hex } from 'viem'
 import { answerKind, type Rpc, type RpcCall, type RpcResult } from '../chain/rpc.ts'
 import { fromCallTracer, fromParity, type CallFrame, type GethFrame } from './traces.ts'
 import { NodeTimeoutError, RetryableError } from '../errors.ts'
+import { quantity, quantityOrNull } from '../eth/quantity.ts'
 
 export type RawLog = { address: Hex; topics: Hex[]; data: Hex; logIndex: Hex; transactionIndex: Hex; transactionHash: Hex }
 export type RawTx = {
@@ -95,7 +96,7 @@ const EMPTY_ROOTS = new Set([
  */
 export function hasBody(block: RawBlock): boolean {
   if (block.transactions.length > 0) return true
-  return BigInt(block.gasUsed) === 0n && (block.transactionsRoot === undefined || EMPTY_ROOTS.has(block.transactionsRoot.toLowerCase()))
+  return quantity(block.gasUsed) === 0 && (block.transactionsRoot === undefined || EMPTY_ROOTS.has(block.transactionsRoot.toLowerCase()))
 }
 
 /** Adds up the bytes of the node's answers, for the pacer. */
@@ -109,7 +110,7 @@ export async function countTransactions(rpc: Rpc, numbers: number[]): Promise<Ar
   const results = await rpc.batch(numbers.map((number) => ({ method: 'eth_getBlockTransactionCountByNumber', params: [toHex(number)] })))
   return results.map((result) => {
     if (!result.ok) throw result.error
-    return result.value === null ? null : Number.parseInt(result.value as string, 16)
+    return quantityOrNull(result.value as string | null)
   })
 }
 
@@ -313,7 +314,7 @@ function readTraces(result: RpcResult, kind: 'parity' | 'calltracer', block: Raw
 }
 
 function check({ block, receipts, traces }: BlockBundle): void {
-  const number = Number.parseInt(block.number, 16)
+  const number = quantity(block.number)
   if (receipts.length !== block.transactions.length) {
     throw new InconsistentBlockError(`block ${number}: ${block.transactions.length} transactions but ${receipts.length} receipts`)
   }

@@ -49,7 +49,7 @@ export type FollowerOptions = FollowerSettings & {
   rpc: Rpc
   wsUrl: string | null
   streams: StreamDefinition[]
-  /** Logs per stream pass; spec 02 fixes 5000, tests use fewer. */
+  /** Logs per stream pass: 5000 (docs/spool.md), tests use fewer. */
   maxLogsPerPass?: number
   log: (level: 'info' | 'warn' | 'error', fields: Record<string, unknown>, message: string) => void
   onHealth: (health: SpoolHealth) => void
@@ -562,7 +562,7 @@ export class Follower {
   }
 
   /**
-   * The derived streams, each on a schedule of its own (spec 02): a stream behind the spool runs
+   * The derived streams, each on a schedule of its own (docs/spool.md): a stream behind the spool runs
    * pass after pass (one short pass every 15 s while the spool itself catches up), one that has
    * caught up sleeps its own two seconds. Passes read only the
    * spool, never the node. One stream per pass, never two in one transaction, and the event loop

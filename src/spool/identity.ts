@@ -2,6 +2,7 @@ import type { Database } from 'bun:sqlite'
 import type { Rpc } from '../chain/rpc.ts'
 import { getMeta, setMeta } from './db.ts'
 import { FatalError } from '../errors.ts'
+import { quantity } from '../eth/quantity.ts'
 
 /** The node is a different chain from the one the spool holds (or the config expects). */
 export class SpoolIdentityError extends FatalError {
@@ -13,7 +14,7 @@ export class SpoolIdentityError extends FatalError {
  * chain id, same genesis hash), and records both in a new spool.
  */
 export async function checkIdentity(db: Database, rpc: Rpc, expectedChainId: number, path: string): Promise<void> {
-  const nodeChainId = Number.parseInt(await rpc.call<string>('eth_chainId'), 16)
+  const nodeChainId = quantity(await rpc.call<string>('eth_chainId'))
   const genesis = await rpc.call<{ hash: string } | null>('eth_getBlockByNumber', ['0x0', false])
   // A node that pruned its genesis cannot prove it; the chain id and the stored tip still must match.
   const genesisHash = genesis?.hash.toLowerCase() ?? null

@@ -1,6 +1,7 @@
 // How a long catch-up is going: blocks done and left, the rate over the last seconds, and when it
 // should end. The follower feeds it every write; the log says it every few seconds, the health
 // objects carry it, and a terminal shows it as a line of its own.
+import { roughDuration } from '../format/duration.ts'
 
 /** A catch-up in progress, as the health objects show it; null when the spool is at the head. */
 export type CatchUp = {
@@ -96,12 +97,6 @@ const round = (value: number) => Math.round(value * 10) / 10
 
 /** The catch-up in a line: for the log's message and a terminal's progress line. */
 export function describeCatchUp(status: CatchUp, head: number, nodeHead: number): string {
-  const eta = status.etaSeconds === null ? 'working out the rate' : `about ${formatSeconds(status.etaSeconds)} left`
+  const eta = status.etaSeconds === null ? 'working out the rate' : `about ${roughDuration(status.etaSeconds)} left`
   return `catching up: block ${head} of ${nodeHead}, ${status.blocksLeft} to go, ${status.blocksPerSecond} blocks/s, ${status.txsPerSecond} tx/s, ${eta}`
-}
-
-function formatSeconds(seconds: number): string {
-  if (seconds < 90) return `${seconds} s`
-  if (seconds < 5400) return `${Math.round(seconds / 60)} min`
-  return `${(seconds / 3600).toFixed(1)} h`
 }

@@ -253,10 +253,11 @@ describe('over a small chain', () => {
     expect(read.creationTraces(db, 0, 2)).toEqual([])
   })
 
-  test("successful calls of a selector, oldest first, with their block's time", () => {
-    const calls = read.successfulCalls(db, blob(A), blob(B), blob('0xa9059cbb'))
-    expect(calls.map((call) => [hex(call.input), call.timestamp])).toEqual([[CALL, 1002]])
-    // The reverted one from B is not a successful call.
-    expect(read.successfulCalls(db, blob(B), blob(A), blob('0xa9059cbb'))).toEqual([])
+  test("the calls one address sent another with a selector, oldest first, with their status and block's time", () => {
+    const calls = read.callsFromTo(db, blob(A), blob(B), blob('0xa9059cbb'))
+    expect(calls.map((call) => [call.id, hex(call.input), call.status, call.timestamp])).toEqual([[txId(1, 1), CALL, 1, 1002]])
+    // The reverted one from B to A is handed over with its status.
+    expect(read.callsFromTo(db, blob(B), blob(A), blob('0xa9059cbb')).map((call) => [call.id, call.status])).toEqual([[txId(3, 0), 0]])
+    expect(read.callsFromTo(db, blob(A), blob(B), blob('0x12345678'))).toEqual([])
   })
 })

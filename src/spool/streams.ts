@@ -8,9 +8,9 @@ import { keepingHistoryFrom } from './kit/versioned.ts'
 import type { Migration } from './migrations.ts'
 import type { TxLog } from './read/transactions.ts'
 
-/** Spec 02 "Indexer streams": a pass takes at most 5000 logs. */
+/** A pass takes at most 5000 logs. */
 export const MAX_LOGS_PER_PASS = 5000
-/** Spec 02: once caught up, a stream sleeps two seconds between passes. */
+/** Once caught up, a stream sleeps two seconds between passes. */
 export const CAUGHT_UP_SLEEP_MS = 2000
 
 /** A log as a derived stream reads it from the spool: the transaction's log, and where it stands. */

@@ -132,6 +132,7 @@ describe('ejected from an open socket, with a close code and reason', () => {
         running.arcade.relay.apply({ number, block: number, hash: '0x00', timestampUs: 1_700_000_000_000_000 + number, txCount: 0 }, [])
       }
       if (!stalledMember.ejected) mostBehind = Math.max(mostBehind, stalledMember.socket.getBufferedAmount())
+      // A turn of the event loop, in which the sockets write what they can.
       await Bun.sleep(0)
     }
     const last = number - 1

@@ -6,7 +6,7 @@ import { ARCADE_GAMES } from '../../src/devnet/deploy.ts'
 import { decodeEvents, startDevChain, type DevChain } from '../helpers/devChain.ts'
 import { coinFlip, crash, dice, lottery, mines, plinko, roulette, seedOf, skimOf, slots } from './helpers/tables.ts'
 
-// Every game on a real chain, its payouts checked against the tables of the README (written again
+// Every game on a real chain, its payouts checked against the tables of docs/arcade.md (written again
 // in helpers/tables.ts): what the pure functions answer for every input that matters, and what
 // real bets settled from real block hashes credit to the player's bank balance. Every stake sends
 // its skim to the fee router.

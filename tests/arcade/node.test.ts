@@ -6,7 +6,7 @@ import { TestSocket } from './helpers/socketClient.ts'
 import { tcpProxy } from './helpers/tcpProxy.ts'
 
 // The node socket: new heads over the node's WebSocket, reconnecting with backoff, catching up
-// on what was missed while it was down, and readiness that follows it (spec 03 "States").
+// on what was missed while it was down, and readiness that follows it (docs/arcade.md).
 
 const ready = async (arcade: RunningArcade) => {
   const response = await fetch(`${arcade.service.url}/api/ready`)
@@ -100,11 +100,12 @@ describe('readiness', () => {
     try {
       const before = await anvil.mine(3)
       await waitFor(() => running.arcade.relay.head?.number === before, 'the third block', 3000)
+      const genesis = Number((await anvil.rpc.call<{ timestamp: string }>('eth_getBlockByNumber', ['0x0', false])).timestamp)
       const port = anvil.port
       await anvil.stop()
       await waitFor(() => !running.arcade.nodeConnected(), 'the node socket to drop', 3000)
       // A genesis block made in the same second as the first node's is the same block.
-      await Bun.sleep(1100)
+      await waitFor(() => Date.now() >= (genesis + 1) * 1000, 'a second after the first genesis block', 3000)
       anvil = await startNode({ port })
       // No block is mined: the genesis block, below the last one applied, is the new head.
       await waitFor(() => running.arcade.relay.head?.number === 0, 'the new chain’s genesis head', 5000)
@@ -144,9 +145,10 @@ describe('readiness', () => {
     try {
       await anvil.mine()
       await waitFor(async () => (await ready(running)).status === 200, 'ready', 3000)
-      await Bun.sleep(2000)
-      const stale = await ready(running)
-      expect(stale.status).toBe(503)
+      const stale = await waitFor(async () => {
+        const answer = await ready(running)
+        return answer.status === 503 ? answer : null
+      }, 'the last mini-block to grow older than the limit', 4000)
       expect(String(stale.body.error)).toMatch(/^not ready: the last mini-block is \d+ ms old \(limit 1500 ms\)$/)
       await anvil.mine()
       await waitFor(async () => (await ready(running)).status === 200, 'ready again', 3000)

@@ -1,4 +1,7 @@
 import { expect, test } from 'bun:test'
+import { existsSync, readdirSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { join } from 'node:path'
 import { AnvilError, startAnvil } from '../../src/chain/anvil.ts'
 import { spawnAnvil } from '../helpers/anvil.ts'
 import { devNode } from '../helpers/devChain.ts'
@@ -13,6 +16,22 @@ test('anvil starts on a free port with chain id 78270 and stops', async () => {
   }
   expect(anvil.process.exitCode ?? anvil.process.signalCode).not.toBeNull()
   await expect(fetch(anvil.rpcUrl, { method: 'POST', body: '{}' })).rejects.toThrow()
+})
+
+test("anvil's states past those in memory go into a folder of the stack's, removed when it stops", async () => {
+  const foundryStates = join(homedir(), '.foundry/anvil/tmp')
+  const listed = () => new Set(existsSync(foundryStates) ? readdirSync(foundryStates) : [])
+  const before = listed()
+  const anvil = await spawnAnvil()
+  try {
+    // Past the states anvil holds in memory, so that some are written out.
+    await devNode(anvil.rpcUrl).rpc.call('anvil_mine', ['0x400'])
+    expect(existsSync(anvil.stateCache)).toBe(true)
+    expect([...listed()].filter((name) => !before.has(name))).toEqual([])
+  } finally {
+    await anvil.stop()
+  }
+  expect(existsSync(anvil.stateCache)).toBe(false)
 })
 
 test('a taken port is a one-line error', async () => {

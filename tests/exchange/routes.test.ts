@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { copyFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { erc20Abi, getAddress, parseUnits, type Address } from 'viem'
+import { addressKey } from '../../src/eth/address.ts'
 import { devAccounts } from '../../src/devnet/accounts.ts'
 import { ours, uniswap } from '../../src/devnet/artifacts.ts'
 import { createExchangeApp } from '../../src/exchange/app.ts'
@@ -14,7 +15,7 @@ import { waitFor } from '../helpers/wait.ts'
 import { manySmallSwaps } from './activity.ts'
 import { indexedChain, type IndexedChain } from './helpers.ts'
 
-// Every route of spec 02 "Endpoints" on the seeded dev chain: shapes, order, defaults, clamps
+// Every route of docs/exchange.md "Routes" on the seeded dev chain: shapes, order, defaults, clamps
 // and statuses, at `/` and under `/api/`.
 
 type Body = Record<string, any>
@@ -41,7 +42,6 @@ afterAll(() => indexed?.stop())
 
 const get = (path: string) => indexed.get<Body>(path)
 const lower = (address: string) => address.toLowerCase()
-const bare = (address: string) => address.slice(2).toLowerCase()
 /** The address with the case of its first letter flipped: mixed case whose checksum no longer holds. */
 const badChecksum = (address: string) => address.replace(/[a-fA-F]/, (letter) => (letter === letter.toLowerCase() ? letter.toUpperCase() : letter.toLowerCase()))
 /** Newest first: blocks never go up, and within one transaction the log index goes down. */
@@ -85,7 +85,7 @@ describe('constant-product routes', () => {
       expect(row.token0).toEqual({ address: expect.any(String), symbol: expect.any(String), decimals: expect.any(Number) })
       expect(typeof row.reservesBlock).toBe('number')
       expect(typeof row.createdBlock).toBe('number')
-      // Spec 02: no per-token price from reserves.
+      // No per-token price from reserves.
       expect(row.price).toBeUndefined()
     }
   })
@@ -119,7 +119,7 @@ describe('constant-product routes', () => {
 
   test('/pool/{pair}: the same row plus ethUsd, any case, with or without 0x', async () => {
     const row = pairs[1]!
-    for (const written of [row.pair, lower(row.pair), bare(row.pair), row.pair.toUpperCase().replace('0X', '0x')]) {
+    for (const written of [row.pair, lower(row.pair), addressKey(row.pair), row.pair.toUpperCase().replace('0X', '0x')]) {
       const { status, body } = await get(`/pool/${written}`)
       expect(status).toBe(200)
       expect(body).toEqual({ ...row, ethUsd: (await get('/pools')).body.ethUsd })
@@ -177,7 +177,7 @@ describe('constant-product routes', () => {
     expect((await get('/swaps?limit=-7')).body.swaps).toEqual(all.slice(0, 1))
     expect((await get('/swaps?limit=100000')).body.swaps).toEqual(all)
     const pair = pairs[2]!.pair
-    expect((await get(`/swaps?pair=${bare(pair)}&limit=500`)).body.swaps).toEqual(all.filter((swap) => swap.pair === pair))
+    expect((await get(`/swaps?pair=${addressKey(pair)}&limit=500`)).body.swaps).toEqual(all.filter((swap) => swap.pair === pair))
     const bob = devAccounts.bob.address
     const byBob = all.filter((swap) => swap.sender === bob)
     expect(byBob.length).toBeGreaterThan(0)
@@ -248,7 +248,7 @@ describe('concentrated routes', () => {
 
   test('/cl/pool/{address}: the row plus ethUsd; 404 unknown or constant-product; 400 malformed', async () => {
     const row = pools[1]!
-    expect((await get(`/cl/pool/${bare(row.pool)}`)).body).toEqual({ ...row, ethUsd: (await get('/pools')).body.ethUsd })
+    expect((await get(`/cl/pool/${addressKey(row.pool)}`)).body).toEqual({ ...row, ethUsd: (await get('/pools')).body.ethUsd })
     expect((await get(`/cl/pool/${pairs[0]!.pair}`)).status).toBe(404)
     expect((await get(`/cl/pool/0x${'00'.repeat(20)}`)).status).toBe(404)
     expect(await get('/cl/pool/0xnothex')).toMatchObject({ status: 400, body: { error: INVALID_PARAMETER } })
@@ -282,7 +282,7 @@ describe('concentrated routes', () => {
     const pool = pools[0]!.pool
     expect((await get(`/cl/positions?closed=1&pool=${lower(pool)}`)).body.positions).toEqual(every.filter((row) => row.pool === pool))
     const manager = indexed.manifest.contracts.NonfungiblePositionManager
-    expect((await get(`/cl/positions?owner=${bare(manager)}&limit=2`)).body.positions).toEqual(open.slice(0, 2))
+    expect((await get(`/cl/positions?owner=${addressKey(manager)}&limit=2`)).body.positions).toEqual(open.slice(0, 2))
     expect((await get(`/cl/positions?owner=${devAccounts.alice.address}`)).body.positions).toEqual([])
     expect((await get('/cl/positions?closed=abc')).status).toBe(400)
   })

@@ -1,11 +1,14 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import net from 'node:net'
+import { networkInterfaces } from 'node:os'
 import { createExplorerApp } from '../../src/explorer/app.ts'
+import { listen } from '../../src/http/serve.ts'
+import { OPERATOR_PATH } from '../../src/ops/runtime.ts'
 import { startSpool } from '../../src/spool/spool.ts'
 import { spoolWiring } from '../../src/streams.ts'
 import { serveOnFreePort, testContext } from '../helpers/service.ts'
 
-// Spec 03 "Limits" and "Errors" at the explorer's door: 300 requests a minute per client (the
+// The explorer's limits and errors at its door (docs/explorer.md, docs/http.md): 300 requests a minute per client (the
 // right-hand end of X-Forwarded-For behind trusted proxies), 429 without retry-after; bodies over
 // 600,000 bytes; every POST 405 with the CORS headers; preflights 204; foreign origins 403.
 // None of it needs the chain: the spool waits for a node that is not there.
@@ -43,7 +46,8 @@ function raw(text: string): Promise<{ status: number; body: string }> {
 
 describe('request rate', () => {
   test('300 a minute per client, then 429 with no retry-after; another client is not affected', async () => {
-    // Start well inside a wall-clock minute, so that the window cannot turn during the test.
+    // Start well inside a wall-clock minute, so that the window cannot turn during the test (the
+    // running stack counts by the wall clock's minute: only waiting moves it).
     const untilNextMinute = 60_000 - (Date.now() % 60_000)
     if (untilNextMinute < 5000) await Bun.sleep(untilNextMinute + 10)
     const client = '198.51.100.20'
@@ -64,6 +68,48 @@ describe('request rate', () => {
     const page = (path: string) => fetch(`${explorer.url}${path}`, { headers: { 'x-forwarded-for': client } })
     for (const path of ['/', '/app.js', '/app.css', '/tx/0x01']) expect([path, (await page(path)).status]).toEqual([path, 200])
     expect((await page('/dex/pools')).status).toBe(429)
+  })
+})
+
+describe("the operator's route", () => {
+  const operator = (init: RequestInit = {}, base = explorer.url) => fetch(`${base}${OPERATOR_PATH}`, init)
+
+  test('is not counted by the minute, and answers only a request from this machine that no proxy forwarded', async () => {
+    const untilNextMinute = 60_000 - (Date.now() % 60_000)
+    if (untilNextMinute < 5000) await Bun.sleep(untilNextMinute + 10)
+    // This machine's own minute spent (no forwarding header: the client is the socket's peer).
+    await Promise.all(Array.from({ length: 300 }, () => fetch(`${explorer.url}/api/health`)))
+    expect((await fetch(`${explorer.url}/api/stats`)).status).toBe(429)
+    const answer = await operator()
+    expect(answer.status).toBe(200)
+    expect(answer.headers.get('cache-control')).toBe('no-store')
+    const body = (await answer.json()) as Record<string, any>
+    // No node here: a spool with no block yet, its streams before their first.
+    expect(body).toMatchObject({ service: 'explorer', status: 'ok', spool: { head: null, hash: null } })
+    expect(body.spool.streams.tally).toEqual({ cursorBlock: null, lagBlocks: null, updatedAt: null })
+    expect(Object.keys(body.stats)).toContain('derivedLag')
+    // A forwarded request is never the operator's, whatever address it names or the proxy hops say.
+    const forwarded: Array<Record<string, string>> = [{ 'x-forwarded-for': '127.0.0.1' }, { 'x-forwarded-for': '203.0.113.7, 127.0.0.1' }, { forwarded: 'for=127.0.0.1' }]
+    for (const headers of forwarded) {
+      const refused = await operator({ headers })
+      expect([headers, refused.status]).toEqual([headers, 404])
+      expect(await refused.json()).toEqual({ error: 'not found' })
+    }
+  })
+
+  test("a peer that is not loopback is refused, though the service listens on every address", async () => {
+    const outward = Object.values(networkInterfaces())
+      .flat()
+      .find((address) => address?.family === 'IPv4' && !address.internal)?.address
+    expect(outward).toBeString()
+    const everywhere = testContext(`[chain]\nrpc = "http://127.0.0.1:9"\nws = "ws://127.0.0.1:9"\n[explorer]\nhost = "0.0.0.0"\n[data]\ndir = "${context.config.dataDir}"\n`)
+    const wide = listen(createExplorerApp(everywhere, spool), 'explorer', '0.0.0.0', 0)
+    try {
+      expect((await operator({}, `http://127.0.0.1:${wide.port}`)).status).toBe(200)
+      expect((await operator({}, `http://${outward}:${wide.port}`)).status).toBe(404)
+    } finally {
+      await wide.stop()
+    }
   })
 })
 

@@ -3,7 +3,7 @@ import { devAccounts } from '../../src/devnet/accounts.ts'
 import { deposits } from '../spool/helpers.ts'
 import { DECIMAL, mineEmpty, seededExplorer, sendInOneBlock, statsAt, type SeededExplorer } from './helpers.ts'
 
-// The list routes of spec 03 on the seeded dev chain, plus a block of 60 transactions (to see the
+// The list routes of docs/explorer.md on the seeded dev chain, plus a block of 60 transactions (to see the
 // block detail's default of 50), three empty blocks (for active=1) and a hundred more single
 // transactions (so that more than 200 blocks carry transactions and the chart clamp shows).
 

@@ -8,7 +8,7 @@ import { spawnAnvil, type Anvil } from '../helpers/anvil.ts'
 import { serveOnFreePort, testContext } from '../helpers/service.ts'
 import { send, waitFor } from './helpers.ts'
 
-// Spec 03 "/live": text/event-stream, one stats frame per change, at most 32 open (the next is
+// `/live`: text/event-stream, one stats frame per change, at most 32 open (the next is
 // 503), each closed silently after its lifetime (shortened here through explorer.liveSeconds).
 
 let anvil: Anvil
@@ -75,6 +75,8 @@ describe('/live', () => {
     // Let the stats settle (the first ticks fill in the node's figures, the streams reach the
     // spool's head within their two-second sleep), then watch an idle chain.
     await waitFor(() => live.frames.at(-1)?.derivedLag === 0 && live.frames.at(-1)?.nodeReachable === true, 'settled stats', 5000)
+    // An absence takes time to show: a moment for the last figures to arrive, then a second and a
+    // half of an idle chain in which no frame may come.
     await Bun.sleep(1500)
     const settled = live.frames.length
     await Bun.sleep(1500)

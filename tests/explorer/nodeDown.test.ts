@@ -5,7 +5,7 @@ import { devAccounts } from '../../src/devnet/accounts.ts'
 import { SPOOL_FILE } from '../../src/spool/db.ts'
 import { seededExplorer, send, waitFor, type SeededExplorer } from './helpers.ts'
 
-// Spec 03 "Some fields are read live": mini-blocks the spool lacks come from the node, and with
+// Live parts: mini-blocks the spool lacks come from the node, and with
 // the node gone the live fields are null or absent while the rest is served from the spool, 200.
 
 let seeded: SeededExplorer

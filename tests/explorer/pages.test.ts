@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
-import { expectText, openPage, pagesStack, screenshot, type PagesStack } from '../helpers/explorerPages.ts'
+import { expectText, openPage, pageForFile, screenshot, type PagesStack } from '../helpers/explorerPages.ts'
 
 // The explorer's pages in Chromium against `stack dev`: each page shows what the API says (the
 // test reads the API and finds it on the page), the EIP-3091 paths and the search box lead where
@@ -9,14 +9,7 @@ import { expectText, openPage, pagesStack, screenshot, type PagesStack } from '.
 let stack: PagesStack
 let page: Page
 let errors: string[]
-let close: () => Promise<void>
-beforeAll(async () => {
-  stack = await pagesStack()
-  ;({ page, errors, close } = await openPage(stack.browser))
-}, 90_000)
-afterAll(async () => {
-  await close?.()
-})
+pageForFile((shared) => ({ stack, page, errors } = shared))
 
 type Overview = { stats: Record<string, number>; blocks: Array<{ number: number; txCount: number }>; txs: Array<{ hash: string; method: string | null; blockNumber: number }>; topAccounts: Array<{ address: string; label: string | null; txCount: number }> }
 

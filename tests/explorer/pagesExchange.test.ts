@@ -33,6 +33,7 @@ beforeAll(async () => {
     const stats = JSON.stringify(await direct('/stats'))
     const settled = health.streams !== undefined && health.streams.v2.lagBlocks <= 2 && health.streams.cl.lagBlocks <= 2 && stats === last
     last = stats
+    // Still means the same figures half a second apart.
     if (!settled) await Bun.sleep(500)
     return settled
   }, 'the exchange index past the seed', 40_000)
@@ -106,7 +107,7 @@ describe('the exchange pages', () => {
     await expectText(page, '#exchange-stat-cl-positions dd', grouped(stats.concentrated.positions))
     expect(stats.ethUsd).not.toBeNull()
     await expectText(page, '#exchange-stat-eth-usd dd', `$${groupedDecimal(stats.ethUsd!)}`)
-    // Not value locked: the WETH side doubled, over the pairs that have one, as spec 02 has it.
+    // Not value locked: the WETH side doubled, over the pairs that have one (docs/exchange.md).
     await expectText(page, '#exchange-value', `The WETH side of ${stats.poolsWithEth} of the ${stats.pools} pairs, doubled: ${inUnits(stats.valueEthWei, 18, 4)} ETH ($${groupedDecimal(stats.valueUsd!)})`)
     for (const pair of pairs) {
       const row = `#exchange-pairs tr[data-pair="${pair.pair}"]`

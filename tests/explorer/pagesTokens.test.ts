@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
-import { expectText, openPage, pagesStack, screenshot, type PagesStack } from '../helpers/explorerPages.ts'
+import { expectText, openPage, pageForFile, screenshot, type PagesStack } from '../helpers/explorerPages.ts'
 
 // The token and NFT pages in Chromium against `stack dev`: each shows what the API says (read
 // from the API here and found on the page), loads nothing from another origin, and meets no
@@ -9,14 +9,7 @@ import { expectText, openPage, pagesStack, screenshot, type PagesStack } from '.
 let stack: PagesStack
 let page: Page
 let errors: string[]
-let close: () => Promise<void>
-beforeAll(async () => {
-  stack = await pagesStack()
-  ;({ page, errors, close } = await openPage(stack.browser))
-}, 90_000)
-afterAll(async () => {
-  await close?.()
-})
+pageForFile((shared) => ({ stack, page, errors } = shared))
 
 type Token = { address: string; name: string | null; symbol: string | null; decimals: number | null; totalSupply: string | null; transfers: number; native: boolean; verified: boolean; logoURI: string | null; label: string | null }
 type Collection = { address: string; name: string | null; symbol: string | null; standard: string; minted: number; transfers: number; verified: boolean; label: string | null }

@@ -3,11 +3,12 @@ import { encodeFunctionData, parseAbi } from 'viem'
 import { createRpc } from '../../src/chain/rpc.ts'
 import { devAccounts } from '../../src/devnet/accounts.ts'
 import { demoTokenUri } from '../../src/devnet/nft.ts'
+import { quantity } from '../../src/eth/quantity.ts'
 import { createExplorerApp } from '../../src/explorer/app.ts'
 import { serveOnFreePort, testContext } from '../helpers/service.ts'
 import { DECIMAL, registryListing, seededExplorer, send, statsAt, waitFor, type SeededExplorer } from './helpers.ts'
 
-// The record routes of spec 03 on the seeded dev chain: a transaction, an address, the token and
+// The record routes of docs/explorer.md on the seeded dev chain: a transaction, an address, the token and
 // NFT lists, a collection and an item, fees and names. Fifty more NFTs are minted (so that the
 // collection's clamp to 48 and its 30 recent transfers show), one of them with an http tokenURI
 // on this machine, which the resolver must never fetch.
@@ -53,7 +54,7 @@ describe('NFT collection and item', () => {
 
   test('items clamped to 48, the 30 most recent transfers; metadata arrives from the background', async () => {
     const cold = await seeded.json<Collection>(`/nft/${c.DemoNFT}`)
-    // Tagged, not listed: a tag gives a label, never the verified mark (spec 01).
+    // Tagged, not listed: a tag gives a label, never the verified mark (docs/registry.md).
     expect(cold).toMatchObject({ address: c.DemoNFT, name: 'Dev Chain Sketches', symbol: 'SKETCH', verified: false, label: { name: 'Demo NFT', category: 'token' }, itemCount: 55 })
     expect(cold.items).toHaveLength(48)
     expect(cold.items[0]!.tokenId).toBe('1')
@@ -196,7 +197,7 @@ describe('/address/{address}', () => {
     const answer = await addressOf<AddressAnswer>(alice.toLowerCase())
     expect(answer.address).toBe(alice)
     expect(answer.balance).toBe(BigInt(await rpc.call<string>('eth_getBalance', [alice, 'latest'])).toString())
-    expect(answer.nonce).toBe(Number.parseInt(await rpc.call<string>('eth_getTransactionCount', [alice, 'latest']), 16))
+    expect(answer.nonce).toBe(quantity(await rpc.call<string>('eth_getTransactionCount', [alice, 'latest'])))
     expect(answer).toMatchObject({ contract: false, bytecode: null, bytecodeSize: 0, creator: null, name: { name: 'alice.bx', owner: alice } })
     expect(answer.counts.sent).toBe(answer.nonce!)
     expect(answer.counts.tokenTransfers).toBeGreaterThan(0)

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { mkdtempSync } from 'node:fs'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -6,18 +6,11 @@ import { join } from 'node:path'
 import { getAddress, parseEther, type Hash } from 'viem'
 import { ANVIL_DEV_KEYS } from '../../src/devnet/accounts.ts'
 import { waitFor } from '../helpers/wait.ts'
-import { FUND_ETH, freshAddress, freshClient, startFaucet, startFaucetChain, type FaucetChain, type FaucetUnderTest } from './helpers.ts'
+import { FUND_ETH, faucetForFile, freshAddress, freshClient, startFaucet, type FaucetChain, type FaucetUnderTest } from './helpers.ts'
 
 let chain: FaucetChain
 let service: FaucetUnderTest
-beforeAll(async () => {
-  chain = await startFaucetChain()
-  service = startFaucet(chain)
-})
-afterAll(async () => {
-  await service?.stop()
-  await chain?.stop()
-})
+faucetForFile((running) => ({ chain, service } = running))
 
 const post = (body: string | null, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
   fetch(`${service.url}/drip`, { method: 'POST', headers: { 'x-forwarded-for': freshClient(), ...headers }, body })
@@ -196,7 +189,7 @@ describe('a faucet that does not drip', () => {
     const configured = startFaucet(chain, { dataDir: empty, toml: `contract = "${chain.faucet.toLowerCase()}"\n` })
     try {
       const status = await undeployed.status()
-      // Spec 02: /status is 502 when the node is unreachable and 500 for anything else.
+      // /status is 502 when the node is unreachable and 500 for anything else.
       expect(status.status).toBe(500)
       expect(status.body.error).toStartWith('faucet not deployed')
       expect((await undeployed.drip(freshAddress())).status).toBe(503)

@@ -1,22 +1,15 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Hash } from 'viem'
 import { JOURNAL_DIR } from '../../src/faucet/faucet.ts'
 import { waitFor } from '../helpers/wait.ts'
-import { freshAddress, freshClient, startFaucet, startFaucetChain, type FaucetChain, type FaucetUnderTest } from './helpers.ts'
+import { faucetForFile, freshAddress, freshClient, type FaucetChain, type FaucetUnderTest } from './helpers.ts'
 
 let chain: FaucetChain
 let service: FaucetUnderTest
-beforeAll(async () => {
-  chain = await startFaucetChain()
-  // A short receipt window, so that a chain that does not mine is noticed quickly.
-  service = startFaucet(chain, { toml: 'receiptTimeoutMs = 300\n' })
-})
-afterAll(async () => {
-  await service?.stop()
-  await chain?.stop()
-})
+// A short receipt window, so that a chain that does not mine is noticed quickly.
+faucetForFile((running) => ({ chain, service } = running), { toml: 'receiptTimeoutMs = 300\n' })
 
 describe('no receipt in the window', () => {
   test('503 no receipt yet; the slot stays taken while the transaction is pending, and after it lands', async () => {

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'bun:test'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -67,6 +68,24 @@ export const freshClient = () => `2001:db8::${(nextClient++).toString(16)}`
 let nextAccount = 1
 /** An account address no other request of the run has used. */
 export const freshAddress = (): Address => `0x${(0xfa0000 + nextAccount++).toString(16).padStart(40, '0')}` as Address
+
+/**
+ * A faucet chain and a faucet over it for the tests of one file: started before them (handed to
+ * `started`), stopped after them.
+ */
+export function faucetForFile(started: (running: { chain: FaucetChain; service: FaucetUnderTest }) => void, options: Parameters<typeof startFaucet>[1] = {}): void {
+  let chain: FaucetChain | undefined
+  let service: FaucetUnderTest | undefined
+  beforeAll(async () => {
+    chain = await startFaucetChain()
+    service = startFaucet(chain, options)
+    started({ chain, service })
+  })
+  afterAll(async () => {
+    await service?.stop()
+    await chain?.stop()
+  })
+}
 
 /**
  * The faucet app over `chain`, on a free port, trusting one proxy hop so that each test can

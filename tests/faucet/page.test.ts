@@ -1,35 +1,29 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
 import { getAddress, parseEther, type Hash } from 'viem'
-import { freshAddress, startFaucet, startFaucetChain, type FaucetChain, type FaucetUnderTest } from './helpers.ts'
+import { pollUntil } from '../../src/poll.ts'
+import { faucetForFile, freshAddress, type FaucetChain, type FaucetUnderTest } from './helpers.ts'
 import { launchChromium } from '../helpers/browser.ts'
 
 let chain: FaucetChain
 let service: FaucetUnderTest
 let browser: Browser
 let page: Page
+faucetForFile((running) => ({ chain, service } = running))
 beforeAll(async () => {
-  chain = await startFaucetChain()
-  service = startFaucet(chain)
   browser = await launchChromium()
   page = await browser.newPage()
 }, 30_000)
 afterAll(async () => {
   await browser?.close()
-  await service?.stop()
-  await chain?.stop()
 })
 
 /** The text of `selector` once it settles on `wanted` (the page fills it in asynchronously). */
 async function expectText(selector: string, wanted: string, how: 'exact' | 'contains' = 'exact'): Promise<void> {
   const matches = (text: string) => (how === 'exact' ? text === wanted : text.includes(wanted))
-  const deadline = performance.now() + 5000
-  let text = ''
-  while (performance.now() < deadline) {
-    text = ((await page.locator(selector).textContent()) ?? '').trim()
-    if (matches(text)) return
-    await Bun.sleep(25)
-  }
+  const read = async () => ((await page.locator(selector).textContent()) ?? '').trim()
+  const { value: text, met } = await pollUntil(read, matches, { timeoutMs: 5000, intervalMs: 25 })
+  if (met) return
   if (how === 'exact') expect(text).toBe(wanted)
   else expect(text).toContain(wanted)
 }

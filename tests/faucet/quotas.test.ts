@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { JOURNAL_DIR } from '../../src/faucet/faucet.ts'
 import { utcDay } from '../../src/faucet/quota/day.ts'
 import type { Checkpoint } from '../../src/faucet/quota/entries.ts'
-import { freshAddress, freshClient, startFaucet, startFaucetChain, type FaucetChain, type FaucetUnderTest } from './helpers.ts'
+import { faucetForFile, freshAddress, freshClient, startFaucet, type FaucetChain, type FaucetUnderTest } from './helpers.ts'
 
 let chain: FaucetChain
 let service: FaucetUnderTest
-beforeAll(async () => {
-  chain = await startFaucetChain()
-  service = startFaucet(chain)
-})
-afterAll(async () => {
-  await service?.stop()
-  await chain?.stop()
-})
+faucetForFile((running) => ({ chain, service } = running))
 
 const count = (statuses: number[]) => statuses.reduce<Record<number, number>>((counts, status) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {})
 

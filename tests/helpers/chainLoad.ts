@@ -4,6 +4,7 @@ import { devAccounts } from '../../src/devnet/accounts.ts'
 import { uniswap } from '../../src/devnet/artifacts.ts'
 import type { Manifest } from '../../src/devnet/deploy.ts'
 import type { SeedReport } from '../../src/devnet/seed.ts'
+import { bigQuantity, quantity } from '../../src/eth/quantity.ts'
 import type { DevNode } from './devChain.ts'
 
 /**
@@ -156,9 +157,9 @@ async function prepareLoader(node: LoadNode, txsPerBlock: number, swapsPerBlock:
     const counts = await rpc.batch(SENDERS.map((address) => ({ method: 'eth_getTransactionCount', params: [address, 'pending'] })))
     const nonces = counts.map((answer) => {
       if (!answer.ok) throw answer.error
-      return Number(BigInt(answer.value as Hex))
+      return quantity(answer.value as Hex)
     })
-    let baseFee = BigInt(latest.baseFeePerGas ?? 0)
+    let baseFee = bigQuantity(latest.baseFeePerGas)
     let recipients = 0
 
     const block = async (): Promise<SustainedBlock> => {
@@ -179,8 +180,8 @@ async function prepareLoader(node: LoadNode, txsPerBlock: number, swapsPerBlock:
       for (const answer of answers) if (!answer.ok) throw answer.error
       await rpc.call('evm_mine', [])
       const mined = await rpc.call<{ number: Hex; transactions: Hex[]; baseFeePerGas?: Hex }>('eth_getBlockByNumber', ['latest', false])
-      baseFee = BigInt(mined.baseFeePerGas ?? 0)
-      return { number: Number(BigInt(mined.number)), txs: mined.transactions.length, minedAt: Date.now() }
+      baseFee = bigQuantity(mined.baseFeePerGas)
+      return { number: quantity(mined.number), txs: mined.transactions.length, minedAt: Date.now() }
     }
 
     return {

@@ -1,6 +1,8 @@
+import { afterAll, beforeAll } from 'bun:test'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
+import { pollUntil } from '../../src/poll.ts'
 import { launchChromium } from './browser.ts'
 import { ROOT } from './stack.ts'
 import { startSeededDevStack, type SeededDevStack } from './seededDevStack.ts'
@@ -53,17 +55,29 @@ export async function openPage(browser: Browser, options: { width?: number; heig
   return { page, errors, close: () => context.close() }
 }
 
+/**
+ * The shared stack and a page of one file's own: opened before its tests (handed to `opened`),
+ * closed after them.
+ */
+export function pageForFile(opened: (shared: { stack: PagesStack; page: Page; errors: string[] }) => void): void {
+  let close: (() => Promise<void>) | undefined
+  beforeAll(async () => {
+    const stack = await pagesStack()
+    const { page, errors, close: closePage } = await openPage(stack.browser)
+    close = closePage
+    opened({ stack, page, errors })
+  }, 90_000)
+  afterAll(async () => {
+    await close?.()
+  })
+}
+
 /** Waits until `selector`'s text contains `wanted` (the pages fill in as their answers arrive). */
 export async function expectText(page: Page, selector: string, wanted: string, timeoutMs = 10_000): Promise<void> {
   const locator = page.locator(selector).first()
-  const deadline = Date.now() + timeoutMs
-  let text = ''
-  while (Date.now() < deadline) {
-    text = ((await locator.textContent().catch(() => null)) ?? '').replace(/\s+/g, ' ').trim()
-    if (text.includes(wanted)) return
-    await Bun.sleep(50)
-  }
-  throw new Error(`${selector} never read "${wanted}"; it read "${text.slice(0, 300)}"`)
+  const read = async () => ((await locator.textContent().catch(() => null)) ?? '').replace(/\s+/g, ' ').trim()
+  const { value: text, met } = await pollUntil(read, (text) => text.includes(wanted), { timeoutMs, intervalMs: 50 })
+  if (!met) throw new Error(`${selector} never read "${wanted}"; it read "${text.slice(0, 300)}"`)
 }
 
 /** Keeps a screenshot of the whole page under test-artifacts/screenshots/<name>.png. */

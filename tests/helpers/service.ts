@@ -1,25 +1,14 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Writable } from 'node:stream'
 import type { Elysia } from 'elysia'
 import { createChain } from '../../src/chain/client.ts'
 import { parseConfig, type Config } from '../../src/config/load.ts'
 import type { ServiceContext } from '../../src/context.ts'
 import { listen, type Listening } from '../../src/http/serve.ts'
-import { createLogger } from '../../src/log.ts'
+import { captureLog } from '../../src/log.ts'
 
-/** A logger whose JSON lines are kept for assertions. */
-export function captureLog(level = 'info') {
-  const lines: Record<string, unknown>[] = []
-  const destination = new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n')) if (line.trim()) lines.push(JSON.parse(line))
-      done()
-    },
-  })
-  return { log: createLogger({ level, pretty: false, destination }), lines }
-}
+export { captureLog }
 
 /**
  * A service context from config text (defaults when empty), logging into memory. The chain is

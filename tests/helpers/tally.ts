@@ -1,4 +1,5 @@
 import type { Database } from 'bun:sqlite'
+import { addressKey } from '../../src/eth/address.ts'
 import { tallyTables } from '../../src/explorer/tallyStream.ts'
 import { tableNames } from '../../src/spool/kit/tables.ts'
 import { txTrace } from '../../src/spool/read.ts'
@@ -7,8 +8,6 @@ import type { CallFrame } from '../../src/spool/traces.ts'
 // The explorer's tally checked from outside the stream: counted again from scratch over the
 // whole spool (grouped in SQL, every call tree walked), and its tables dumped for comparing two
 // derivations row for row.
-
-const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex')
 
 /** What the tally must hold: totals, per-account counts, and each contract's creator and transaction (hex without 0x). */
 export type CountedTally = {
@@ -19,7 +18,7 @@ export type CountedTally = {
 
 /** The tally counted from scratch over what the spool holds. */
 export function countTally(db: Database): CountedTally {
-  const grouped = (sql: string) => new Map(db.query<{ a: Uint8Array; n: number }, []>(sql).all().map((row) => [hex(row.a), row.n]))
+  const grouped = (sql: string) => new Map(db.query<{ a: Uint8Array; n: number }, []>(sql).all().map((row) => [addressKey(row.a), row.n]))
   const sent = grouped('SELECT from_addr AS a, count(*) AS n FROM txs GROUP BY from_addr')
   const received = grouped('SELECT coalesce(to_addr, created) AS a, count(*) AS n FROM txs WHERE coalesce(to_addr, created) IS NOT NULL GROUP BY a')
   const self = grouped('SELECT from_addr AS a, count(*) AS n FROM txs WHERE coalesce(to_addr, created) = from_addr GROUP BY a')
@@ -35,9 +34,9 @@ export function countTally(db: Database): CountedTally {
     const add = (contract: string, creator: string) => {
       if (!contracts.has(contract)) contracts.set(contract, { creator, txId: tx.id })
     }
-    if (tx.created) add(hex(tx.created), hex(tx.from_addr))
+    if (tx.created) add(addressKey(tx.created), addressKey(tx.from_addr))
     const walk = (frame: CallFrame) => {
-      if (frame.type.startsWith('CREATE') && !frame.error && frame.to) add(frame.to.slice(2).toLowerCase(), frame.from.slice(2).toLowerCase())
+      if (frame.type.startsWith('CREATE') && !frame.error && frame.to) add(addressKey(frame.to), addressKey(frame.from))
       frame.calls.forEach(walk)
     }
     const trace = txTrace(db, tx.id)
@@ -67,17 +66,17 @@ export function storedTally(db: Database): CountedTally {
   const accounts = db
     .query<{ address: Uint8Array; sent: number; received: number; self: number; total: number }, []>('SELECT address, sent, received, self, total FROM explorer_accounts ORDER BY address')
     .all()
-    .map((row) => ({ ...row, address: hex(row.address) }))
+    .map((row) => ({ ...row, address: addressKey(row.address) }))
   const contracts = db
     .query<{ contract: Uint8Array; creator: Uint8Array; txId: number }, []>('SELECT contract, creator, tx_id AS txId FROM explorer_contracts ORDER BY contract')
     .all()
-    .map((row) => ({ contract: hex(row.contract), creator: hex(row.creator), txId: row.txId }))
+    .map((row) => ({ contract: addressKey(row.contract), creator: addressKey(row.creator), txId: row.txId }))
   return { totals, accounts, contracts }
 }
 
 /** Every row of every table the tally stream declares (histories included), for comparing two derivations. */
 export function dumpTally(db: Database): Record<string, string[]> {
   return Object.fromEntries(
-    tallyTables.flatMap(tableNames).map((name) => [name, db.query<Record<string, unknown>, []>(`SELECT * FROM ${name}`).all().map((row) => JSON.stringify(row, (_key, value) => (value instanceof Uint8Array ? hex(value) : value))).sort()]),
+    tallyTables.flatMap(tableNames).map((name) => [name, db.query<Record<string, unknown>, []>(`SELECT * FROM ${name}`).all().map((row) => JSON.stringify(row, (_key, value) => (value instanceof Uint8Array ? Buffer.from(value).toString('hex') : value))).sort()]),
   )
 }

@@ -10,6 +10,7 @@ import { startSpool } from '../../src/spool/spool.ts'
 import { spoolWiring } from '../../src/streams.ts'
 import { rawRequest } from '../helpers/rawHttp.ts'
 import { serveOnFreePort, testContext } from '../helpers/service.ts'
+import { waitFor } from '../helpers/wait.ts'
 
 // HEAD on each of the four services, on the wire (fetch would not show what a HEAD carries).
 // The explorer, the faucet and the arcade answer it as the GET of the same path without the
@@ -99,9 +100,8 @@ describe('HEAD is the GET without its body', () => {
     expect(head.headers.get('content-length')).toBeNull()
     expect(head.headers.get('transfer-encoding')).toBe('chunked')
     expect(head.body).toBe('')
-    await Bun.sleep(50)
-    const metrics = await (await fetch(`${services.explorer.url}/metrics`)).text()
-    expect(/^stack_explorer_live_streams\{[^}]*\} (\d+)$/m.exec(metrics)?.[1]).toBe('0')
+    const openStreams = async () => /^stack_explorer_live_streams\{[^}]*\} (\d+)$/m.exec(await (await fetch(`${services.explorer.url}/metrics`)).text())?.[1]
+    await waitFor(async () => (await openStreams()) === '0', 'no live stream open', 2000)
   })
 })
 

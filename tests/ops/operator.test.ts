@@ -149,7 +149,9 @@ describe('stack reset', () => {
     const stats = await get(`${url('explorer')}/api/stats`)
     expect(stats.indexedBlock).toBeGreaterThanOrEqual(resetBlock)
     expect(stats.indexedBlock).toBeLessThanOrEqual(await node.head())
-    expect(stats.derivedLag).toBe(0)
+    // The explorer's derived tables on the new chain, within a pass of its head: a stream that has
+    // caught up sleeps two seconds between passes, and a block comes every second.
+    expect(stats.derivedLag).toBeLessThanOrEqual(2)
     // The explorer's tallies stand as they did at the reset point.
     expect(stats.transactions).toBe(seeded.transactions)
     const health = await get(`${url('exchange')}/health`)
@@ -158,7 +160,7 @@ describe('stack reset', () => {
     // A stream that has caught up sleeps two seconds between passes, and a block comes every second.
     expect(health.streams.cl.lagBlocks).toBeLessThanOrEqual(2)
     expect((await get(`${url('exchange')}/swaps`)).swaps).toHaveLength(swaps)
-    // A transaction's answer is kept a few seconds (spec 03); then the drip is gone from the explorer too.
+    // A transaction's answer is kept a few seconds (docs/explorer.md); then the drip is gone from the explorer too.
     await waitFor(async () => (await fetch(`${url('explorer')}/api/tx/${hash}`)).status === 404, 'the drip gone from the explorer', 5000)
     const arcade = await get(`${url('arcade')}/api/stats`)
     expect(arcade.head.block).toBeGreaterThan(resetBlock)

@@ -6,6 +6,7 @@ import { createRpc } from '../../src/chain/rpc.ts'
 import { parseConfig, type Config } from '../../src/config/load.ts'
 import type { FollowerOptions } from '../../src/spool/follower.ts'
 import { devAccounts } from '../../src/devnet/accounts.ts'
+import { quantity } from '../../src/eth/quantity.ts'
 import { devNode } from '../helpers/devChain.ts'
 
 /** Sends `count` WETH deposits, one after the other (anvil mines them as they come), and waits for the last. */
@@ -53,13 +54,13 @@ export async function expectMirror(reader: Database, rpcUrl: string, head: numbe
     const receipt = (answer as { value: { transactionHash: string; status: string } }).value
     const row = txs[index]
     if (!row || `0x${Buffer.from(row.hash).toString('hex')}` !== receipt.transactionHash) problems.push(`transaction ${index} differs`)
-    else if (row.status !== Number.parseInt(receipt.status, 16)) problems.push(`transaction ${receipt.transactionHash} status differs`)
+    else if (row.status !== quantity(receipt.status)) problems.push(`transaction ${receipt.transactionHash} status differs`)
   })
   const nodeLogs = await rpc.call<NodeLog[]>('eth_getLogs', [{ fromBlock: '0x0', toBlock: `0x${head.toString(16)}` }])
   const key = (log: { tx: string; index: number; address: string; topics: string[]; data: string }) =>
     `${log.tx}:${log.index}:${log.address}:${log.topics.join(',')}:${log.data}`
   const nodeKeys = nodeLogs.map((log) =>
-    key({ tx: log.transactionHash, index: Number.parseInt(log.logIndex, 16), address: log.address.toLowerCase(), topics: log.topics, data: log.data }),
+    key({ tx: log.transactionHash, index: quantity(log.logIndex), address: log.address.toLowerCase(), topics: log.topics, data: log.data }),
   )
   const spoolKeys = reader
     .query<{ tx: Uint8Array; log_index: number; address: Uint8Array; t0: Uint8Array | null; t1: Uint8Array | null; t2: Uint8Array | null; t3: Uint8Array | null; data: Uint8Array }, []>(

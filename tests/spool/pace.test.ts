@@ -179,7 +179,8 @@ test('a node whose blocks do not link: tried again with a back-off, counted in t
   expect(health!.spoolHeadBlock).toBe(2)
   expect(health!.retrying!.reason).toContain('block 3')
   await waitFor(() => spool.lines.filter((line) => line.level === 'warn' && line.message.includes('do not link')).length >= 2, 'the problem to be said twice', 20_000)
-  // Backing off: a few requests a second at most, where a loop without a pause makes hundreds.
+  // Backing off: a few requests a second at most, where a loop without a pause makes hundreds
+  // (a rate, so counted over three seconds of the follower's real pauses).
   const before = requests
   await Bun.sleep(3000)
   expect(requests - before).toBeLessThan(30)

@@ -7,6 +7,7 @@ import { startSpool } from '../../src/spool/spool.ts'
 import { spoolWiring } from '../../src/streams.ts'
 import { sustainLoad } from '../helpers/chainLoad.ts'
 import { startNode } from '../helpers/devChain.ts'
+import { percentile } from '../helpers/percentile.ts'
 import { captureLog } from '../helpers/service.ts'
 import { waitFor } from '../helpers/wait.ts'
 
@@ -50,8 +51,7 @@ test(`a minute of ${TXS_PER_BLOCK} transactions every ${BLOCK_MS} ms: the spool 
   await waitFor(() => (spool.health().spoolHeadBlock ?? 0) >= last, 'the spool to store the last block')
 
   expect(produced.length).toBeGreaterThan((SECONDS * 1000) / BLOCK_MS / 2)
-  const sorted = [...lags].sort((a, b) => a - b)
-  const p99 = sorted[Math.floor(sorted.length * 0.99)]!
+  const p99 = percentile([...lags].sort((a, b) => a - b), 0.99)
   // Within a few blocks of the head the whole time, never near the node's history window.
   expect(p99).toBeLessThanOrEqual(3)
   expect(Math.max(...lags)).toBeLessThan(KEEPER / 2)

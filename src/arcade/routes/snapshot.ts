@@ -3,12 +3,12 @@ import { UnavailableError } from '../../errors.ts'
 import { health } from '../../http/health.ts'
 import type { Arcade } from '../arcade.ts'
 
-/** The HTTP snapshot beside the rooms (spec 03), mounted under /api. */
+/** The HTTP snapshot beside the rooms (docs/arcade.md), mounted under /api. */
 export function snapshotRoutes(arcade: Arcade) {
   return (
     new Elysia()
       .get('/health', () => health('arcade'))
-      // 200 with the head when ready, 503 with the reason otherwise (spec 03 "States").
+      // 200 with the head when ready, 503 with the reason otherwise (docs/arcade.md).
       .get('/ready', () => {
         const state = arcade.readiness()
         if (!state.ready) throw new UnavailableError(`not ready: ${state.reason}`)

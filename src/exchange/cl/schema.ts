@@ -2,7 +2,7 @@ import { versionedHistorySql } from '../../spool/kit/tables.ts'
 import type { Migration } from '../../spool/migrations.ts'
 import { poolStateTable, positionTable, tickTable } from './state.ts'
 
-// Tables of the concentrated stream, apart from the constant-product ones (spec 02: the
+// Tables of the concentrated stream, apart from the constant-product ones (the
 // families are not variants of one another). Q64.96 prices, liquidity and amounts are decimal
 // TEXT, signed where the chain's value is signed; ticks fit an INTEGER.
 const stateColumns = {
@@ -79,7 +79,7 @@ export const clMigrations: Migration[] = [
       CREATE INDEX cl_swaps_pool ON cl_swaps(pool, tx_id, log_index);
       CREATE INDEX cl_swaps_sender ON cl_swaps(sender, tx_id, log_index);
 
-      -- Mints, burns and collects, signed from the pool's side (see README).
+      -- Mints, burns and collects, signed from the pool's side (docs/exchange.md "Streams").
       CREATE TABLE cl_events (
         tx_id INTEGER NOT NULL,
         log_index INTEGER NOT NULL,

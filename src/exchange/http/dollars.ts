@@ -1,4 +1,4 @@
-import { formatSignificant } from './significant.ts'
+import { formatSignificant } from '../../format/significant.ts'
 
 export type Fraction = { numerator: bigint; denominator: bigint }
 
@@ -8,7 +8,7 @@ export const WEI_PER_ETHER = 10n ** 18n
 
 /**
  * A positive fraction as a decimal string, worked out in bigint like every other amount (never
- * a float); null stays null (spec 02: never 0 for "unknown").
+ * a float); null stays null (never 0 for "unknown").
  */
 export function dollars(value: Fraction | null): string | null {
   if (!value || value.numerator <= 0n) return null

@@ -1,16 +1,16 @@
-import { parseAddress, parseAddressAnyCase } from '../../eth/address.ts'
+import { addressKey, parseAddress, parseAddressAnyCase } from '../../eth/address.ts'
 import { blob } from '../../eth/bytes.ts'
 import { InvalidInputError } from '../../errors.ts'
 import { queryInteger } from '../../http/queryInteger.ts'
 
 /**
- * Spec 02: any address or number that cannot be parsed answers 400 with one fixed message that
+ * Any address or number that cannot be parsed answers 400 with one fixed message that
  * does not say which parameter; so does a missing required pool on the tick route.
  */
 export const INVALID_PARAMETER = 'invalid address or number'
 export const invalidParameter = () => new InvalidInputError(INVALID_PARAMETER)
 
-/** Spec 02 "Limits": every list route clamps `limit` to 1..500, silently, default 50. */
+/** Every list route clamps `limit` to 1..500, silently, default 50. */
 export const LIMIT = { min: 1, max: 500, fallback: 50 } as const
 
 /**
@@ -25,7 +25,7 @@ export function addressParam(value: unknown): Uint8Array {
 
 /**
  * A pool's address in a path, where it is matched case-insensitively: any case goes, a wrong
- * checksum included (see the README's exchange Values). Not 40 hex digits is still the 400.
+ * checksum included (docs/exchange.md "Values"). Not 40 hex digits is still the 400.
  */
 export function pathAddressParam(value: unknown): Uint8Array {
   const address = parseAddressAnyCase(value)
@@ -35,7 +35,7 @@ export function pathAddressParam(value: unknown): Uint8Array {
 
 /** A parsed address (or none) as it goes into the key of a kept answer. */
 export function hexKey(address: Uint8Array | null): string {
-  return address === null ? '-' : Buffer.from(address).toString('hex')
+  return address === null ? '-' : addressKey(address)
 }
 
 /** An optional address filter: absent is null, present must parse. */
@@ -63,7 +63,7 @@ export function closedParam(value: unknown): boolean {
 export const EVENT_KINDS = ['mint', 'burn', 'collect'] as const
 export type EventKind = (typeof EVENT_KINDS)[number]
 
-/** DESIGN: `/cl/events` accepts kind mint, burn or collect; spec 02 gives every 400 the one message. */
+/** `/cl/events` accepts kind mint, burn or collect; every 400 of the index carries the one message. */
 export function kindParam(value: unknown): EventKind | null {
   if (value === undefined) return null
   if (typeof value === 'string' && (EVENT_KINDS as readonly string[]).includes(value)) return value as EventKind

@@ -1,8 +1,8 @@
-import { formatSignificant } from './significant.ts'
+import { formatSignificant } from '../../format/significant.ts'
 
 const Q192 = 1n << 192n
 
-/** Spec 02: `price` is a string of eighteen significant figures. */
+/** `price` is a string of eighteen significant figures. */
 export const PRICE_DIGITS = 18
 
 /**

@@ -47,6 +47,7 @@ describe('token metadata', () => {
     expect(await book.get(TOKEN)).toMatchObject({ symbol: null, decimals: null })
     state.down = false
     expect(await book.get(TOKEN)).toMatchObject({ symbol: null })
+    // The retry delay is a real timer of the book's: wait it out.
     await Bun.sleep(60)
     expect(await book.get(TOKEN)).toMatchObject({ symbol: 'BX', decimals: 18 })
   })

@@ -9,7 +9,7 @@ const bytes32SymbolAbi = [{ type: 'function', name: 'symbol', stateMutability: '
 
 /**
  * Token symbols and decimals, read from the chain the first time a token is asked for and kept
- * for the life of the process (spec 02: a changed symbol stays stale until restart). A token
+ * for the life of the process (a changed symbol stays stale until restart). A token
  * that does not answer (no code, a revert) keeps null for good; when the node cannot be reached
  * the answer is null for now and the token is asked again after `retryMs`.
  */

@@ -1,3 +1,4 @@
+import type { Pool, PoolEvent, PoolSwap, Position, Tick, Tier } from '../../answers/exchange.ts'
 import { owed } from '../cl/state.ts'
 import type { EventKind } from '../http/params.ts'
 import { poolPrice } from '../http/price.ts'
@@ -54,13 +55,13 @@ export function clQueries(index: IndexReader) {
     pools: () => index.all<PoolRow>(`${POOL_SELECT} ORDER BY s.swap_count DESC, p.created_tx, p.created_log`),
     pool: (address: Uint8Array) => index.get<PoolRow>(`${POOL_SELECT} WHERE p.pool = ?`, address),
 
-    tiers: () =>
+    tiers: (): Tier[] =>
       index
         .all<{ fee: number; tick_spacing: number; enabled_block: number }>('SELECT fee, tick_spacing, enabled_block FROM cl_tiers ORDER BY fee')
         .map((row) => ({ fee: row.fee, tickSpacing: row.tick_spacing, enabledBlock: row.enabled_block })),
 
     /** Newest activity first; closed positions only when asked for. */
-    positions: (filter: { pool: Uint8Array | null; owner: Uint8Array | null; closed: boolean; limit: number }) => {
+    positions: (filter: { pool: Uint8Array | null; owner: Uint8Array | null; closed: boolean; limit: number }): Position[] => {
       const clause = where([['pool', filter.pool], ['owner', filter.owner], ['closed', filter.closed ? null : 0]])
       return index
         .all<PositionRow>(
@@ -90,7 +91,7 @@ export function clQueries(index: IndexReader) {
     },
 
     /** The initialised ticks of one pool, in tick order. */
-    ticks: (pool: Uint8Array) =>
+    ticks: (pool: Uint8Array): Tick[] =>
       index
         .all<{ tick: number; liquidity_gross: string; liquidity_net: string }>(
           `SELECT tick, liquidity_gross, liquidity_net FROM cl_ticks WHERE pool = ? AND liquidity_gross != '0' ORDER BY tick`,
@@ -98,7 +99,7 @@ export function clQueries(index: IndexReader) {
         )
         .map((row) => ({ tick: row.tick, liquidityGross: row.liquidity_gross, liquidityNet: row.liquidity_net })),
 
-    swaps: (filter: { pool: Uint8Array | null; sender: Uint8Array | null; limit: number }) => {
+    swaps: (filter: { pool: Uint8Array | null; sender: Uint8Array | null; limit: number }): PoolSwap[] => {
       return newestEvents<SwapRow>(
         index,
         'cl_swaps',
@@ -119,7 +120,7 @@ export function clQueries(index: IndexReader) {
         }))
     },
 
-    events: (filter: { pool: Uint8Array | null; owner: Uint8Array | null; kind: EventKind | null; limit: number }) => {
+    events: (filter: { pool: Uint8Array | null; owner: Uint8Array | null; kind: EventKind | null; limit: number }): PoolEvent[] => {
       return newestEvents<EventRow>(
         index,
         'cl_events',
@@ -151,10 +152,10 @@ export function clQueries(index: IndexReader) {
 }
 
 /**
- * Spec 02 "Concentrated pool row". `weth` is the wrapped-ether token as 40 lower-case hex digits:
+ * The concentrated pool row (docs/exchange.md "Routes"). `weth` is the wrapped-ether token as 40 lower-case hex digits:
  * `wethBalanceWei` is the pool's balance of it, undoubled, or null for a pool without it.
  */
-export function poolJson(row: PoolRow, tokens: Map<string, TokenMeta>, weth: string) {
+export function poolJson(row: PoolRow, tokens: Map<string, TokenMeta>, weth: string): Pool {
   const token0 = tokenJson(row.token0, tokens)
   const token1 = tokenJson(row.token1, tokens)
   const initialized = row.tick !== null

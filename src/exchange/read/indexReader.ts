@@ -5,7 +5,7 @@ import { hex } from '../../eth/bytes.ts'
 import { txHashes } from '../../spool/read.ts'
 
 /**
- * Spec 02: the index is not ready (a database error, the tables not there because the streams
+ * The index is not ready (a database error, the tables not there because the streams
  * never ran) answers 503 with the first line of the driver's message.
  */
 export class IndexNotReadyError extends UnavailableError {

@@ -1,3 +1,4 @@
+import type { Pair, PairEvent, PairSwap } from '../../answers/exchange.ts'
 import type { TokenMeta } from '../http/tokens.ts'
 import { eventId, newestEvents } from './filters.ts'
 import { checksum, checksumOrNull } from '../../eth/address.ts'
@@ -37,11 +38,11 @@ type LiquidityRow = {
 /** The constant-product tables, read for the routes; lists newest first where the spec says so. */
 export function v2Queries(index: IndexReader) {
   return {
-    /** Spec 02: `/pools` is ordered by swap count (most first; the older pair first on a tie). */
+    /** `/pools` is ordered by swap count (most first; the older pair first on a tie). */
     pairs: () => index.all<PairRow>(`${PAIR_SELECT} ORDER BY s.swap_count DESC, p.created_tx, p.created_log`),
     pair: (address: Uint8Array) => index.get<PairRow>(`${PAIR_SELECT} WHERE p.pair = ?`, address),
 
-    swaps: (filter: { pair: Uint8Array | null; sender: Uint8Array | null; limit: number }) => {
+    swaps: (filter: { pair: Uint8Array | null; sender: Uint8Array | null; limit: number }): PairSwap[] => {
       return newestEvents<SwapRow>(
         index,
         'v2_swaps',
@@ -61,7 +62,7 @@ export function v2Queries(index: IndexReader) {
         }))
     },
 
-    events: (filter: { pair: Uint8Array | null; limit: number }) => {
+    events: (filter: { pair: Uint8Array | null; limit: number }): PairEvent[] => {
       return newestEvents<LiquidityRow>(
         index,
         'v2_liquidity',
@@ -90,8 +91,8 @@ export function v2Queries(index: IndexReader) {
   }
 }
 
-/** Spec 02 "Constant-product pool row", with both tokens' metadata. */
-export function pairJson(row: PairRow, tokens: Map<string, TokenMeta>) {
+/** The pair row (docs/exchange.md "Routes"), with both tokens' metadata. */
+export function pairJson(row: PairRow, tokens: Map<string, TokenMeta>): Pair {
   return {
     pair: checksum(row.pair),
     token0: tokenJson(row.token0, tokens),

@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia'
+import type { Pool, PoolList, WithEthUsd } from '../../answers/exchange.ts'
 import { NotFoundError } from '../../errors.ts'
 import type { ExchangeDeps } from '../deps.ts'
 import { dollars } from '../http/dollars.ts'
@@ -6,14 +7,14 @@ import { addressParam, closedParam, hexKey, invalidParameter, kindParam, limitPa
 import { poolJson } from '../read/cl.ts'
 import { tokensOf } from '../read/tokenJson.ts'
 
-/** The concentrated routes, under `/cl/` (paths from DESIGN). */
+/** The concentrated routes, under `/cl/` (docs/exchange.md "Routes"). */
 export function concentratedRoutes(deps: ExchangeDeps) {
   const { cl, tokens, addresses, answers } = deps
   const price = async () => dollars(await deps.ethUsd())
 
   return new Elysia({ prefix: '/cl' })
     .get('/pools', () =>
-      answers.answer('cl:pools', async () => {
+      answers.answer('cl:pools', async (): Promise<PoolList> => {
         const rows = cl.pools()
         const [metas, usd] = await Promise.all([tokens.many(tokensOf(rows)), price()])
         return { pools: rows.map((row) => poolJson(row, metas, addresses.weth)), ethUsd: usd }
@@ -21,7 +22,7 @@ export function concentratedRoutes(deps: ExchangeDeps) {
     )
     .get('/pool/:address', ({ params }) => {
       const pool = pathAddressParam(params.address)
-      return answers.answer(`cl:pool:${hexKey(pool)}`, async () => {
+      return answers.answer(`cl:pool:${hexKey(pool)}`, async (): Promise<Pool & WithEthUsd> => {
         const row = cl.pool(pool)
         if (!row) throw new NotFoundError('unknown pool')
         const [metas, usd] = await Promise.all([tokens.many(tokensOf([row])), price()])

@@ -4,7 +4,7 @@ import { spoolHead, streamPosition } from '../../spool/read.ts'
 import type { IndexReader } from '../read/indexReader.ts'
 
 /**
- * Spec 02 "Health object": `{cursorBlock, lagBlocks, updatedAt, spoolHeadBlock, streams: {v2, cl}}`,
+ * The health object: `{cursorBlock, lagBlocks, updatedAt, spoolHeadBlock, streams: {v2, cl}}`,
  * the first three describing the constant-product stream, each stream's lag counted against the
  * spool's head (never against the other stream: cl backfills from block zero on its own).
  * Read from the spool itself, so it is exact, and 503 when the tables are not there; the spool's
@@ -23,8 +23,8 @@ export function healthRoutes(index: IndexReader, spoolHealth: () => SpoolHealth)
       return { spoolHeadBlock: head, v2: position('v2'), cl: position('cl') }
     })
     const body = { cursorBlock: v2.cursorBlock, lagBlocks: v2.lagBlocks, updatedAt: v2.updatedAt, spoolHeadBlock, streams: { v2, cl } }
-    // Spec 02 fixes the keys, and callers ignore others: say why the spool cannot write only
-    // while it cannot, so a healthy answer stays exactly the spec's.
+    // The health object's keys are fixed, and callers ignore others: say why the spool cannot
+    // write only while it cannot, so a healthy answer keeps exactly the documented keys.
     const spoolError = spoolHealth().storageError
     return spoolError === null ? body : { ...body, spoolError }
   })

@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia'
+import type { PairList, PairTokens, Pair, WithEthUsd } from '../../answers/exchange.ts'
 import { NotFoundError } from '../../errors.ts'
 import type { ExchangeDeps } from '../deps.ts'
 import { dollars } from '../http/dollars.ts'
@@ -7,14 +8,14 @@ import { checksum } from '../../eth/address.ts'
 import { tokensOf } from '../read/tokenJson.ts'
 import { pairJson } from '../read/v2.ts'
 
-/** The constant-product routes, at the bare paths (spec 02 "Endpoints"; DESIGN names the unnamed ones). */
+/** The constant-product routes, at the bare paths (docs/exchange.md "Routes"). */
 export function pairRoutes(deps: ExchangeDeps) {
   const { v2, tokens, listed, answers } = deps
   const price = async () => dollars(await deps.ethUsd())
 
   return new Elysia()
     .get('/pools', () =>
-      answers.answer('pools', async () => {
+      answers.answer('pools', async (): Promise<PairList> => {
         const rows = v2.pairs()
         const [metas, usd] = await Promise.all([tokens.many(tokensOf(rows)), price()])
         return { pools: rows.map((row) => pairJson(row, metas)), ethUsd: usd }
@@ -22,7 +23,7 @@ export function pairRoutes(deps: ExchangeDeps) {
     )
     .get('/pool/:pair', ({ params }) => {
       const pair = pathAddressParam(params.pair)
-      return answers.answer(`pool:${hexKey(pair)}`, async () => {
+      return answers.answer(`pool:${hexKey(pair)}`, async (): Promise<Pair & WithEthUsd> => {
         // A keyed lookup: the row is the one /pools lists, without reading the others.
         const row = v2.pair(pair)
         if (!row) throw new NotFoundError('unknown pool')
@@ -40,13 +41,13 @@ export function pairRoutes(deps: ExchangeDeps) {
       return answers.answer(`events:${hexKey(filter.pair)}:${filter.limit}`, () => ({ events: v2.events(filter) }))
     })
 
-  async function tokenList() {
+  async function tokenList(): Promise<PairTokens> {
     const rows = v2.tokens()
     const metas = await tokens.many(rows.map((row) => checksum(row.token)))
     return {
       tokens: rows.map((row) => {
         const meta = metas.get(checksum(row.token).toLowerCase())!
-        // A launched token has no verified mark until the registry lists it (spec 01, 02).
+        // A launched token has no verified mark until the registry lists it (docs/registry.md).
         return { address: meta.address, symbol: meta.symbol, decimals: meta.decimals, verified: listed.has(meta.address), pools: row.pools }
       }),
     }

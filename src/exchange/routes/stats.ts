@@ -1,11 +1,12 @@
 import { Elysia } from 'elysia'
+import type { Counters } from '../../answers/exchange.ts'
 import type { ExchangeDeps } from '../deps.ts'
 import { dollars, WEI_PER_ETHER } from '../http/dollars.ts'
 import { wethBalance } from '../read/cl.ts'
 import { wethSide } from '../read/wethSide.ts'
 
 /**
- * Spec 02 "Constant-product counters". valueEthWei is not value locked: it is each pair's
+ * The counters of `/stats` (docs/exchange.md "Routes"). valueEthWei is not value locked: it is each pair's
  * wrapped-ether reserve doubled, summed over the pairs that have one (a lower bound over a
  * subset); valueEthDenominator is what divides it into ether. The concentrated side's counters
  * are nested under `concentrated` and never added in.
@@ -14,7 +15,7 @@ export function statsRoutes(deps: ExchangeDeps) {
   const { v2, cl, addresses, answers } = deps
   return new Elysia().get('/stats', () => answers.answer('stats', counters))
 
-  async function counters() {
+  async function counters(): Promise<Counters> {
     const pairs = v2.pairs()
     let valueEthWei = 0n
     let poolsWithEth = 0

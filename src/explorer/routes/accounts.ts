@@ -4,6 +4,7 @@ import { NotFoundError } from '../../errors.ts'
 import type { Explorer } from '../explorer.ts'
 import { checksum, parseAddress } from '../../eth/address.ts'
 import { blob, hex } from '../../eth/bytes.ts'
+import { decimal, quantityOrNull } from '../../eth/quantity.ts'
 import { valueOf, viewCall, viewResult } from '../node.ts'
 import { reverseCall, reverseResult } from '../names.ts'
 import { page } from '../paging.ts'
@@ -15,7 +16,7 @@ import { TOKEN_META_AGE_MS } from '../probes.ts'
 import { accountRow, tokenMetaOf, transferRow, txSummary } from '../rows.ts'
 import { txHashes } from '../../spool/read.ts'
 
-/** Spec 03 "address": the bytecode is cut to 400 hex characters, with an ellipsis. */
+/** The bytecode is cut to 400 hex characters, with an ellipsis. */
 export const BYTECODE_SHOWN = 400
 /** The contracts an address created that its object lists, oldest first. */
 const CREATED_SHOWN = 100
@@ -25,7 +26,7 @@ export function truncateBytecode(code: Hex): string {
   return digits.length > BYTECODE_SHOWN ? `0x${digits.slice(0, BYTECODE_SHOWN)}…` : code
 }
 
-/** Spec 03: `/accounts` ({total, accounts} by transaction count) and `/address/{address}`. */
+/** `/accounts` ({total, accounts} by transaction count) and `/address/{address}`. */
 export function accountRoutes(explorer: Explorer) {
   const { db, registry, node } = explorer
   const { nameRegistry } = explorer.contracts
@@ -104,8 +105,8 @@ export function accountRoutes(explorer: Explorer) {
     return {
       address,
       label: registry.label(address),
-      balance: balance === null ? null : BigInt(balance).toString(),
-      nonce: nonce === null ? null : Number(BigInt(nonce)),
+      balance: decimal(balance),
+      nonce: quantityOrNull(nonce),
       // Whether code lives there is read from the node; without it, from contracts seen created.
       contract: code !== null ? code !== '0x' : creation !== null ? true : null,
       bytecode: code === null || code === '0x' ? null : truncateBytecode(code),
@@ -138,7 +139,7 @@ export function accountRoutes(explorer: Explorer) {
       const address = parseAddress(params.address)
       if (!address) throw new NotFoundError('not an address')
       const { limit, offset } = page(query)
-      // Spec 03: cached a few seconds under a key that includes the paging.
+      // Cached a few seconds under a key that includes the paging.
       return explorer.answers.answer(`address:${address}:${limit}:${offset}`, () => detail(address, query))
     })
 }

@@ -10,7 +10,7 @@ import { page, PAGE } from '../paging.ts'
 import { blockRow, miniRow, txSummary } from '../rows.ts'
 import { blockByNumber, blockTxs, gapHolding, latestBlocks, minisOfBlock } from '../../spool/read.ts'
 
-/** Spec 03: `/blocks` (newest first, `active=1` for blocks with transactions) and the block detail. */
+/** `/blocks` (newest first, `active=1` for blocks with transactions) and the block detail. */
 export function blockRoutes(explorer: Explorer) {
   const { db, registry, node } = explorer
 

@@ -3,7 +3,7 @@ import type { Peers } from '../../context.ts'
 import { HttpError, JSON_TYPE } from '../../http/errors.ts'
 import { pathStart } from '../../http/requestContext.ts'
 
-// Spec 02: the exchange index sends no CORS header, so a page on this origin reads it through a
+// The exchange index sends no CORS header, so a page on this origin reads it through a
 // proxy on this origin. Services never import each other: the exchange is reached over HTTP at
 // the origin the composition root says it listens on.
 
@@ -14,7 +14,7 @@ export const EXCHANGE_PROXY_PREFIX = '/dex'
 export const EXCHANGE_PROXY_TIMEOUT_MS = 5000
 
 /**
- * The exchange's GET routes (README "The exchange index"), an address segment as the exchange
+ * The exchange's GET routes (docs/exchange.md "Routes"), an address segment as the exchange
  * takes it (with or without 0x, any case). Only letters and digits may fill a segment: no dot,
  * no percent sign, no slash, so nothing can climb out of the exchange's paths or name another
  * host, whatever the exchange itself would make of it.

@@ -10,13 +10,13 @@ import { feeRouterSettings, feeTotals, latestFeeMovements, type FeeTotal } from 
 /** The movements `/fees` lists, newest first. */
 const RECENT_SHOWN = 20
 
-/** Ether and the token, always apart (spec 03: never summed). */
+/** Ether and the token, always apart (never summed). */
 type Sides = { eth: bigint; token: bigint }
 const sides = (eth: bigint, token: bigint): Sides => ({ eth, token })
 const text = ({ eth, token }: Sides) => ({ eth: eth.toString(), token: token.toString() })
 
 /**
- * Spec 03 "/fees": the fee layer read from the spool's logs of the router the config names
+ * The fee layer read from the spool's logs of the router the config names
  * (`explorer.feeRouter`), as the `fees` stream keeps them: what each source paid (launches,
  * names, arcade skims), the split (the burned share and the treasury's), what waits to be split
  * (`deferred`), what the treasury may still claim and has claimed, and what the router holds in

@@ -10,7 +10,7 @@ import { page, type Page } from '../paging.ts'
 import { miniRow, txSummary } from '../rows.ts'
 
 /**
- * Spec 03: `/minis` ({total, minis}, newest first) and the mini-block detail, addressed by
+ * `/minis` ({total, minis}, newest first) and the mini-block detail, addressed by
  * number or hash. A mini-block the spool does not have yet is asked of the node; that answer
  * also carries stateDiffHash, sequencerSig and the receipts, so its shape says where it came from.
  */

@@ -7,7 +7,7 @@ import { isRegistrableLabel, LABEL_MAX, LABEL_MIN, lookupCall, lookupResult, nam
 import { NAMES_MAX } from '../reverseNames.ts'
 
 /**
- * Spec 03 "/name/{name}": a lookup read live from the name registry the config names
+ * `/name/{name}`: a lookup read live from the name registry the config names
  * (`explorer.nameRegistry`), in one eth_call, never from the spool: availability and expiry move
  * with the chain's clock, not only with its logs. A trailing suffix is stripped. A label no name
  * can be (out of range, a capital after decoding, "_", a leading "-") is unknown: 404, and so is

@@ -10,11 +10,11 @@ import { collectionStat, type TokenStat } from '../read/tokens.ts'
 import { itemTransfers, tokenTransfers } from '../read/transfers.ts'
 import { transferRow } from '../rows.ts'
 
-/** Spec 03 "NFT collection": its 30 most recent transfers. */
+/** An NFT collection's answer carries its 30 most recent transfers. */
 const RECENT_TRANSFERS = 30
 
 /**
- * Spec 03: the NFT collection (`/nft/{address}`: items clamped to 48, the 30 most recent
+ * The NFT collection (`/nft/{address}`: items clamped to 48, the 30 most recent
  * transfers, cached 15 s) and the NFT item (`/nft/{address}/{tokenId}`, with `collectionMeta`).
  * Items come from the holdings the explorer stream keeps; their off-chain metadata from the
  * background resolver, so a collection seen for the first time shows its items without it.
@@ -106,7 +106,7 @@ export function nftRoutes(explorer: Explorer) {
       return explorer.collections.answer(`nft:${address}:${limit}:${offset}`, () => collection(address, limit, offset))
     })
     .get('/nft/:address/:tokenId', ({ params }) => {
-      // Spec 03: a token id that is not all digits does not match the route: the unknown-route 404.
+      // A token id that is not all digits does not match the route: the unknown-route 404.
       if (!/^\d{1,78}$/.test(params.tokenId)) throw new NotFoundError('not found')
       const address = collectionAddress(params.address)
       const tokenId = params.tokenId.replace(/^0+(?=\d)/, '')

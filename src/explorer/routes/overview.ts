@@ -6,7 +6,7 @@ import { rankedAccounts } from '../read/tally.ts'
 import { accountRow, blockRow, chartPoint, txSummary } from '../rows.ts'
 import { latestBlockHeaders, latestBlocks, latestTxs } from '../../spool/read.ts'
 
-/** Spec 03 "/overview": fixed sizes, nothing configurable. */
+/** `/overview`: fixed sizes, nothing configurable. */
 const OVERVIEW = { charts: 48, blocks: 8, txs: 12, accounts: 8 }
 /** Below this many blocks with transactions, the chart falls back to every block. */
 const MIN_ACTIVE_POINTS = 4

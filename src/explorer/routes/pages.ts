@@ -1,12 +1,12 @@
 import { Elysia } from 'elysia'
 import type { Peers } from '../../context.ts'
-import { webBundle } from '../web/bundle.ts' with { type: 'macro' }
+import { browserBundle } from '../../browser/bundle.ts' with { type: 'macro' }
 
-// The explorer's pages for people, on its own origin beside /api (spec 03: each service is an
-// /api/ mount on the origin of a web interface). Bun builds them into the executable (bundle.ts);
+// The explorer's pages for people, on its own origin beside /api (each service is an
+// /api/ mount on the origin of a web interface). Bun builds them into the executable (src/browser/bundle.ts);
 // every path a page lives at answers the same shell, and the script draws the page from /api.
 
-const bundle = webBundle()
+const bundle = browserBundle('explorer/web/main.tsx')
 
 /** Only the explorer's own files and answers: nothing from elsewhere runs, loads or is fetched. */
 const PAGE_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"

@@ -4,7 +4,7 @@ import type { Explorer } from '../explorer.ts'
 const JSON_TYPE = { 'content-type': 'application/json;charset=utf-8' }
 
 /**
- * Spec 03: `/stats` (and its alias `/`) serve the cached stats object; `/live` streams it. The
+ * `/stats` (and its alias `/`) serve the cached stats object; `/live` streams it. The
  * stats are kept as the bytes that go out, so the hottest route of the explorer copies them.
  */
 export function statsRoutes(explorer: Explorer) {

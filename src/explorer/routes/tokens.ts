@@ -1,16 +1,16 @@
 import { Elysia } from 'elysia'
 import type { Address } from 'viem'
 import type { Explorer } from '../explorer.ts'
-import { checksum } from '../../eth/address.ts'
+import { addressKey, checksum } from '../../eth/address.ts'
 import { blob } from '../../eth/bytes.ts'
 import { busiestCollections, busiestTokens, tokenStat, type TokenStat } from '../read/tokens.ts'
 
-/** Spec 03 "Limits": the token and NFT lists hold at most 40 entries, with no paging past them. */
+/** The token and NFT lists hold at most 40 entries, with no paging past them. */
 export const LIST_MAX = 40
 /** Candidates probed for the token list: enough to fill 40 after skipping NFTs. */
 const TOKEN_CANDIDATES = 80
 
-/** Spec 03: `/tokens` and `/nfts`, each cached about three seconds. */
+/** `/tokens` and `/nfts`, each cached about three seconds. */
 export function tokenRoutes(explorer: Explorer) {
   const { db, registry, probes } = explorer
 
@@ -60,7 +60,7 @@ export function tokenRoutes(explorer: Explorer) {
       .filter((row): row is TokenStat => row !== null && row.kind !== 20)
     const seen = new Set<string>()
     const rows = [...verified.sort((a, b) => b.minted - a.minted), ...busiest].filter((row) => {
-      const key = Buffer.from(row.address).toString('hex')
+      const key = addressKey(row.address)
       if (seen.has(key)) return false
       seen.add(key)
       return true

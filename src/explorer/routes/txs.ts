@@ -1,21 +1,20 @@
 import { Elysia } from 'elysia'
 import type { Address, Hex } from 'viem'
 import { NotFoundError } from '../../errors.ts'
-import type { CallFrame } from '../../spool/traces.ts'
 import { decodeInput, decodeLog, methodName } from '../decode/decode.ts'
 import type { Explorer } from '../explorer.ts'
 import { checksum, checksumOrNull } from '../../eth/address.ts'
 import { blob, hex, parseHash } from '../../eth/bytes.ts'
-import { decimal } from '../../eth/quantity.ts'
+import { decimal, quantityOrNull } from '../../eth/quantity.ts'
 import { traceAddress } from '../format.ts'
 import { page } from '../paging.ts'
 import { TOKEN_META_AGE_MS } from '../probes.ts'
 import { tokenKind } from '../read/tokens.ts'
 import { nftTransfer, tokenMetaOf, tokenTransfer, txSummary } from '../rows.ts'
 import { decodeTransfers } from '../transfers.ts'
-import { latestTxs, txByHash, txLogs, txTrace } from '../../spool/read.ts'
+import { latestTxs, txByHash, txLogs, txTrace, type CallFrame } from '../../spool/read.ts'
 
-/** Spec 03: `/txs` (newest first, no total) and `/tx/{hash}`, the full transaction. */
+/** `/txs` (newest first, no total) and `/tx/{hash}`, the full transaction. */
 export function txRoutes(explorer: Explorer) {
   const { db, registry } = explorer
   const label = (address: string | null) => (address === null ? null : registry.label(address))
@@ -27,8 +26,8 @@ export function txRoutes(explorer: Explorer) {
     to: traceAddress(call.to),
     toLabel: registry.labelName(call.to),
     value: decimal(call.value),
-    gas: call.gas === null ? null : Number(BigInt(call.gas)),
-    gasUsed: call.gasUsed === null ? null : Number(BigInt(call.gasUsed)),
+    gas: quantityOrNull(call.gas),
+    gasUsed: quantityOrNull(call.gasUsed),
     method: call.input.length >= 10 ? methodName(call.input.slice(0, 10) as Hex) : null,
     input: call.input,
     output: call.output,

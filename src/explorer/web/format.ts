@@ -1,5 +1,6 @@
 // How the pages write numbers, amounts, times and hashes. Amounts come as decimal strings and
 // stay exact: they are scaled with BigInt, never through a float.
+import { largestUnit } from '../../format/duration.ts'
 
 const grouping = new Intl.NumberFormat('en-US')
 
@@ -46,7 +47,6 @@ export function setChainClock(headSeconds: number): void {
 /** Seconds since the epoch as "12 s ago", "5 min ago", "3 h ago", "2 d ago" (or "in …" ahead of the clock). */
 export function relative(seconds: number, now = Date.now() / 1000 + chainAhead): string {
   const delta = Math.round(now - seconds)
-  const size = Math.abs(delta)
-  const text = size < 60 ? `${size} s` : size < 3600 ? `${Math.floor(size / 60)} min` : size < 86_400 ? `${Math.floor(size / 3600)} h` : `${Math.floor(size / 86_400)} d`
+  const text = largestUnit(Math.abs(delta))
   return delta >= 0 ? `${text} ago` : `in ${text}`
 }

@@ -1,4 +1,4 @@
-// The shapes of the explorer API's answers that the pages read (spec 03; the README lists the fields).
+// The shapes of the explorer API's answers that the pages read (docs/explorer.md lists the fields).
 
 export type Stats = {
   latestBlock?: number

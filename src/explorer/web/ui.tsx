@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact'
 import { useEffect } from 'preact/hooks'
-import type { ApiError } from './api.ts'
+import type { ApiError, Loaded } from './api.ts'
 import { absolute, relative, short } from './format.ts'
 import { useName } from './names.ts'
 
@@ -64,6 +64,14 @@ export function Loading({ what }: { what: string }) {
   )
 }
 
+/** What `children` makes of an answer once it is there; before, its failure or its loading line. */
+export function WhenLoaded<T>({ loaded, what, children }: { loaded: Loaded<T>; what: string; children: (data: T) => ComponentChildren }) {
+  const { data, error } = loaded
+  if (error && !data) return <Failure error={error} what={what} />
+  if (!data) return <Loading what={what} />
+  return <>{children(data)}</>
+}
+
 export function Failure({ error, what }: { error: ApiError; what: string }) {
   return (
     <p class="failure" role="alert">
@@ -105,7 +113,22 @@ export function Fields({ rows }: { rows: Array<[string, ComponentChildren | null
   )
 }
 
-/** Previous and next pages of a list paged by limit and offset (spec 03), with the rows shown. */
+/** The registry's mark on a token or collection it lists. */
+export function Verified({ verified }: { verified: boolean }) {
+  return verified ? (
+    <span class="badge good" title="listed in the token registry">
+      verified
+    </span>
+  ) : null
+}
+
+/** Rows a page of a paged list asks for. */
+export const PAGE_ROWS = 25
+
+/** `offset` of the page's query, a whole number or 0. */
+export const offsetOf = (query: Record<string, string>) => Math.max(Number.parseInt(query.offset ?? '0', 10) || 0, 0)
+
+/** Previous and next pages of a list paged by limit and offset (docs/explorer.md), with the rows shown. */
 export function Pager({ base, offset, limit, shown }: { base: string; offset: number; limit: number; shown: number }) {
   const link = (at: number) => `${base}${base.includes('?') ? '&' : '?'}offset=${at}`
   return (

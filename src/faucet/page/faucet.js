@@ -1,19 +1,11 @@
 // The faucet page: reads the status, checks an address as it is typed, asks for a drip, and
-// says what happened in plain words. Plain browser JavaScript, no build step; every text goes
-// in through textContent.
-'use strict'
+// says what happened in plain words. Plain browser JavaScript; Bun bundles it with the duration
+// formatting it shares with the server (src/browser/bundle.ts) into the executable. Every text
+// goes in through textContent.
+import { durationInWords as duration } from '../../format/duration.ts'
 
 const ADDRESS = /^(0x)?[0-9a-fA-F]{40}$/
 const $ = (id) => document.getElementById(id)
-
-function duration(totalSeconds) {
-  const seconds = Math.max(0, Math.floor(totalSeconds))
-  const hours = Math.floor(seconds / 3600)
-  const minutes = Math.floor((seconds % 3600) / 60)
-  if (hours > 0) return `${hours} hour${hours === 1 ? '' : 's'}${minutes ? ` ${minutes} minute${minutes === 1 ? '' : 's'}` : ''}`
-  if (minutes > 0) return `${minutes} minute${minutes === 1 ? '' : 's'}`
-  return `${seconds} second${seconds === 1 ? '' : 's'}`
-}
 
 function amounts(status) {
   const symbol = status.treasuryBxFmt.split(' ').pop()

@@ -1,6 +1,8 @@
+import type { Database } from 'bun:sqlite'
 import type { Address, PublicClient } from 'viem'
 import { fromChain } from '../../chain/client.ts'
 import { blockAsMiniBlock, type MiniBlock } from '../../chain/miniBlocks.ts'
+import { callsFromTo } from '../../spool/read.ts'
 import { faucetAbi, tokenAbi } from '../contract.ts'
 
 /** What one drip pays and what the contract holds to pay it with. */
@@ -8,6 +10,20 @@ export type Treasury = { ethAmount: bigint; tokenAmount: bigint; ethBalance: big
 
 /** What never changes for a deployed faucet: its token and its cooldown. */
 export type FaucetFacts = { token: Address; decimals: number; symbol: string; cooldown: number }
+
+/** A call as the spool holds it: the transaction's input and its block's time in seconds. */
+export type SpoolCall = { input: Uint8Array; timestamp: number }
+
+/**
+ * The successful transactions `from` sent to `to` whose input starts with `selector` (a function's
+ * four bytes), oldest first, from the spool (its read-only connection). Addresses are the 20 bytes
+ * the spool keys on.
+ */
+export function successfulCalls(db: Database, from: Uint8Array, to: Uint8Array, selector: Uint8Array): SpoolCall[] {
+  return callsFromTo(db, from, to, selector)
+    .filter((call) => call.status === 1)
+    .map(({ input, timestamp }) => ({ input, timestamp }))
+}
 
 /**
  * Reads the faucet contract. The token, its decimals and symbol and the cooldown are immutable

@@ -23,7 +23,7 @@ export function dripRoutes(shared: Conventions, faucet: Faucet, counted: (outcom
         throw error
       }
     },
-    // The body rules of spec 02 need the raw request (length, transfer coding, type).
+    // The body rules (docs/faucet.md) need the raw request (length, transfer coding, type).
     { parse: 'none' },
   )
 }

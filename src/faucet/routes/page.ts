@@ -1,10 +1,13 @@
 import { Elysia } from 'elysia'
-import script from '../page/faucet.js' with { type: 'text' }
 import style from '../page/faucet.css' with { type: 'text' }
 import html from '../page/index.html' with { type: 'text' }
+import { browserBundle } from '../../browser/bundle.ts' with { type: 'macro' }
 
 // Bun's types describe an .html import as a bundle; imported as text it is the file's text.
 const page = html as unknown as string
+
+// The script is built with what it imports, unminified so that it reads as it is written.
+const { script } = browserBundle('faucet/page/faucet.js', false)
 
 /** Only the page's own files, and nothing from elsewhere, may run or load on it. */
 const PAGE_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"

@@ -18,7 +18,7 @@ export function statusRoutes(faucet: Faucet) {
     try {
       contract = faucet.locate()
     } catch (error) {
-      // Spec 02: /status answers 502 when the node is unreachable and 500 for anything else.
+      // /status answers 502 when the node is unreachable and 500 for anything else.
       if (error instanceof FaucetUnavailableError) throw new HttpError(500, error.message)
       throw error
     }

@@ -4,6 +4,9 @@ import { hex } from '../../eth/bytes.ts'
 import { unpackTrace, type CallFrame, type TxCall } from '../traces.ts'
 import type { Page } from './blocks.ts'
 
+export { blockOfTxId, txId } from '../codec.ts'
+export type { CallFrame } from '../traces.ts'
+
 // Transactions, their logs and call traces as the spool holds them. A transaction's `id` is the
 // spool's key (block × 2^20 + index), which derived tables keep to point back at it. Hashes and
 // addresses are the raw bytes, wei decimal strings; lists are newest first unless said otherwise.
@@ -166,6 +169,18 @@ export function creationTraces(db: Database, firstBlock: number, lastBlock: numb
     )
     .all(txId(firstBlock, 0), txId(lastBlock + 1, 0))
     .map((row) => ({ txId: row.txId, trace: traceOf(row) }))
+}
+
+/** A call a transaction made, as the spool holds it: its input and status (1 success, 0 reverted), its block's time in seconds. */
+export type SentCall = { id: number; input: Uint8Array; status: number; timestamp: number }
+
+/** The transactions `from` sent to `to` whose input starts with `selector` (a function's four bytes), oldest first. */
+export function callsFromTo(db: Database, from: Uint8Array, to: Uint8Array, selector: Uint8Array): SentCall[] {
+  return db
+    .query<SentCall, [Uint8Array, Uint8Array, Uint8Array]>(
+      `SELECT t.id, t.input, t.status, b.timestamp ${FROM} WHERE t.from_addr = ? AND t.to_addr = ? AND substr(t.input, 1, 4) = ? ORDER BY t.id`,
+    )
+    .all(from, to, selector)
 }
 
 export function txCount(db: Database): number {

@@ -1,7 +1,7 @@
 import { encodeAbiParameters, keccak256, type Hex } from 'viem'
 
 /**
- * The arcade's games as the README describes them, written again here without looking at the
+ * The arcade's games as docs/arcade.md "Games" describes them, written again here without looking at the
  * contracts, so that a test can say what a seed must pay and a contract that strays fails.
  */
 

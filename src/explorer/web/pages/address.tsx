@@ -1,22 +1,21 @@
 import { useRoute } from 'preact-iso'
 import { useApi } from '../api.ts'
-import { count, ether, short, units } from '../format.ts'
-import { AddressLink, Failure, Fields, Loading, Pager, Section, Time, TxLink } from '../ui.tsx'
+import { DataTable } from '../dataTable.tsx'
+import { count, ether, units } from '../format.ts'
+import { TokenTransferTable, TxTable, ageColumn, txColumn, type TokenTransferRow } from '../tables.tsx'
+import { AddressLink, Failure, Fields, Loading, PAGE_ROWS, Section, TxLink, Verified, offsetOf } from '../ui.tsx'
 import type { TxRow } from '../types.ts'
-import { offsetOf } from './blocks.tsx'
 import { ItemImage, type Metadata } from './nfts.tsx'
-import { TxTable } from './home.tsx'
-
-const PAGE = 25
+import { TokenLogo, labelText, type LabelValue } from './tokens.tsx'
 
 type Holding = { token: string; name: string | null; symbol: string | null; decimals: number | null; logoURI: string | null; verified: boolean; balance: string }
 type NftHolding = { token: string; tokenLabel: string | null; standard: string; tokenId: string; amount: string; metadata: Metadata | null }
-type Transfer = { txHash: string; blockNumber: number; timestamp: number; logIndex: number; token: string; tokenLabel: string | null; standard: string; from: string; to: string; value?: string; amount?: string; tokenId?: string; decimals?: number | null; symbol?: string | null }
+type Transfer = TokenTransferRow & { txHash: string; blockNumber: number; timestamp: number; standard: string; tokenId?: string }
 export type NameRecord = { name: string; label: string; available: boolean | null; reserved: boolean | null; owner: string | null; resolved: string | null; expires: number | null; price: string | null; twitter: string | null; website: string | null; description: string | null }
 
 type Address = {
   address: string
-  label: { name: string } | string | null
+  label: LabelValue
   balance: string | null
   nonce: number | null
   contract: boolean
@@ -32,13 +31,10 @@ type Address = {
   nftTransfers: Transfer[]
 }
 
-/** The label of a tag, whichever shape the answer gives it. */
-const labelText = (label: Address['label']) => (label === null ? null : typeof label === 'string' ? label : label.name)
-
 export function AddressPage() {
   const { params, query } = useRoute()
   const offset = offsetOf(query)
-  const { data, error } = useApi<Address>(`/address/${encodeURIComponent(params.address ?? '')}?limit=${PAGE}&offset=${offset}`)
+  const { data, error } = useApi<Address>(`/address/${encodeURIComponent(params.address ?? '')}?limit=${PAGE_ROWS}&offset=${offset}`)
   if (error) return <Failure error={error} what="address" />
   if (!data) return <Loading what="the address" />
   const label = labelText(data.label)
@@ -72,28 +68,23 @@ export function AddressPage() {
       ) : null}
       {data.tokens.length > 0 ? (
         <Section title="Tokens" id="address-tokens">
-          <div class="scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th>Token</th>
-                  <th class="number">Balance</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.tokens.map((token) => (
-                  <tr key={token.token}>
-                    <td>
-                      {token.logoURI ? <img class="logo" src={`/api/tokenlogo/${token.token}`} alt="" width={20} height={20} loading="lazy" /> : <span class="logo blank" aria-hidden="true" />}
-                      <a href={`/token/${token.token}`}>{token.symbol ?? token.name ?? token.token}</a>
-                      {token.verified ? <span class="badge good" title="listed in the token registry">verified</span> : null}
-                    </td>
-                    <td class="number">{token.decimals === null ? token.balance : units(token.balance, token.decimals)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            rows={data.tokens}
+            rowKey={(token) => token.token}
+            columns={[
+              {
+                head: 'Token',
+                cell: (token) => (
+                  <>
+                    <TokenLogo address={token.token} logoURI={token.logoURI} />
+                    <a href={`/token/${token.token}`}>{token.symbol ?? token.name ?? token.token}</a>
+                    <Verified verified={token.verified} />
+                  </>
+                ),
+              },
+              { head: 'Balance', number: true, cell: (token) => (token.decimals === null ? token.balance : units(token.balance, token.decimals)) },
+            ]}
+          />
         </Section>
       ) : null}
       {data.nfts.length > 0 ? (
@@ -118,49 +109,15 @@ export function AddressPage() {
         </Section>
       ) : null}
       <Section title="Transactions" id="address-txs">
-        {data.transactions.length === 0 ? <p class="muted">No transactions.</p> : <TxTable txs={data.transactions} />}
-        <Pager base={base} offset={offset} limit={PAGE} shown={data.transactions.length} />
+        <TxTable txs={data.transactions} empty="No transactions." pager={{ base, offset, limit: PAGE_ROWS }} />
       </Section>
       {data.tokenTransfers.length > 0 ? (
         <Section title="Token transfers" id="address-transfers">
-          <div class="scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th>Transaction</th>
-                  <th>Age</th>
-                  <th>Token</th>
-                  <th>From</th>
-                  <th>To</th>
-                  <th class="number">Amount</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.tokenTransfers.map((transfer) => (
-                  <tr key={`${transfer.txHash}:${transfer.logIndex}`}>
-                    <td>
-                      <TxLink hash={transfer.txHash} />
-                    </td>
-                    <td>
-                      <Time seconds={transfer.timestamp} />
-                    </td>
-                    <td>
-                      <a href={`/token/${transfer.token}`} title={transfer.token}>
-                        {transfer.symbol ?? transfer.tokenLabel ?? short(transfer.token)}
-                      </a>
-                    </td>
-                    <td>
-                      <AddressLink address={transfer.from} />
-                    </td>
-                    <td>
-                      <AddressLink address={transfer.to} />
-                    </td>
-                    <td class="number">{transfer.value !== undefined && typeof transfer.decimals === 'number' ? units(transfer.value, transfer.decimals) : (transfer.value ?? transfer.amount)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <TokenTransferTable
+            transfers={data.tokenTransfers}
+            rowKey={(transfer) => `${transfer.txHash}:${transfer.logIndex}`}
+            lead={[txColumn<Transfer>((transfer) => transfer.txHash), ageColumn<Transfer>((transfer) => transfer.timestamp)]}
+          />
         </Section>
       ) : null}
     </>

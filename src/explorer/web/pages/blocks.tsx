@@ -1,23 +1,20 @@
 import { useRoute } from 'preact-iso'
 import { useApi } from '../api.ts'
 import { count, gwei, short } from '../format.ts'
-import { AddressLink, Failure, Fields, Loading, Pager, Section, Time } from '../ui.tsx'
+import { BlockTable, MiniTable, TxTable } from '../tables.tsx'
+import { AddressLink, Fields, Loading, Failure, PAGE_ROWS, Pager, Section, Time, WhenLoaded, offsetOf } from '../ui.tsx'
 import type { BlockRow, MiniRow, TxRow } from '../types.ts'
-import { BlockTable, TxTable } from './home.tsx'
-
-const PAGE = 25
-
-/** `offset` of the page's query, a whole number or 0. */
-export const offsetOf = (query: Record<string, string>) => Math.max(Number.parseInt(query.offset ?? '0', 10) || 0, 0)
 
 export function BlocksPage() {
   const { query } = useRoute()
   const offset = offsetOf(query)
-  const { data, error } = useApi<BlockRow[]>(`/blocks?limit=${PAGE}&offset=${offset}`, offset === 0 ? 5000 : undefined)
+  const loaded = useApi<BlockRow[]>(`/blocks?limit=${PAGE_ROWS}&offset=${offset}`, offset === 0 ? 5000 : undefined)
   return (
     <Section title="Blocks" id="blocks" main>
-      {error && !data ? <Failure error={error} what="blocks" /> : !data ? <Loading what="blocks" /> : <BlockTable blocks={data} />}
-      <Pager base="/blocks" offset={offset} limit={PAGE} shown={data?.length ?? 0} />
+      <WhenLoaded loaded={loaded} what="blocks">
+        {(blocks) => <BlockTable blocks={blocks} />}
+      </WhenLoaded>
+      <Pager base="/blocks" offset={offset} limit={PAGE_ROWS} shown={loaded.data?.length ?? 0} />
       <p class="more">
         <a href="/minis">Mini-blocks →</a>
       </p>
@@ -63,39 +60,11 @@ export function BlockPage() {
         </nav>
       </Section>
       <Section title="Transactions" id="block-txs">
-        {data.transactions.length === 0 ? <p class="muted">This block carried no transactions.</p> : <TxTable txs={data.transactions} showBlock={false} />}
+        <TxTable txs={data.transactions} showBlock={false} empty="This block carried no transactions." />
       </Section>
       <Section title="Mini-blocks" id="block-minis">
-        <div class="scroll">
-          <table>
-            <thead>
-              <tr>
-                <th>Mini-block</th>
-                <th>Hash</th>
-                <th>Time</th>
-                <th class="number">Transactions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.minis.map((mini) => (
-                <tr key={mini.hash}>
-                  <td>
-                    <a href={`/mini/${mini.number}`}>{count(mini.number)}</a>
-                  </td>
-                  <td class="mono" title={mini.hash}>
-                    <a href={`/mini/${mini.hash}`}>{short(mini.hash)}</a>
-                  </td>
-                  <td>
-                    <Time seconds={Math.floor(mini.timestamp_us / 1e6)} />
-                  </td>
-                  <td class="number">{count(mini.txCount)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <MiniTable minis={data.minis} showBlock={false} timeHead="Time" />
       </Section>
     </>
   )
 }
-

@@ -1,5 +1,7 @@
 import { useApi } from '../api.ts'
+import { DataTable } from '../dataTable.tsx'
 import { count, ether, units } from '../format.ts'
+import { addressColumn } from '../tables.tsx'
 import { AddressLink, Failure, Fields, Loading, Section, TxLink } from '../ui.tsx'
 
 type Sides = { eth: string; token: string }
@@ -32,7 +34,7 @@ type TokenRow = { address: string; symbol: string | null; decimals: number | nul
 export function FeesPage() {
   const { data, error } = useApi<Fees>('/fees', 10_000)
   const tokens = useApi<TokenRow[]>('/tokens').data
-  // The router's token as the token list knows it; ether and the token stay apart, never summed (spec 03).
+  // The router's token as the token list knows it; ether and the token stay apart, never summed (docs/explorer.md).
   const token = data?.deployed && data.token ? tokens?.find((row) => row.address.toLowerCase() === data.token!.toLowerCase()) : undefined
   const symbol = token?.symbol ?? 'tokens'
   const decimals = token?.decimals ?? 18
@@ -68,34 +70,18 @@ export function FeesPage() {
         />
       </Section>
       <Section title="Recent movements" id="fees-recent">
-        <div class="scroll">
-          <table>
-            <thead>
-              <tr>
-                <th>Transaction</th>
-                <th>Kind</th>
-                <th>Source</th>
-                <th>Account</th>
-                <th class="number">Ether</th>
-                <th class="number">{symbol}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.recent.map((movement) => (
-                <tr key={`${movement.txHash}:${movement.logIndex}`}>
-                  <td>{movement.txHash ? <TxLink hash={movement.txHash} /> : '–'}</td>
-                  <td>{movement.kind}</td>
-                  <td>{movement.source ?? '–'}</td>
-                  <td>
-                    <AddressLink address={movement.account} />
-                  </td>
-                  <td class="number">{ether(movement.eth)}</td>
-                  <td class="number">{units(movement.token, decimals)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          rows={data.recent}
+          rowKey={(movement) => `${movement.txHash}:${movement.logIndex}`}
+          columns={[
+            { head: 'Transaction', cell: (movement) => (movement.txHash ? <TxLink hash={movement.txHash} /> : '–') },
+            { head: 'Kind', cell: (movement) => movement.kind },
+            { head: 'Source', cell: (movement) => movement.source ?? '–' },
+            addressColumn<Movement>('Account', (movement) => movement.account),
+            { head: 'Ether', number: true, cell: (movement) => ether(movement.eth) },
+            { head: symbol, number: true, cell: (movement) => units(movement.token, decimals) },
+          ]}
+        />
       </Section>
     </>
   )

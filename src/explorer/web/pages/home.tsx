@@ -1,7 +1,9 @@
 import { useApi, useLiveStats } from '../api.ts'
 import { BlockChart } from '../chart.tsx'
-import { count, ether, gwei } from '../format.ts'
-import { AddressLink, BlockLink, Failure, Loading, Section, Time, TxLink } from '../ui.tsx'
+import { DataTable } from '../dataTable.tsx'
+import { count, gwei } from '../format.ts'
+import { BlockTable, TxTable, accountColumn, countColumn } from '../tables.tsx'
+import { Failure, Loading, Section } from '../ui.tsx'
 import type { AccountRow, BlockRow, ChartPoint, Stats, TxRow } from '../types.ts'
 
 type Overview = { stats: Stats; charts: ChartPoint[]; blocks: BlockRow[]; txs: TxRow[]; topAccounts: AccountRow[] }
@@ -27,77 +29,6 @@ function StatCards({ stats }: { stats: Stats }) {
         </div>
       ))}
     </dl>
-  )
-}
-
-export function BlockTable({ blocks }: { blocks: BlockRow[] }) {
-  return (
-    <div class="scroll">
-      <table>
-        <thead>
-          <tr>
-            <th>Block</th>
-            <th>Age</th>
-            <th class="number">Transactions</th>
-            <th class="number">Gas used</th>
-          </tr>
-        </thead>
-        <tbody>
-          {blocks.map((block) => (
-            <tr key={block.number}>
-              <td>
-                <BlockLink number={block.number} />
-              </td>
-              <td>
-                <Time seconds={block.timestamp} />
-              </td>
-              <td class="number">{count(block.txCount)}</td>
-              <td class="number">{count(block.gasUsed)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  )
-}
-
-export function TxTable({ txs, showBlock = true }: { txs: TxRow[]; showBlock?: boolean }) {
-  return (
-    <div class="scroll">
-      <table>
-        <thead>
-          <tr>
-            <th>Transaction</th>
-            {showBlock ? <th>Block</th> : null}
-            <th>Method</th>
-            <th>From</th>
-            <th>To</th>
-            <th class="number">Value</th>
-          </tr>
-        </thead>
-        <tbody>
-          {txs.map((tx) => (
-            <tr key={tx.hash} class={tx.success ? undefined : 'failed'}>
-              <td>
-                <TxLink hash={tx.hash} />
-                {tx.success ? null : <span class="badge bad">failed</span>}
-              </td>
-              {showBlock ? (
-                <td>
-                  <BlockLink number={tx.blockNumber} />
-                </td>
-              ) : null}
-              <td>{tx.method ? <code>{tx.method}</code> : <span class="muted">transfer</span>}</td>
-              <td>
-                <AddressLink address={tx.from} label={tx.fromLabel} />
-              </td>
-              <td>{tx.to ? <AddressLink address={tx.to} label={tx.toLabel} /> : tx.created ? <>new <AddressLink address={tx.created} /></> : '–'}</td>
-              <td class="number">{ether(tx.value)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
   )
 }
 
@@ -127,27 +58,11 @@ export function HomePage() {
           </p>
         </Section>
         <Section title="Busiest accounts" id="top-accounts">
-          <div class="scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th>Account</th>
-                  <th class="number">Transactions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.topAccounts.map((account) => (
-                  <tr key={account.address}>
-                    <td>
-                      <AddressLink address={account.address} label={account.label} />
-                      {account.contract ? <span class="badge">contract</span> : null}
-                    </td>
-                    <td class="number">{count(account.txCount)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            rows={data.topAccounts}
+            rowKey={(account) => account.address}
+            columns={[accountColumn, countColumn<AccountRow>('Transactions', (account) => account.txCount)]}
+          />
           <p class="more">
             <a href="/accounts">All accounts →</a>
           </p>

@@ -1,61 +1,21 @@
 import { useRoute } from 'preact-iso'
 import { useApi } from '../api.ts'
-import { count, short } from '../format.ts'
-import { BlockLink, Failure, Fields, Loading, Pager, Section, Time } from '../ui.tsx'
+import { count } from '../format.ts'
+import { MiniTable, TxTable, miniSeconds } from '../tables.tsx'
+import { BlockLink, Failure, Fields, Loading, PAGE_ROWS, Pager, Section, Time, WhenLoaded, offsetOf } from '../ui.tsx'
 import type { MiniRow, TxRow } from '../types.ts'
-import { offsetOf } from './blocks.tsx'
-import { TxTable } from './home.tsx'
-
-const PAGE = 25
-
-/** Microseconds (spec 03: mini-block times) as whole seconds, for the time components. */
-const seconds = (microseconds: number) => Math.floor(microseconds / 1e6)
-
-function MiniTable({ minis }: { minis: MiniRow[] }) {
-  return (
-    <div class="scroll">
-      <table>
-        <thead>
-          <tr>
-            <th>Mini-block</th>
-            <th>Block</th>
-            <th>Hash</th>
-            <th>Age</th>
-            <th class="number">Transactions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {minis.map((mini) => (
-            <tr key={mini.hash}>
-              <td>
-                <a href={`/mini/${mini.number}`}>{count(mini.number)}</a>
-              </td>
-              <td>
-                <BlockLink number={mini.blockNumber} />
-              </td>
-              <td class="mono" title={mini.hash}>
-                <a href={`/mini/${mini.hash}`}>{short(mini.hash)}</a>
-              </td>
-              <td>
-                <Time seconds={seconds(mini.timestamp_us)} />
-              </td>
-              <td class="number">{count(mini.txCount)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  )
-}
 
 export function MinisPage() {
   const { query } = useRoute()
   const offset = offsetOf(query)
-  const { data, error } = useApi<{ total: number; minis: MiniRow[] }>(`/minis?limit=${PAGE}&offset=${offset}`, offset === 0 ? 5000 : undefined)
+  const loaded = useApi<{ total: number; minis: MiniRow[] }>(`/minis?limit=${PAGE_ROWS}&offset=${offset}`, offset === 0 ? 5000 : undefined)
+  const { data } = loaded
   return (
     <Section title={data ? `Mini-blocks (${count(data.total)})` : 'Mini-blocks'} id="minis" main>
-      {error && !data ? <Failure error={error} what="mini-blocks" /> : !data ? <Loading what="mini-blocks" /> : <MiniTable minis={data.minis} />}
-      <Pager base="/minis" offset={offset} limit={PAGE} shown={data?.minis.length ?? 0} />
+      <WhenLoaded loaded={loaded} what="mini-blocks">
+        {({ minis }) => <MiniTable minis={minis} />}
+      </WhenLoaded>
+      <Pager base="/minis" offset={offset} limit={PAGE_ROWS} shown={data?.minis.length ?? 0} />
     </Section>
   )
 }
@@ -74,7 +34,7 @@ export function MiniPage() {
           rows={[
             ['Hash', <span class="mono wrap">{data.hash}</span>],
             ['Block', <BlockLink number={data.blockNumber} />],
-            ['Time', <Time seconds={seconds(data.timestamp_us)} both />],
+            ['Time', <Time seconds={miniSeconds(data.timestamp_us)} both />],
             ['Transactions', count(data.txCount)],
           ]}
         />

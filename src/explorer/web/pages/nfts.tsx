@@ -2,12 +2,13 @@ import { useRoute } from 'preact-iso'
 import { useState } from 'preact/hooks'
 import { useApi } from '../api.ts'
 import { count, short } from '../format.ts'
-import { AddressLink, Failure, Fields, Loading, Section, Time, TxLink } from '../ui.tsx'
-import { offsetOf } from './blocks.tsx'
-import { labelText, type LabelValue, Verified } from './tokens.tsx'
+import { DataTable } from '../dataTable.tsx'
+import { ageColumn, countColumn, txColumn } from '../tables.tsx'
+import { AddressLink, Failure, Fields, Loading, Section, Verified, WhenLoaded, offsetOf } from '../ui.tsx'
+import { labelText, type LabelValue } from './tokens.tsx'
 import '../tokens.css'
 
-/** The collection answer's page of items: the API's own cap (spec 03). */
+/** The collection answer's page of items: the API's own cap (docs/explorer.md). */
 const ITEMS = 48
 /** Metadata fields beyond the known ones that the item page spells out. */
 const OTHER_FIELDS_SHOWN = 20
@@ -36,12 +37,14 @@ type NftTransferRow = { txHash: string; blockNumber: number; timestamp: number; 
 
 type Collection = CollectionMeta & { items: Item[]; transfers: NftTransferRow[] }
 
+type Holder = { address: string | null; amount: string }
+
 type ItemDetail = {
   collection: string
   tokenId: string
   standard: string
   owner: string | null
-  holders: Array<{ address: string | null; amount: string }>
+  holders: Holder[]
   burned: boolean
   tokenURI: string | null
   metadata: Metadata | null
@@ -120,89 +123,58 @@ function Party({ address, moved }: { address: string; moved: 'mint' | 'burn' }) 
 }
 
 function NftTransfers({ transfers, collection, showItem, labelledBy }: { transfers: NftTransferRow[]; collection: string; showItem: boolean; labelledBy: string }) {
-  const amounts = transfers.some((transfer) => transfer.standard === 'erc1155')
   return (
-    <div class="scroll">
-      <table aria-labelledby={labelledBy}>
-        <thead>
-          <tr>
-            <th>Transaction</th>
-            <th>Age</th>
-            {showItem ? <th>Item</th> : null}
-            <th>From</th>
-            <th>To</th>
-            {amounts ? <th class="number">Amount</th> : null}
-          </tr>
-        </thead>
-        <tbody>
-          {transfers.map((transfer) => (
-            <tr key={`${transfer.txHash}:${transfer.logIndex}:${transfer.tokenId}`}>
-              <td>
-                <TxLink hash={transfer.txHash} />
-              </td>
-              <td>
-                <Time seconds={transfer.timestamp} />
-              </td>
-              {showItem ? (
-                <td>
-                  <a href={`/nft/${collection}/${transfer.tokenId}`}>#{transfer.tokenId.length > 12 ? short(transfer.tokenId, 5) : transfer.tokenId}</a>
-                </td>
-              ) : null}
-              <td>
-                <Party address={transfer.from} moved="mint" />
-              </td>
-              <td>
-                <Party address={transfer.to} moved="burn" />
-              </td>
-              {amounts ? <td class="number">{count(transfer.amount)}</td> : null}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      rows={transfers}
+      rowKey={(transfer) => `${transfer.txHash}:${transfer.logIndex}:${transfer.tokenId}`}
+      labelledBy={labelledBy}
+      columns={[
+        txColumn<NftTransferRow>((transfer) => transfer.txHash),
+        ageColumn<NftTransferRow>((transfer) => transfer.timestamp),
+        {
+          head: 'Item',
+          show: showItem,
+          cell: (transfer) => <a href={`/nft/${collection}/${transfer.tokenId}`}>#{transfer.tokenId.length > 12 ? short(transfer.tokenId, 5) : transfer.tokenId}</a>,
+        },
+        { head: 'From', cell: (transfer) => <Party address={transfer.from} moved="mint" /> },
+        { head: 'To', cell: (transfer) => <Party address={transfer.to} moved="burn" /> },
+        { ...countColumn<NftTransferRow>('Amount', (transfer) => transfer.amount), show: transfers.some((transfer) => transfer.standard === 'erc1155') },
+      ]}
+    />
   )
 }
 
 export function NftsPage() {
-  const { data, error } = useApi<{ nfts: CollectionEntry[] }>('/nfts')
+  const loaded = useApi<{ nfts: CollectionEntry[] }>('/nfts')
   return (
     <Section title="NFT collections" id="nfts">
-      {error && !data ? (
-        <Failure error={error} what="NFT collections" />
-      ) : !data ? (
-        <Loading what="NFT collections" />
-      ) : data.nfts.length === 0 ? (
-        <p class="muted">No NFT has moved on this chain yet.</p>
-      ) : (
-        <div class="scroll">
-          <table aria-labelledby="nfts-title">
-            <thead>
-              <tr>
-                <th>Collection</th>
-                <th>Symbol</th>
-                <th>Standard</th>
-                <th class="number">Minted</th>
-                <th class="number">Transfers</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.nfts.map((nft) => (
-                <tr key={nft.address} data-address={nft.address}>
-                  <td>
+      <WhenLoaded loaded={loaded} what="NFT collections">
+        {({ nfts }) => (
+          <DataTable
+            rows={nfts}
+            rowKey={(nft) => nft.address}
+            row={(nft) => ({ 'data-address': nft.address })}
+            labelledBy="nfts-title"
+            empty="No NFT has moved on this chain yet."
+            columns={[
+              {
+                head: 'Collection',
+                cell: (nft) => (
+                  <>
                     <a href={`/nft/${nft.address}`}>{nft.name ?? nft.label ?? nft.address}</a>
                     <Verified verified={nft.verified} />
                     {nft.label && nft.label !== nft.name ? <span class="muted small"> {nft.label}</span> : null}
-                  </td>
-                  <td>{nft.symbol ?? <span class="muted">–</span>}</td>
-                  <td>{standardName(nft.standard)}</td>
-                  <td class="number">{count(nft.minted)}</td>
-                  <td class="number">{count(nft.transfers)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+                  </>
+                ),
+              },
+              { head: 'Symbol', cell: (nft) => nft.symbol ?? <span class="muted">–</span> },
+              { head: 'Standard', cell: (nft) => standardName(nft.standard) },
+              countColumn<CollectionEntry>('Minted', (nft) => nft.minted),
+              countColumn<CollectionEntry>('Transfers', (nft) => nft.transfers),
+            ]}
+          />
+        )}
+      </WhenLoaded>
     </Section>
   )
 }
@@ -284,28 +256,17 @@ export function NftCollectionPage() {
 }
 
 function Attributes({ attributes }: { attributes: unknown[] }) {
+  const pairs = attributes.map((attribute) => (attribute !== null && typeof attribute === 'object' ? (attribute as Record<string, unknown>) : { value: attribute }))
   return (
-    <div class="scroll">
-      <table aria-labelledby="nft-attributes-title">
-        <thead>
-          <tr>
-            <th>Trait</th>
-            <th>Value</th>
-          </tr>
-        </thead>
-        <tbody>
-          {attributes.map((attribute, index) => {
-            const pair = attribute !== null && typeof attribute === 'object' ? (attribute as Record<string, unknown>) : { value: attribute }
-            return (
-              <tr key={index}>
-                <td>{pair.trait_type === undefined ? <span class="muted">–</span> : asText(pair.trait_type, 80)}</td>
-                <td class="nft-value">{asText(pair.value, 200)}</td>
-              </tr>
-            )
-          })}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      rows={pairs}
+      rowKey={(_pair, index) => index}
+      labelledBy="nft-attributes-title"
+      columns={[
+        { head: 'Trait', cell: (pair) => (pair.trait_type === undefined ? <span class="muted">–</span> : asText(pair.trait_type, 80)) },
+        { head: 'Value', class: 'nft-value', cell: (pair) => asText(pair.value, 200) },
+      ]}
+    />
   )
 }
 
@@ -364,30 +325,13 @@ export function NftItemPage() {
       </section>
       {single ? null : (
         <Section title={`Holders (${count(data.holders.length)})`} id="nft-holders">
-          {data.holders.length === 0 ? (
-            <p class="muted">Nobody holds this item: it was burned.</p>
-          ) : (
-            <div class="scroll">
-              <table aria-labelledby="nft-holders-title">
-                <thead>
-                  <tr>
-                    <th>Holder</th>
-                    <th class="number">Amount</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.holders.map((holder, index) => (
-                    <tr key={holder.address ?? index}>
-                      <td>
-                        <AddressLink address={holder.address} full />
-                      </td>
-                      <td class="number">{count(holder.amount)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          <DataTable
+            rows={data.holders}
+            rowKey={(holder, index) => holder.address ?? index}
+            labelledBy="nft-holders-title"
+            empty="Nobody holds this item: it was burned."
+            columns={[{ head: 'Holder', cell: (holder) => <AddressLink address={holder.address} full /> }, countColumn<Holder>('Amount', (holder) => holder.amount)]}
+          />
         </Section>
       )}
       {attributes.length > 0 ? (

@@ -2,9 +2,10 @@ import { useRoute } from 'preact-iso'
 import { useState } from 'preact/hooks'
 import { useApi } from '../api.ts'
 import { count, units } from '../format.ts'
-import { AddressLink, Failure, Fields, Loading, Section, TxLink } from '../ui.tsx'
+import { DataTable } from '../dataTable.tsx'
+import { TxTable, countColumn } from '../tables.tsx'
+import { AddressLink, Failure, Fields, Loading, Section, TxLink, Verified, WhenLoaded } from '../ui.tsx'
 import type { TxRow } from '../types.ts'
-import { TxTable } from './home.tsx'
 import '../tokens.css'
 
 /** An entry of `/api/tokens`. */
@@ -52,53 +53,37 @@ export function TokenLogo({ address, logoURI, size = 20 }: { address: string; lo
   return <img class={`logo${large}`} src={`/api/tokenlogo/${address}`} alt="" width={size} height={size} loading="lazy" onError={() => setBroken(true)} />
 }
 
-export function Verified({ verified }: { verified: boolean }) {
-  return verified ? (
-    <span class="badge good" title="listed in the token registry">
-      verified
-    </span>
-  ) : null
-}
-
 export function TokensPage() {
-  const { data, error } = useApi<TokenEntry[]>('/tokens')
+  const loaded = useApi<TokenEntry[]>('/tokens')
   return (
     <Section title="Tokens" id="tokens">
-      {error && !data ? (
-        <Failure error={error} what="tokens" />
-      ) : !data ? (
-        <Loading what="tokens" />
-      ) : data.length === 0 ? (
-        <p class="muted">No token has moved on this chain yet.</p>
-      ) : (
-        <div class="scroll">
-          <table aria-labelledby="tokens-title">
-            <thead>
-              <tr>
-                <th>Token</th>
-                <th>Symbol</th>
-                <th class="number">Total supply</th>
-                <th class="number">Transfers</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.map((token) => (
-                <tr key={token.address} data-address={token.address}>
-                  <td>
+      <WhenLoaded loaded={loaded} what="tokens">
+        {(tokens) => (
+          <DataTable
+            rows={tokens}
+            rowKey={(token) => token.address}
+            row={(token) => ({ 'data-address': token.address })}
+            labelledBy="tokens-title"
+            empty="No token has moved on this chain yet."
+            columns={[
+              {
+                head: 'Token',
+                cell: (token) => (
+                  <>
                     <TokenLogo address={token.address} logoURI={token.logoURI} />
                     <a href={`/token/${token.address}`}>{token.name ?? token.symbol ?? token.address}</a>
                     <Verified verified={token.verified} />
                     {token.native ? <span class="badge" title="the chain's own token">native</span> : null}
-                  </td>
-                  <td>{token.symbol ?? <span class="muted">–</span>}</td>
-                  <td class="number">{tokenAmount(token.totalSupply, token.decimals)}</td>
-                  <td class="number">{count(token.transfers)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+                  </>
+                ),
+              },
+              { head: 'Symbol', cell: (token) => token.symbol ?? <span class="muted">–</span> },
+              { head: 'Total supply', number: true, cell: (token) => tokenAmount(token.totalSupply, token.decimals) },
+              countColumn<TokenEntry>('Transfers', (token) => token.transfers),
+            ]}
+          />
+        )}
+      </WhenLoaded>
     </Section>
   )
 }

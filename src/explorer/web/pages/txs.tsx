@@ -1,22 +1,22 @@
 import { useRoute } from 'preact-iso'
 import { useState } from 'preact/hooks'
 import { useApi } from '../api.ts'
-import { count, ether, gwei, units } from '../format.ts'
-import { AddressLink, BlockLink, Failure, Fields, Loading, Pager, Section, Time } from '../ui.tsx'
-import type { CallFrame, DecodedValue, TxDetail, TxRow } from '../types.ts'
-import { offsetOf } from './blocks.tsx'
-import { TxTable } from './home.tsx'
-
-const PAGE = 25
+import { DataTable } from '../dataTable.tsx'
+import { count, ether, gwei } from '../format.ts'
+import { TokenTransferTable, TxTable, addressColumn } from '../tables.tsx'
+import { AddressLink, BlockLink, Failure, Fields, Loading, PAGE_ROWS, Pager, Section, Time, WhenLoaded, offsetOf } from '../ui.tsx'
+import type { CallFrame, DecodedValue, NftTransfer, TxDetail, TxRow } from '../types.ts'
 
 export function TxsPage() {
   const { query } = useRoute()
   const offset = offsetOf(query)
-  const { data, error } = useApi<TxRow[]>(`/txs?limit=${PAGE}&offset=${offset}`, offset === 0 ? 5000 : undefined)
+  const loaded = useApi<TxRow[]>(`/txs?limit=${PAGE_ROWS}&offset=${offset}`, offset === 0 ? 5000 : undefined)
   return (
     <Section title="Transactions" id="txs" main>
-      {error && !data ? <Failure error={error} what="transactions" /> : !data ? <Loading what="transactions" /> : <TxTable txs={data} />}
-      <Pager base="/txs" offset={offset} limit={PAGE} shown={data?.length ?? 0} />
+      <WhenLoaded loaded={loaded} what="transactions">
+        {(txs) => <TxTable txs={txs} />}
+      </WhenLoaded>
+      <Pager base="/txs" offset={offset} limit={PAGE_ROWS} shown={loaded.data?.length ?? 0} />
     </Section>
   )
 }
@@ -95,28 +95,15 @@ export function TxPage() {
               <code id="tx-method">{tx.decoded.signature}</code>
             </p>
             {tx.decoded.args.length === 0 ? null : (
-            <table>
-              <thead>
-                <tr>
-                  <th>Argument</th>
-                  <th>Type</th>
-                  <th>Value</th>
-                </tr>
-              </thead>
-              <tbody>
-                {tx.decoded.args.map((arg, index) => (
-                  <tr key={index}>
-                    <td>{arg.name || `#${index}`}</td>
-                    <td>
-                      <code>{arg.type}</code>
-                    </td>
-                    <td>
-                      <Value value={arg.value} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              <DataTable
+                rows={tx.decoded.args}
+                rowKey={(_arg, index) => index}
+                columns={[
+                  { head: 'Argument', cell: (arg, index) => arg.name || `#${index}` },
+                  { head: 'Type', cell: (arg) => <code>{arg.type}</code> },
+                  { head: 'Value', cell: (arg) => <Value value={arg.value} /> },
+                ]}
+              />
             )}
           </>
         ) : tx.input === '0x' ? (
@@ -127,71 +114,22 @@ export function TxPage() {
       </Section>
       {tx.tokenTransfers.length > 0 ? (
         <Section title="Token transfers" id="tx-token-transfers">
-          <div class="scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th>Token</th>
-                  <th>From</th>
-                  <th>To</th>
-                  <th class="number">Amount</th>
-                </tr>
-              </thead>
-              <tbody>
-                {tx.tokenTransfers.map((transfer) => (
-                  <tr key={transfer.logIndex}>
-                    <td>
-                      <a href={`/token/${transfer.token}`}>{transfer.symbol ?? transfer.tokenLabel ?? transfer.token}</a>
-                      {transfer.verified ? <span class="badge good" title="listed in the token registry">verified</span> : null}
-                    </td>
-                    <td>
-                      <AddressLink address={transfer.from} />
-                    </td>
-                    <td>
-                      <AddressLink address={transfer.to} />
-                    </td>
-                    <td class="number">{transfer.decimals === null || transfer.decimals === undefined ? transfer.value : units(transfer.value, transfer.decimals)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <TokenTransferTable transfers={tx.tokenTransfers} rowKey={(transfer) => transfer.logIndex} />
         </Section>
       ) : null}
       {tx.nftTransfers.length > 0 ? (
         <Section title="NFT transfers" id="tx-nft-transfers">
-          <div class="scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th>Collection</th>
-                  <th>Item</th>
-                  <th>From</th>
-                  <th>To</th>
-                  <th class="number">Amount</th>
-                </tr>
-              </thead>
-              <tbody>
-                {tx.nftTransfers.map((transfer) => (
-                  <tr key={`${transfer.logIndex}:${transfer.tokenId}`}>
-                    <td>
-                      <a href={`/nft/${transfer.token}`}>{transfer.tokenLabel ?? transfer.token}</a>
-                    </td>
-                    <td>
-                      <a href={`/nft/${transfer.token}/${transfer.tokenId}`}>#{transfer.tokenId}</a>
-                    </td>
-                    <td>
-                      <AddressLink address={transfer.from} />
-                    </td>
-                    <td>
-                      <AddressLink address={transfer.to} />
-                    </td>
-                    <td class="number">{transfer.amount}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            rows={tx.nftTransfers}
+            rowKey={(transfer) => `${transfer.logIndex}:${transfer.tokenId}`}
+            columns={[
+              { head: 'Collection', cell: (transfer) => <a href={`/nft/${transfer.token}`}>{transfer.tokenLabel ?? transfer.token}</a> },
+              { head: 'Item', cell: (transfer) => <a href={`/nft/${transfer.token}/${transfer.tokenId}`}>#{transfer.tokenId}</a> },
+              addressColumn<NftTransfer>('From', (transfer) => transfer.from),
+              addressColumn<NftTransfer>('To', (transfer) => transfer.to),
+              { head: 'Amount', number: true, cell: (transfer) => transfer.amount },
+            ]}
+          />
         </Section>
       ) : null}
       <Section title={`Logs (${tx.logs.length})`} id="tx-logs">

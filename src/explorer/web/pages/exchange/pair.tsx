@@ -1,16 +1,18 @@
 import { useRoute } from 'preact-iso'
+import type { Pair, PairEvent, PairEvents, PairSwap, PairSwaps, WithEthUsd } from '../../../../answers/exchange.ts'
 import { count } from '../../format.ts'
-import { AddressLink, BlockLink, Fields, Loading, Section, TxLink } from '../../ui.tsx'
-import { ListOf, NotThisFamily, ROWS, TokenLink, inversePrice, pairName, pairPrice, sides, symbolOf, tokenAmount, usd, useExchange, type Pair, type PairEvent, type PairSwap } from './shared.tsx'
+import { addressColumn } from '../../tables.tsx'
+import { AddressLink, BlockLink, Fields, Loading, Section } from '../../ui.tsx'
+import { EventList, NotThisFamily, ROWS, TokenLink, inversePrice, eventPlace, kindColumn, pairName, pairPrice, sides, swapParties, symbolOf, tokenAmount, usd, useExchange } from './shared.tsx'
 
 // One constant-product pair: its reserves and price, its swaps, its mints and burns.
 
 export function ExchangePairPage() {
   const { params } = useRoute()
   const address = encodeURIComponent(params.address ?? '')
-  const { data: pair, error } = useExchange<Pair & { ethUsd: string | null }>(`/pool/${address}`)
-  const swaps = useExchange<{ swaps: PairSwap[] }>(`/swaps?pair=${address}&limit=${ROWS}`)
-  const events = useExchange<{ events: PairEvent[] }>(`/events?pair=${address}&limit=${ROWS}`)
+  const { data: pair, error } = useExchange<Pair & WithEthUsd>(`/pool/${address}`)
+  const swaps = useExchange<PairSwaps>(`/swaps?pair=${address}&limit=${ROWS}`)
+  const events = useExchange<PairEvents>(`/events?pair=${address}&limit=${ROWS}`)
   if (error && !pair) return <NotThisFamily error={error} what="pair" other={{ href: `/exchange/pool/${address}`, what: 'concentrated pools' }} />
   if (!pair) return <Loading what="the pair" />
   const { token0, token1 } = pair
@@ -38,84 +40,31 @@ export function ExchangePairPage() {
         />
       </Section>
       <Section title="Swaps" id="pair-swaps">
-        <ListOf loaded={swaps} what="swaps" empty={(data) => data.swaps.length === 0}>
-          {(data) => (
-            <div class="scroll">
-              <table class="dense">
-                <thead>
-                  <tr>
-                    <th>Transaction</th>
-                    <th>Block</th>
-                    <th>Sender</th>
-                    <th>Recipient</th>
-                    <th class="number">Paid in</th>
-                    <th class="number">Paid out</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.swaps.map((swap) => (
-                    <tr key={`${swap.txHash}:${swap.logIndex}`}>
-                      <td>
-                        <TxLink hash={swap.txHash} />
-                      </td>
-                      <td>
-                        <BlockLink number={swap.block} />
-                      </td>
-                      <td>
-                        <AddressLink address={swap.sender} />
-                      </td>
-                      <td>
-                        <AddressLink address={swap.recipient} />
-                      </td>
-                      <td class="number">{sides(swap.amount0In, swap.amount1In, token0, token1)}</td>
-                      <td class="number">{sides(swap.amount0Out, swap.amount1Out, token0, token1)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
-        </ListOf>
+        <EventList
+          loaded={swaps}
+          what="swaps"
+          rows={(data) => data.swaps}
+          columns={[
+            ...eventPlace<PairSwap>(),
+            ...swapParties<PairSwap>(),
+            { head: 'Paid in', number: true, cell: (swap) => sides(swap.amount0In, swap.amount1In, token0, token1) },
+            { head: 'Paid out', number: true, cell: (swap) => sides(swap.amount0Out, swap.amount1Out, token0, token1) },
+          ]}
+        />
       </Section>
       <Section title="Liquidity added and removed" id="pair-events">
-        <ListOf loaded={events} what="mints or burns" empty={(data) => data.events.length === 0}>
-          {(data) => (
-            <div class="scroll">
-              <table class="dense">
-                <thead>
-                  <tr>
-                    <th>Event</th>
-                    <th>Transaction</th>
-                    <th>Block</th>
-                    <th>Sender</th>
-                    <th class="number">{symbolOf(token0)}</th>
-                    <th class="number">{symbolOf(token1)}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.events.map((event) => (
-                    <tr key={`${event.txHash}:${event.logIndex}`}>
-                      <td>
-                        <span class={`badge kind-${event.kind}`}>{event.kind}</span>
-                      </td>
-                      <td>
-                        <TxLink hash={event.txHash} />
-                      </td>
-                      <td>
-                        <BlockLink number={event.block} />
-                      </td>
-                      <td>
-                        <AddressLink address={event.sender} />
-                      </td>
-                      <td class="number">{tokenAmount(event.amount0, token0)}</td>
-                      <td class="number">{tokenAmount(event.amount1, token1)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
-        </ListOf>
+        <EventList
+          loaded={events}
+          what="mints or burns"
+          rows={(data) => data.events}
+          columns={[
+            kindColumn<PairEvent>(),
+            ...eventPlace<PairEvent>(),
+            addressColumn<PairEvent>('Sender', (event) => event.sender),
+            { head: symbolOf(token0), number: true, cell: (event) => tokenAmount(event.amount0, token0) },
+            { head: symbolOf(token1), number: true, cell: (event) => tokenAmount(event.amount1, token1) },
+          ]}
+        />
       </Section>
     </>
   )

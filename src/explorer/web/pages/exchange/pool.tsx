@@ -2,9 +2,12 @@ import { useRoute } from 'preact-iso'
 import { useEffect, useMemo, useRef } from 'preact/hooks'
 import uPlot from 'uplot'
 import 'uplot/dist/uPlot.min.css'
+import type { Pool, PoolEvent, PoolEvents, PoolSwap, PoolSwaps, Position, Positions, Tick, Ticks, WithEthUsd } from '../../../../answers/exchange.ts'
+import { DataTable, type Column } from '../../dataTable.tsx'
 import { count, units } from '../../format.ts'
-import { AddressLink, BlockLink, Fields, Loading, Section, TxLink } from '../../ui.tsx'
-import { ListOf, NotThisFamily, ROWS, Signed, TokenLink, feePercent, pairName, symbolOf, tokenAmount, usd, useExchange, type Pool, type PoolEvent, type PoolSwap, type Position, type Tick } from './shared.tsx'
+import { addressColumn, blockColumn, countColumn } from '../../tables.tsx'
+import { AddressLink, BlockLink, Fields, Loading, Section, WhenLoaded } from '../../ui.tsx'
+import { EventList, NotThisFamily, ROWS, Signed, Stacked, TokenLink, feePercent, eventPlace, kindColumn, pairName, swapParties, symbolOf, tokenAmount, usd, useExchange } from './shared.tsx'
 
 // One concentrated pool: its slot, the liquidity of its ticks, its positions, swaps and events.
 
@@ -118,15 +121,25 @@ function Range({ lower, upper, current, closed = false }: { lower: number; upper
 export function ExchangePoolPage() {
   const { params } = useRoute()
   const address = encodeURIComponent(params.address ?? '')
-  const { data: pool, error } = useExchange<Pool & { ethUsd: string | null }>(`/cl/pool/${address}`)
-  const ticks = useExchange<{ ticks: Tick[] }>(`/cl/ticks?pool=${address}`)
+  const { data: pool, error } = useExchange<Pool & WithEthUsd>(`/cl/pool/${address}`)
+  const ticks = useExchange<Ticks>(`/cl/ticks?pool=${address}`)
   // Closed positions too: a pool's history reads oddly with the ranges that made it missing.
-  const positions = useExchange<{ positions: Position[] }>(`/cl/positions?pool=${address}&closed=1&limit=${ROWS}`)
-  const swaps = useExchange<{ swaps: PoolSwap[] }>(`/cl/swaps?pool=${address}&limit=${ROWS}`)
-  const events = useExchange<{ events: PoolEvent[] }>(`/cl/events?pool=${address}&limit=${ROWS}`)
+  const positions = useExchange<Positions>(`/cl/positions?pool=${address}&closed=1&limit=${ROWS}`)
+  const swaps = useExchange<PoolSwaps>(`/cl/swaps?pool=${address}&limit=${ROWS}`)
+  const events = useExchange<PoolEvents>(`/cl/events?pool=${address}&limit=${ROWS}`)
   if (error && !pool) return <NotThisFamily error={error} what="concentrated pool" other={{ href: `/exchange/pair/${address}`, what: 'constant-product pairs' }} />
   if (!pool) return <Loading what="the pool" />
   const { token0, token1 } = pool
+  /** What a position put in, took out or collected of each side. */
+  const sidesColumn = (head: string, amounts: (position: Position) => [string, string]): Column<Position> => ({
+    head,
+    number: true,
+    class: 'stacked',
+    cell: (position) => {
+      const [amount0, amount1] = amounts(position)
+      return <Stacked amount0={amount0} amount1={amount1} token0={token0} token1={token1} fraction={4} />
+    },
+  })
   return (
     <>
       <p class="crumbs">
@@ -152,155 +165,62 @@ export function ExchangePoolPage() {
         />
       </Section>
       <Section title="Liquidity by tick" id="pool-chart">
-        <ListOf loaded={ticks} what="ticks" empty={() => false}>
+        <WhenLoaded loaded={ticks} what="ticks">
           {(data) => <LiquidityChart ticks={data.ticks} current={pool.tick} spacing={pool.tickSpacing} />}
-        </ListOf>
+        </WhenLoaded>
       </Section>
       <Section title="Positions" id="pool-positions">
-        <ListOf loaded={positions} what="positions" empty={(data) => data.positions.length === 0}>
-          {(data) => (
-            <div class="scroll">
-              <table class="dense">
-                <thead>
-                  <tr>
-                    <th>Owner</th>
-                    <th>Ticks</th>
-                    <th class="number">Liquidity</th>
-                    <th class="number">Deposited</th>
-                    <th class="number">Withdrawn</th>
-                    <th class="number">Collected</th>
-                    <th>Last change</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.positions.map((position) => (
-                    <tr key={`${position.owner}:${position.tickLower}:${position.tickUpper}`} class={position.closed ? 'closed' : undefined}>
-                      <td>
-                        <AddressLink address={position.owner} />
-                      </td>
-                      <td>
-                        <Range lower={position.tickLower} upper={position.tickUpper} current={pool.tick} closed={position.closed} />
-                      </td>
-                      <td class="number">{count(position.liquidity)}</td>
-                      <td class="number stacked">
-                        <span>{tokenAmount(position.deposited0, token0, 4)}</span>
-                        <span>{tokenAmount(position.deposited1, token1, 4)}</span>
-                      </td>
-                      <td class="number stacked">
-                        <span>{tokenAmount(position.withdrawn0, token0, 4)}</span>
-                        <span>{tokenAmount(position.withdrawn1, token1, 4)}</span>
-                      </td>
-                      <td class="number stacked">
-                        <span>{tokenAmount(position.collected0, token0, 4)}</span>
-                        <span>{tokenAmount(position.collected1, token1, 4)}</span>
-                      </td>
-                      <td>
-                        <BlockLink number={position.lastBlock} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+        <WhenLoaded loaded={positions} what="positions">
+          {({ positions }) => (
+            <DataTable
+              rows={positions}
+              rowKey={(position) => `${position.owner}:${position.tickLower}:${position.tickUpper}`}
+              row={(position) => ({ class: position.closed ? 'closed' : undefined })}
+              dense
+              empty="No positions yet."
+              columns={[
+                addressColumn<Position>('Owner', (position) => position.owner),
+                { head: 'Ticks', cell: (position) => <Range lower={position.tickLower} upper={position.tickUpper} current={pool.tick} closed={position.closed} /> },
+                countColumn<Position>('Liquidity', (position) => position.liquidity),
+                sidesColumn('Deposited', (position) => [position.deposited0, position.deposited1]),
+                sidesColumn('Withdrawn', (position) => [position.withdrawn0, position.withdrawn1]),
+                sidesColumn('Collected', (position) => [position.collected0, position.collected1]),
+                { ...blockColumn<Position>((position) => position.lastBlock), head: 'Last change' },
+              ]}
+            />
           )}
-        </ListOf>
+        </WhenLoaded>
       </Section>
       <Section title="Swaps" id="pool-swaps">
-        <ListOf loaded={swaps} what="swaps" empty={(data) => data.swaps.length === 0}>
-          {(data) => (
-            <div class="scroll">
-              <table class="dense">
-                <thead>
-                  <tr>
-                    <th>Transaction</th>
-                    <th>Block</th>
-                    <th>Sender</th>
-                    <th>Recipient</th>
-                    <th class="number">{symbolOf(token0)}</th>
-                    <th class="number">{symbolOf(token1)}</th>
-                    <th class="number">Tick after</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.swaps.map((swap) => (
-                    <tr key={`${swap.txHash}:${swap.logIndex}`}>
-                      <td>
-                        <TxLink hash={swap.txHash} />
-                      </td>
-                      <td>
-                        <BlockLink number={swap.block} />
-                      </td>
-                      <td>
-                        <AddressLink address={swap.sender} />
-                      </td>
-                      <td>
-                        <AddressLink address={swap.recipient} />
-                      </td>
-                      <td class="number">
-                        <Signed amount={swap.amount0} token={token0} />
-                      </td>
-                      <td class="number">
-                        <Signed amount={swap.amount1} token={token1} />
-                      </td>
-                      <td class="number">{count(swap.tick)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
-        </ListOf>
+        <EventList
+          loaded={swaps}
+          what="swaps"
+          rows={(data) => data.swaps}
+          columns={[
+            ...eventPlace<PoolSwap>(),
+            ...swapParties<PoolSwap>(),
+            { head: symbolOf(token0), number: true, cell: (swap) => <Signed amount={swap.amount0} token={token0} /> },
+            { head: symbolOf(token1), number: true, cell: (swap) => <Signed amount={swap.amount1} token={token1} /> },
+            countColumn<PoolSwap>('Tick after', (swap) => swap.tick),
+          ]}
+        />
         <p class="muted small note">Amounts from the pool's side: + paid into the pool, − paid out of it.</p>
       </Section>
       <Section title="Mints, burns and collects" id="pool-events">
-        <ListOf loaded={events} what="events" empty={(data) => data.events.length === 0}>
-          {(data) => (
-            <div class="scroll">
-              <table class="dense">
-                <thead>
-                  <tr>
-                    <th>Event</th>
-                    <th>Transaction</th>
-                    <th>Block</th>
-                    <th>Owner</th>
-                    <th>Ticks</th>
-                    <th class="number">Liquidity</th>
-                    <th class="number">{symbolOf(token0)}</th>
-                    <th class="number">{symbolOf(token1)}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.events.map((event) => (
-                    <tr key={`${event.txHash}:${event.logIndex}`}>
-                      <td>
-                        <span class={`badge kind-${event.kind}`}>{event.kind}</span>
-                      </td>
-                      <td>
-                        <TxLink hash={event.txHash} />
-                      </td>
-                      <td>
-                        <BlockLink number={event.block} />
-                      </td>
-                      <td>
-                        <AddressLink address={event.owner} />
-                      </td>
-                      <td>
-                        <Range lower={event.tickLower} upper={event.tickUpper} />
-                      </td>
-                      <td class="number">{event.liquidity === null ? '–' : count(event.liquidity)}</td>
-                      <td class="number">
-                        <Signed amount={event.amount0} token={token0} fraction={4} />
-                      </td>
-                      <td class="number">
-                        <Signed amount={event.amount1} token={token1} fraction={4} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
-        </ListOf>
+        <EventList
+          loaded={events}
+          what="events"
+          rows={(data) => data.events}
+          columns={[
+            kindColumn<PoolEvent>(),
+            ...eventPlace<PoolEvent>(),
+            addressColumn<PoolEvent>('Owner', (event) => event.owner),
+            { head: 'Ticks', cell: (event) => <Range lower={event.tickLower} upper={event.tickUpper} /> },
+            { head: 'Liquidity', number: true, cell: (event) => (event.liquidity === null ? '–' : count(event.liquidity)) },
+            { head: symbolOf(token0), number: true, cell: (event) => <Signed amount={event.amount0} token={token0} fraction={4} /> },
+            { head: symbolOf(token1), number: true, cell: (event) => <Signed amount={event.amount1} token={token1} fraction={4} /> },
+          ]}
+        />
         <p class="muted small note">A burn moves no tokens: it credits what is owed inside the pool, and a later collect pays it out.</p>
       </Section>
     </>

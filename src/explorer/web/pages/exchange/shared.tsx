@@ -1,10 +1,14 @@
 import type { ComponentChildren } from 'preact'
+import type { Counters, EventId, TokenSide as Token } from '../../../../answers/exchange.ts'
 import { useApi, type ApiError, type Loaded } from '../../api.ts'
+import { readableSignificant } from '../../../../format/significant.ts'
+import { DataTable, type Column } from '../../dataTable.tsx'
 import { count, short, units } from '../../format.ts'
-import { Failure, Loading } from '../../ui.tsx'
+import { addressColumn, blockColumn, txColumn } from '../../tables.tsx'
+import { Failure, WhenLoaded } from '../../ui.tsx'
 import '../../exchange.css'
 
-// The exchange index's pages. The index sends no CORS header (spec 02), so the pages read it
+// The exchange index's pages. The index sends no CORS header (docs/exchange.md), so the pages read it
 // through the explorer's proxy on this origin, /dex, which asks the same path of it.
 
 /** Where this origin passes requests on to the exchange index (routes/exchangeProxy.ts). */
@@ -18,106 +22,6 @@ export const ROWS = 25
 
 /** useApi over the exchange index: the answer of `path`, again every REFRESH_MS. */
 export const useExchange = <T,>(path: string | null, refreshMs: number | undefined = REFRESH_MS): Loaded<T> => useApi<T>(path, refreshMs, EXCHANGE_API)
-
-// The shapes of the exchange index's answers the pages read (spec 02; README "The exchange index").
-
-export type Token = { address: string; symbol: string | null; decimals: number | null }
-
-export type Pair = {
-  pair: string
-  token0: Token
-  token1: Token
-  reserve0: string
-  reserve1: string
-  reservesBlock: number | null
-  createdBlock: number
-  swapCount: number
-  mintCount: number
-  burnCount: number
-  volume0: string
-  volume1: string
-}
-
-export type Pool = {
-  pool: string
-  token0: Token
-  token1: Token
-  fee: number
-  tickSpacing: number
-  initialized: boolean
-  sqrtPriceX96: string
-  tick: number | null
-  activeLiquidity: string
-  balance0: string
-  balance1: string
-  price: string | null
-  wethBalanceWei: string | null
-  createdBlock: number
-  swapCount: number
-  mintCount: number
-  burnCount: number
-  collectCount: number
-}
-
-export type Counters = {
-  pools: number
-  swaps: number
-  mints: number
-  burns: number
-  poolsWithEth: number
-  poolsWithoutEth: number
-  valueEthWei: string
-  valueEthDenominator: string
-  valueUsd: string | null
-  ethUsd: string | null
-  concentrated: {
-    pools: number
-    initializedPools: number
-    tiers: number
-    swaps: number
-    mints: number
-    burns: number
-    collects: number
-    positions: number
-    closedPositions: number
-    poolsWithEth: number
-    poolsWithoutEth: number
-    wethBalanceWei: string
-  }
-}
-
-export type EventId = { txHash: string; logIndex: number; block: number }
-export type PairSwap = EventId & { pair: string; sender: string; recipient: string; amount0In: string; amount1In: string; amount0Out: string; amount1Out: string }
-export type PairEvent = EventId & { pair: string; kind: string; sender: string; recipient: string | null; amount0: string; amount1: string }
-export type Position = {
-  pool: string
-  owner: string
-  tickLower: number
-  tickUpper: number
-  liquidity: string
-  deposited0: string
-  deposited1: string
-  withdrawn0: string
-  withdrawn1: string
-  collected0: string
-  collected1: string
-  lastBlock: number
-  closed: boolean
-}
-export type Tick = { tick: number; liquidityGross: string; liquidityNet: string }
-export type PoolSwap = EventId & { pool: string; sender: string; recipient: string; amount0: string; amount1: string; sqrtPriceX96: string; liquidity: string; tick: number }
-export type PoolEvent = EventId & {
-  pool: string
-  kind: string
-  owner: string
-  sender: string | null
-  recipient: string | null
-  tickLower: number
-  tickUpper: number
-  liquidity: string | null
-  amount0: string
-  amount1: string
-}
 
 // Numbers as the pages write them: exact, from the decimal strings, with BigInt.
 
@@ -141,30 +45,7 @@ export const usd = (value: string | null): string => (value === null ? '–' : `
  * worked out in BigInt: for the figures the index leaves to its callers (a pair's price).
  */
 export function ratio(numerator: bigint, denominator: bigint, digits = 12): string {
-  if (denominator === 0n) return '–'
-  if (numerator === 0n) return '0'
-  const negative = numerator < 0n !== denominator < 0n
-  const n = numerator < 0n ? -numerator : numerator
-  const d = denominator < 0n ? -denominator : denominator
-  const at = (shift: number) => {
-    const top = shift >= 0 ? n * 10n ** BigInt(shift) : n
-    const bottom = shift >= 0 ? d : d * 10n ** BigInt(-shift)
-    return (2n * top + bottom) / (2n * bottom)
-  }
-  // n / d lies between 10^(a-b-1) and 10^(a-b+1) for a digits over b: this shift gives at
-  // least `digits` figures, and each step down takes one off.
-  let shift = digits - (n.toString().length - d.toString().length)
-  let scaled = at(shift)
-  while (scaled.toString().length > digits) scaled = at(--shift)
-  let text: string
-  if (shift <= 0) text = count(scaled * 10n ** BigInt(-shift))
-  else {
-    const padded = scaled.toString().padStart(shift + 1, '0')
-    const whole = padded.slice(0, -shift)
-    const fraction = padded.slice(-shift).replace(/0+$/, '')
-    text = `${count(whole)}${fraction ? `.${fraction}` : ''}`
-  }
-  return `${negative ? '-' : ''}${text}`
+  return denominator === 0n ? '–' : grouped(readableSignificant(numerator, denominator, digits))
 }
 
 /** What one whole token0 buys in token1 at a pair's reserves; null while a side is empty or a token's decimals are unknown. */
@@ -191,6 +72,16 @@ export function Signed({ amount, token, fraction = 6 }: { amount: string; token:
 }
 
 // The parts of the pages.
+
+/** An amount of each side, one above the other (in a cell of class `stacked`). */
+export function Stacked({ amount0, amount1, token0, token1, fraction = 6 }: { amount0: string; amount1: string; token0: Token; token1: Token; fraction?: number }) {
+  return (
+    <>
+      <span>{tokenAmount(amount0, token0, fraction)}</span>
+      <span>{tokenAmount(amount1, token1, fraction)}</span>
+    </>
+  )
+}
 
 export function TokenLink({ token }: { token: Token }) {
   return (
@@ -224,7 +115,7 @@ export function CounterCards({ counters }: { counters: Counters }) {
         <Stat id="cl-swaps" name="Pool swaps">{count(cl.swaps)}</Stat>
         <Stat id="cl-positions" name="Open positions">{count(cl.positions)}</Stat>
       </dl>
-      {/* Spec 02: not value locked but a lower bound over the pairs with a WETH side, and said so. */}
+      {/* Not value locked but a lower bound over the pairs with a WETH side, and said so. */}
       <p class="value-line" id="exchange-value">
         The WETH side of {count(counters.poolsWithEth)} of the {count(counters.pools)} pairs, doubled: <strong>{etherValue(counters.valueEthWei, counters.valueEthDenominator)}</strong>
         {counters.valueUsd === null ? null : <> ({usd(counters.valueUsd)})</>}
@@ -234,14 +125,23 @@ export function CounterCards({ counters }: { counters: Counters }) {
   )
 }
 
-/** A list's body: its failure, its loading line, its empty line or its rows. */
-export function ListOf<T>({ loaded, what, empty, children }: { loaded: Loaded<T>; what: string; empty: (data: T) => boolean; children: (data: T) => ComponentChildren }) {
-  const { data, error } = loaded
-  if (error && !data) return <Failure error={error} what={what} />
-  if (!data) return <Loading what={what} />
-  if (empty(data)) return <p class="muted">No {what} yet.</p>
-  return <>{children(data)}</>
+/** A list of the index's events (swaps, mints, burns, collects) once loaded, newest first, each named by its transaction and log. */
+export function EventList<R, T extends EventId>({ loaded, what, rows, columns }: { loaded: Loaded<R>; what: string; rows: (data: R) => T[]; columns: Array<Column<T>> }) {
+  return (
+    <WhenLoaded loaded={loaded} what={what}>
+      {(data) => <DataTable rows={rows(data)} rowKey={(event) => `${event.txHash}:${event.logIndex}`} dense empty={`No ${what} yet.`} columns={columns} />}
+    </WhenLoaded>
+  )
 }
+
+/** Where an event is: its transaction and its block. */
+export const eventPlace = <T extends EventId>(): Array<Column<T>> => [txColumn<T>((event) => event.txHash), blockColumn<T>((event) => event.block)]
+
+/** Who swapped, and for whom. */
+export const swapParties = <T extends { sender: string; recipient: string }>(): Array<Column<T>> => [addressColumn<T>('Sender', (swap) => swap.sender), addressColumn<T>('Recipient', (swap) => swap.recipient)]
+
+/** A mint, burn or collect, as a badge of its colour. */
+export const kindColumn = <T extends { kind: string }>(): Column<T> => ({ head: 'Event', cell: (event) => <span class={`badge kind-${event.kind}`}>{event.kind}</span> })
 
 /** A 404 of one family may be an address of the other: say so, with the link. */
 export function NotThisFamily({ error, what, other }: { error: ApiError; what: string; other: { href: string; what: string } }) {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { formatSignificant } from './significant.ts'
+import { formatSignificant, readableSignificant } from './significant.ts'
 
 describe('significant figures with bigints only', () => {
   test('exactly the number of figures asked for, trailing zeros kept', () => {
@@ -45,5 +45,17 @@ describe('significant figures with bigints only', () => {
       const error = BigInt(text.replace('.', '')) * denominator - numerator * 10n ** BigInt(decimals)
       expect((error < 0n ? -error : error) * 2n <= ulp * denominator).toBe(true)
     }
+  })
+})
+
+describe('for a person to read', () => {
+  test('either sign, the decimals without their trailing zeros, zero as "0"', () => {
+    expect(readableSignificant(1n, 2n, 12)).toBe('0.5')
+    expect(readableSignificant(-1n, 3n, 4)).toBe('-0.3333')
+    expect(readableSignificant(1n, -3n, 4)).toBe('-0.3333')
+    expect(readableSignificant(-12000n, -10n, 12)).toBe('1200')
+    expect(readableSignificant(99995n, 100000n, 4)).toBe('1')
+    expect(readableSignificant(0n, -5n, 12)).toBe('0')
+    expect(readableSignificant(123456789n, 1000n, 4)).toBe('123500')
   })
 })

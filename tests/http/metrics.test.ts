@@ -1,10 +1,10 @@
 import { expect, test } from 'bun:test'
 import { Elysia } from 'elysia'
-import { parseMetrics, sampleValue } from '../../tests/helpers/prometheus.ts'
-import { silentLogger } from '../log.ts'
-import { conventions } from './conventions.ts'
-import { Registry, ServiceMetrics } from './metrics.ts'
-import { listen } from './serve.ts'
+import { parseMetrics, sampleValue } from '../helpers/prometheus.ts'
+import { silentLogger } from '../../src/log.ts'
+import { conventions } from '../../src/http/conventions.ts'
+import { Registry, ServiceMetrics } from '../../src/http/metrics.ts'
+import { listen } from '../../src/http/serve.ts'
 
 test('/metrics counts requests by route pattern and status, behind the same origin rules, and parses as Prometheus text', async () => {
   const shared = new Registry()

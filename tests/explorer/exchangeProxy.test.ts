@@ -1,10 +1,10 @@
 import { afterAll, beforeEach, describe, expect, test } from 'bun:test'
 import { Elysia } from 'elysia'
-import { captureLog, serveOnFreePort } from '../../../tests/helpers/service.ts'
-import { rawRequest } from '../../../tests/helpers/rawHttp.ts'
-import type { Peers } from '../../context.ts'
-import { conventions } from '../../http/conventions.ts'
-import { exchangeProxy, exchangeTarget } from './exchangeProxy.ts'
+import { captureLog, serveOnFreePort } from '../helpers/service.ts'
+import { rawRequest } from '../helpers/rawHttp.ts'
+import type { Peers } from '../../src/context.ts'
+import { conventions } from '../../src/http/conventions.ts'
+import { exchangeProxy, exchangeTarget } from '../../src/explorer/routes/exchangeProxy.ts'
 
 // A real server stands in for the exchange index: it answers every path with what it was asked,
 // so a test sees exactly what the proxy forwarded, and keeps the list of what reached it.
@@ -19,6 +19,7 @@ const exchange = Bun.serve({
     if (url.pathname === '/pool/0x0000000000000000000000000000000000000404') return json({ error: 'unknown pool' }, 404)
     if (url.pathname === '/cl/ticks' && !url.searchParams.has('pool')) return json({ error: 'invalid address or number' }, 400)
     if (url.pathname === '/cl/tiers') {
+      // An index slower than the proxy's time limit.
       await Bun.sleep(1000)
       return json({ tiers: [] })
     }

@@ -1,12 +1,13 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { Elysia, t } from 'elysia'
-import { captureLog, serveOnFreePort } from '../../tests/helpers/service.ts'
-import { conventions, minuteRateLimit, type ConventionsOptions } from './conventions.ts'
-import { ConflictError, InvalidInputError, LimitError, NodeUnreachableError, NotFoundError, UnavailableError } from '../errors.ts'
-import { HttpError } from './errors.ts'
-import { rawRequest } from '../../tests/helpers/rawHttp.ts'
-import { requestPath } from './requestContext.ts'
-import { listen, StartError } from './serve.ts'
+import { captureLog, serveOnFreePort } from '../helpers/service.ts'
+import { conventions, minuteRateLimit, type ConventionsOptions } from '../../src/http/conventions.ts'
+import { ConflictError, InvalidInputError, LimitError, NodeUnreachableError, NotFoundError, UnavailableError } from '../../src/errors.ts'
+import { HttpError } from '../../src/http/errors.ts'
+import { rawRequest } from '../helpers/rawHttp.ts'
+import { waitFor } from '../helpers/wait.ts'
+import { requestPath } from '../../src/http/requestContext.ts'
+import { listen, StartError } from '../../src/http/serve.ts'
 
 const ALLOWED = 'https://app.example'
 const { log, lines } = captureLog()
@@ -38,6 +39,8 @@ function testApp(options: Partial<ConventionsOptions> = {}) {
     .get('/typed/:n', ({ params }) => params, { params: t.Object({ n: t.Numeric() }) })
     .post('/echo', ({ body }) => body)
     .get('/slow', async () => {
+      slowStarted++
+      // The work takes this long: a request still in flight while the service stops.
       await Bun.sleep(300)
       return { slow: true }
     })
@@ -55,6 +58,8 @@ function testApp(options: Partial<ConventionsOptions> = {}) {
 
 /** How many /endless streams were opened, and how many of them the server cancelled. */
 const endless = { opened: 0, cancelled: 0 }
+/** How many /slow requests have reached their handler. */
+let slowStarted = 0
 
 const plain = serveOnFreePort(testApp())
 const proxied = serveOnFreePort(testApp({ trustedProxyHops: 1 }))
@@ -255,7 +260,7 @@ describe('HEAD', () => {
     expect(head.headers.get('content-length')).toBeNull()
     expect(head.headers.get('transfer-encoding')).toBe('chunked')
     expect(head.body).toBe('')
-    await Bun.sleep(20)
+    await waitFor(() => endless.cancelled > before.cancelled, 'the stream to be cancelled', 2000)
     expect(endless.opened - before.opened).toBe(1)
     expect(endless.cancelled - before.cancelled).toBe(1)
   })
@@ -310,7 +315,8 @@ describe('rate limit per client and wall-clock minute', () => {
   })
 
   test('over the limit is a JSON 429 with the CORS headers and no retry-after; other clients go on', async () => {
-    // Start well inside a minute, so that the window cannot reset halfway through the test.
+    // Start well inside a minute, so that the window cannot reset halfway through the test (the
+    // served limit counts by the wall clock; its counting against a given clock is tested above).
     const untilNextMinute = 60_000 - (Date.now() % 60_000)
     if (untilNextMinute < 2000) await Bun.sleep(untilNextMinute + 10)
     const client = '198.51.100.7'
@@ -362,8 +368,9 @@ describe('listening and stopping', () => {
 
   test('stopping finishes the requests in flight and then refuses new ones', async () => {
     const service = serveOnFreePort(testApp())
+    const started = slowStarted
     const inFlight = fetch(`${service.url}/slow`)
-    await Bun.sleep(50)
+    await waitFor(() => slowStarted > started, 'the request in its handler', 2000)
     await service.stop()
     const response = await inFlight
     expect(response.status).toBe(200)
@@ -391,7 +398,8 @@ describe('requests without a usable URL', () => {
     expect(bare.kind === 'app' && bare.response.status).toBe(200)
     const broken = await rawRequest(port, 'GET /nope?x=1 HTTP/1.1\r\nHost: [::1\r\nConnection: close\r\n\r\n')
     expect(broken.kind === 'app' && broken.response.status).toBe(404)
-    await Bun.sleep(20)
+    const logged = (path: string) => lines.some((line) => line.msg === 'request' && line.path === path)
+    await waitFor(() => logged('/ok') && logged('/nope'), 'both request lines', 2000)
     const requests = lines.filter((line) => line.msg === 'request')
     expect(requests).toContainEqual(expect.objectContaining({ method: 'GET', path: '/ok', status: 200 }))
     expect(requests).toContainEqual(expect.objectContaining({ method: 'GET', path: '/nope', status: 404 }))
@@ -411,7 +419,7 @@ describe('requests without a usable URL', () => {
 })
 
 // Bun's HTTP parser refuses these before any of the conventions run, and no option of Bun.serve
-// reaches them (README "What Bun answers itself"). The exact bytes are pinned so that a Bun that
+// reaches them (docs/http.md "What Bun answers itself"). The exact bytes are pinned so that a Bun that
 // answers otherwise fails here, and the conventions can then be given to what it lets through.
 describe('requests Bun refuses before the conventions run', () => {
   const BARE_400 = 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n'

@@ -1,9 +1,9 @@
 import { afterAll, expect, test } from 'bun:test'
 import { join } from 'node:path'
-import { linesOf } from '../../tests/helpers/lines.ts'
-import { waitFor } from '../../tests/helpers/wait.ts'
+import { linesOf } from '../helpers/lines.ts'
+import { waitFor } from '../helpers/wait.ts'
 
-const child = Bun.spawn([process.execPath, join(import.meta.dir, '../../tests/http/fixtures/guardedApp.ts')], { stdout: 'pipe', stderr: 'pipe' })
+const child = Bun.spawn([process.execPath, join(import.meta.dir, 'fixtures/guardedApp.ts')], { stdout: 'pipe', stderr: 'pipe' })
 const lines: Record<string, unknown>[] = []
 void (async () => {
   for await (const line of linesOf(child.stdout)) if (line.trim()) lines.push(JSON.parse(line))

@@ -1,3 +1,6 @@
+// How numbers are written for people and for JSON: exact fractions to a number of significant
+// figures. Pure bigint work, no float, no Node API: the server and the browser pages share it.
+
 /**
  * numerator / denominator as a plain decimal string of exactly `digits` significant figures,
  * rounded half up, with bigint arithmetic only (no float ever sees the value). Zero is "0".
@@ -25,4 +28,15 @@ export function formatSignificant(numerator: bigint, denominator: bigint, digits
 function scaleRounded(numerator: bigint, denominator: bigint, shift: number): bigint {
   const [top, bottom] = shift >= 0 ? [numerator * 10n ** BigInt(shift), denominator] : [numerator, denominator * 10n ** BigInt(-shift)]
   return (top * 2n + bottom) / (bottom * 2n)
+}
+
+/**
+ * The same figures for a person to read: a fraction of either sign, the trailing zeros of the
+ * decimals dropped ("0.5", "-1200"). The pages group the whole part themselves.
+ */
+export function readableSignificant(numerator: bigint, denominator: bigint, digits: number): string {
+  const negative = numerator < 0n !== denominator < 0n
+  const plain = formatSignificant(numerator < 0n ? -numerator : numerator, denominator < 0n ? -denominator : denominator, digits)
+  const trimmed = plain.includes('.') ? plain.replace(/\.?0+$/, '') : plain
+  return negative && trimmed !== '0' ? `-${trimmed}` : trimmed
 }

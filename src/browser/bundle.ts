@@ -1,0 +1,33 @@
+// Run as a macro (`import { browserBundle } from '…/browser/bundle.ts' with { type: 'macro' }`):
+// Bun builds a page's script when it reads the file that calls it, from source or while
+// compiling the executable, and the built script and style become string constants in that
+// file. The binary carries them; nothing is built or read from disk at run time. This is how a
+// page's script imports code it shares with the server (src/format). A macro may not call
+// Bun.build, which waits on the bundler running the macro, so the build runs in a child: this
+// same file run as a script, which builds in memory and prints the files as JSON. Nothing is
+// written to disk, so the stack starts from source on a full disk too (its spool says so).
+import { join } from 'node:path'
+
+export type BrowserBundle = { script: string; style: string }
+
+/**
+ * The script built from `entry` (a path under src/) with what it imports, for a
+ * `<script type="module">`, and the style sheets it imports ("" when none). `minify = false`
+ * keeps a script readable as it is served.
+ */
+export function browserBundle(entry: string, minify = true): BrowserBundle {
+  const build = Bun.spawnSync([process.execPath, import.meta.path, entry, String(minify)], { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, NO_COLOR: '1' } })
+  if (build.exitCode !== 0) throw new Error(`${entry} did not build:\n${build.stderr.toString()}`)
+  return JSON.parse(build.stdout.toString()) as BrowserBundle
+}
+
+async function buildInMemory(entry: string, minify: boolean): Promise<BrowserBundle> {
+  const result = await Bun.build({ entrypoints: [join(import.meta.dir, '..', entry)], target: 'browser', format: 'esm', minify })
+  if (!result.success) throw new AggregateError(result.logs, `${entry} did not build`)
+  const script = result.outputs.find((output) => output.kind === 'entry-point')
+  const style = result.outputs.find((output) => output.path.endsWith('.css'))
+  if (!script) throw new Error(`${entry}'s build gave ${result.outputs.map((output) => output.path).join(', ')}, no script`)
+  return { script: await script.text(), style: style ? await style.text() : '' }
+}
+
+if (import.meta.main) process.stdout.write(JSON.stringify(await buildInMemory(process.argv[2]!, process.argv[3] !== 'false')))

@@ -1,0 +1,26 @@
+import { expect, test } from 'bun:test'
+import { pollUntil } from './poll.ts'
+
+test('gives the first answer that meets the condition, asking again at the interval', async () => {
+  let asked = 0
+  const started = Date.now()
+  const polled = await pollUntil(() => ++asked, (count) => count >= 3, { timeoutMs: 5000, intervalMs: 30 })
+  expect(polled).toEqual({ value: 3, met: true })
+  expect(Date.now() - started).toBeGreaterThanOrEqual(55)
+})
+
+test('past the deadline it gives the last answer, unmet, after one more ask', async () => {
+  let asked = 0
+  const started = Date.now()
+  const polled = await pollUntil(async () => ++asked, () => false, { timeoutMs: 100, intervalMs: 20 })
+  expect(polled.met).toBe(false)
+  expect(polled.value).toBe(asked)
+  expect(asked).toBeGreaterThan(2)
+  expect(Date.now() - started).toBeGreaterThanOrEqual(100)
+})
+
+test('an answer already there is given at once', async () => {
+  const started = Date.now()
+  expect(await pollUntil(() => 'ready', (value) => value === 'ready', { timeoutMs: 0, intervalMs: 1000 })).toEqual({ value: 'ready', met: true })
+  expect(Date.now() - started).toBeLessThan(500)
+})
