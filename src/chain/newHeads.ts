@@ -1,4 +1,5 @@
 import type { Hex } from 'viem'
+import { Backoff } from '../time/backoff.ts'
 
 export type Head = { number: number; hash: Hex; parentHash: Hex; timestamp: number }
 
@@ -25,7 +26,7 @@ export function subscribeNewHeads(wsUrl: string, options: NewHeadsOptions): NewH
   let socket: WebSocket | null = null
   let open = false
   let closed = false
-  let delay = minDelayMs
+  const backoff = new Backoff(minDelayMs, maxDelayMs)
   let timer: ReturnType<typeof setTimeout> | null = null
 
   const connect = () => {
@@ -44,7 +45,7 @@ export function subscribeNewHeads(wsUrl: string, options: NewHeadsOptions): NewH
       }
       if (message.id === 1 && typeof message.result === 'string') {
         open = true
-        delay = minDelayMs
+        backoff.reset()
         onState(true)
         return
       }
@@ -64,8 +65,7 @@ export function subscribeNewHeads(wsUrl: string, options: NewHeadsOptions): NewH
       if (open) onState(false)
       open = false
       if (closed) return
-      timer = setTimeout(connect, delay)
-      delay = Math.min(delay * 2, maxDelayMs)
+      timer = setTimeout(connect, backoff.fail())
     }
     ws.onerror = () => {
       // onclose follows and schedules the retry.
