@@ -31,6 +31,7 @@ export const RULES: Rule[] = [
   { name: 'the HTTP conventions import no service and no spool', files: 'src/http', forbid: [...SERVICES, ...ROOT_WIRING, 'src/spool', 'src/devnet'] },
   { name: 'EVM values and errors stand on nothing of the stack', files: 'src/eth', forbid: ['src/'] },
   { name: 'the errors stand on nothing of the stack', files: 'src/errors.ts', forbid: ['src/'] },
+  { name: 'waiting and backing off stand on nothing of the stack', files: 'src/time', forbid: ['src/'] },
   { name: 'the dev chain imports no service', files: 'src/devnet', forbid: [...SERVICES, 'src/spool', 'src/http'] },
   { name: 'the operator commands reach the stack over HTTP and JSON-RPC only', files: 'src/ops', forbid: [...SERVICES, ...ROOT_WIRING, 'src/spool', 'src/devnet', 'src/registry', 'src/http'] },
   { name: "the registry's validator imports nothing of src", files: 'registry/scripts', forbid: ['src/'] },
@@ -121,6 +122,7 @@ describe('the layers of docs/architecture.md', () => {
       { file: 'tests/helpers/tally.ts', imports: ['tests/spool/helpers.ts'] },
       { file: 'tests/spool/reorg.test.ts', imports: ['tests/spool/streams.test.ts'] },
       { file: 'src/answers/exchange.ts', imports: ['src/exchange/read/v2.ts'] },
+      { file: 'src/time/backoff.ts', imports: ['src/errors.ts'] },
     ]
     const found = violations(graph)
     expect(found).toHaveLength(graph.length)
@@ -134,6 +136,8 @@ describe('the layers of docs/architecture.md', () => {
       { file: 'src/explorer/names.test.ts', imports: ['src/devnet/deploy.ts', 'src/spool/db.ts'] },
       { file: 'tests/explorer/tally.test.ts', imports: ['tests/helpers/tally.ts', 'tests/spool/helpers.ts', 'src/spool/store.ts'] },
       { file: 'tests/helpers/devChain.ts', imports: ['tests/fixtures/hardhat/hardhat.config.cjs', 'src/devnet/devnet.ts'] },
+      // The spool, the chain layer and a service share one backoff.
+      ...['src/spool/follower.ts', 'src/chain/newHeads.ts', 'src/faucet/receipt.ts'].map((file) => ({ file, imports: ['src/time/backoff.ts'] })),
     ]
     expect(violations(allowed)).toEqual([])
     // The answers' shapes are below every service: the index that gives them and the pages that read them.

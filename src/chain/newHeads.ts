@@ -1,4 +1,6 @@
 import type { Hex } from 'viem'
+import { Backoff } from '../time/backoff.ts'
+import { quantity } from '../eth/quantity.ts'
 import { openRpcSocket, type RpcSocket } from './rpcSocket.ts'
 
 export type Head = { number: number; hash: Hex; parentHash: Hex; timestamp: number }
@@ -29,7 +31,7 @@ export function subscribeNewHeads(wsUrl: string, options: NewHeadsOptions): NewH
   let socket: RpcSocket | null = null
   let open = false
   let closed = false
-  let delay = minDelayMs
+  const backoff = new Backoff(minDelayMs, maxDelayMs)
   let timer: ReturnType<typeof setTimeout> | null = null
 
   const connect = () => {
@@ -40,10 +42,10 @@ export function subscribeNewHeads(wsUrl: string, options: NewHeadsOptions): NewH
         const head = method === 'eth_subscription' ? (params as { result?: Record<string, Hex> } | undefined)?.result : undefined
         if (head?.number && head.hash) {
           onHead({
-            number: Number.parseInt(head.number, 16),
+            number: quantity(head.number),
             hash: head.hash,
             parentHash: head.parentHash as Hex,
-            timestamp: Number.parseInt(head.timestamp ?? '0x0', 16),
+            timestamp: quantity(head.timestamp),
           })
         }
       },
@@ -53,7 +55,7 @@ export function subscribeNewHeads(wsUrl: string, options: NewHeadsOptions): NewH
     const subscribed = (id: unknown) => {
       if (socket === ws && typeof id === 'string') {
         open = true
-        delay = minDelayMs
+        backoff.reset()
         onState(true)
       }
     }
@@ -63,8 +65,7 @@ export function subscribeNewHeads(wsUrl: string, options: NewHeadsOptions): NewH
       if (open) onState(false)
       open = false
       if (closed) return
-      timer = setTimeout(connect, delay)
-      delay = Math.min(delay * 2, maxDelayMs)
+      timer = setTimeout(connect, backoff.fail())
     }
   }
   connect()

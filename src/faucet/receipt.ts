@@ -1,4 +1,5 @@
 import { TransactionNotFoundError, type Hash, type PublicClient, type TransactionReceipt } from 'viem'
+import { Backoff } from '../time/backoff.ts'
 
 /**
  * Polls for a receipt until `timeoutMs` has passed; null when none came. A node that does not
@@ -8,7 +9,7 @@ import { TransactionNotFoundError, type Hash, type PublicClient, type Transactio
  */
 export async function waitForReceipt(client: PublicClient, hash: Hash, timeoutMs: number, maxPollMs = 100): Promise<TransactionReceipt | null> {
   const deadline = performance.now() + timeoutMs
-  let pollMs = 5
+  const polls = new Backoff(5, maxPollMs)
   for (;;) {
     try {
       return await client.getTransactionReceipt({ hash })
@@ -17,8 +18,7 @@ export async function waitForReceipt(client: PublicClient, hash: Hash, timeoutMs
     }
     const left = deadline - performance.now()
     if (left <= 0) return null
-    await Bun.sleep(Math.min(pollMs, left))
-    pollMs = Math.min(pollMs * 2, maxPollMs)
+    await Bun.sleep(Math.min(polls.fail(), left))
   }
 }
 
