@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import type { Subprocess } from 'bun'
 import { FatalError } from '../errors.ts'
+import { pollUntil } from '../time/poll.ts'
 import { createRpc, RpcError } from './rpc.ts'
 
 /** anvil could not be found or did not start; the message is one line for the operator. */
@@ -154,17 +155,12 @@ function lastLine(text: string): string {
 
 /** Polls `eth_chainId` until the node answers (an error it answers with counts: it is up). */
 export async function waitForRpc(rpcUrl: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs
   const rpc = createRpc(rpcUrl, { timeoutMs: 1000 })
-  for (;;) {
-    try {
-      await rpc.call('eth_chainId')
-      return
-    } catch (error) {
-      if (error instanceof RpcError) return
-      // Not up yet.
-    }
-    if (Date.now() > deadline) throw new AnvilError(`the node at ${rpcUrl} did not answer within ${timeoutMs} ms`)
-    await Bun.sleep(50)
-  }
+  const answers = () =>
+    rpc.call('eth_chainId').then(
+      () => true,
+      (error: unknown) => error instanceof RpcError, // anything else: not up yet
+    )
+  const { met } = await pollUntil(answers, (up) => up, { timeoutMs, intervalMs: 50 })
+  if (!met) throw new AnvilError(`the node at ${rpcUrl} did not answer within ${timeoutMs} ms`)
 }

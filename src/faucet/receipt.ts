@@ -1,5 +1,6 @@
 import { TransactionNotFoundError, type Hash, type PublicClient, type TransactionReceipt } from 'viem'
 import { Backoff } from '../time/backoff.ts'
+import { pollUntil } from '../time/poll.ts'
 
 /**
  * Polls for a receipt until `timeoutMs` has passed; null when none came. A node that does not
@@ -8,18 +9,11 @@ import { Backoff } from '../time/backoff.ts'
  * milliseconds), later ones every `maxPollMs` (a node that mines on an interval takes a while).
  */
 export async function waitForReceipt(client: PublicClient, hash: Hash, timeoutMs: number, maxPollMs = 100): Promise<TransactionReceipt | null> {
-  const deadline = performance.now() + timeoutMs
   const polls = new Backoff(5, maxPollMs)
-  for (;;) {
-    try {
-      return await client.getTransactionReceipt({ hash })
-    } catch {
-      // Not mined yet, or this poll failed (node unreachable): try again until the deadline.
-    }
-    const left = deadline - performance.now()
-    if (left <= 0) return null
-    await Bun.sleep(Math.min(polls.fail(), left))
-  }
+  // Not mined yet, or a poll that failed (node unreachable): asked again until the deadline.
+  const receipt = () => client.getTransactionReceipt({ hash }).catch((): null => null)
+  const { value } = await pollUntil(receipt, (found) => found !== null, { timeoutMs, intervalMs: () => polls.fail() })
+  return value
 }
 
 /**

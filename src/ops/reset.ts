@@ -1,6 +1,6 @@
 import { createRpc, type Rpc } from '../chain/rpc.ts'
 import { FatalError, firstLine } from '../errors.ts'
-import { pollUntil } from '../poll.ts'
+import { pollUntil } from '../time/poll.ts'
 import { nodeHead, okBody, type Body } from './reads.ts'
 import { OPERATOR_PATH, writeRuntime, type Runtime } from './runtime.ts'
 

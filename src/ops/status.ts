@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { parseManifest } from '../chain/manifest.ts'
 import { createRpc } from '../chain/rpc.ts'
 import { spoolSize, type SpoolSize } from '../files/spoolFile.ts'
-import { pollUntil } from '../poll.ts'
+import { pollUntil } from '../time/poll.ts'
 import { getJson, nodeHead, PROBE_MS, type Body } from './reads.ts'
 import { OPERATOR_PATH, type Runtime } from './runtime.ts'
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
 import { getAddress, parseEther, type Hash } from 'viem'
-import { pollUntil } from '../../src/poll.ts'
+import { pollUntil } from '../../src/time/poll.ts'
 import { faucetForFile, freshAddress, type FaucetChain, type FaucetUnderTest } from './helpers.ts'
 import { launchChromium } from '../helpers/browser.ts'
 

@@ -1,4 +1,4 @@
-import { pollUntil } from '../../src/poll.ts'
+import { pollUntil } from '../../src/time/poll.ts'
 
 /**
  * Polls `probe` until it gives something truthy, and gives that back; fails after `timeoutMs`,

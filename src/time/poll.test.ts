@@ -24,3 +24,26 @@ test('an answer already there is given at once', async () => {
   expect(await pollUntil(() => 'ready', (value) => value === 'ready', { timeoutMs: 0, intervalMs: 1000 })).toEqual({ value: 'ready', met: true })
   expect(Date.now() - started).toBeLessThan(500)
 })
+
+test('a poll whose waits come from a function (a backoff) takes each in turn, and none runs past the deadline', async () => {
+  const waits: number[] = []
+  let asked = 0
+  const started = Date.now()
+  const { met } = await pollUntil(
+    () => ++asked,
+    () => false,
+    {
+      timeoutMs: 120,
+      intervalMs: () => {
+        const wait = 10 * 2 ** waits.length
+        waits.push(wait)
+        return wait
+      },
+    },
+  )
+  expect(met).toBe(false)
+  // 10, 20, 40, then 80 cut to what is left of 120 ms.
+  expect(waits.slice(0, 3)).toEqual([10, 20, 40])
+  expect(Date.now() - started).toBeLessThan(400)
+  expect(asked).toBeGreaterThanOrEqual(4)
+})
