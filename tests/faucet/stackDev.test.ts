@@ -10,7 +10,7 @@ test('stack dev serves a faucet page, and a drip through it funds an address', a
     const faucet = stack.urls.faucet!
     const page = await fetch(`${faucet}/`)
     expect(page.status).toBe(200)
-    expect(await page.text()).toContain('<script src="faucet.js" defer></script>')
+    expect(await page.text()).toContain('<script type="module" src="faucet.js"></script>')
     expect((await fetch(`${faucet}/faucet.js`)).status).toBe(200)
 
     const status = (await (await fetch(`${faucet}/status`)).json()) as Record<string, unknown>
