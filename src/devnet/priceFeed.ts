@@ -81,13 +81,23 @@ export function keepFeedFresh(options: FeedKeeperOptions): FeedKeeper {
   }
 
   let running: Promise<void> = Promise.resolve()
+  let failures = 0
   const timer = setInterval(() => {
-    running = running.then(tick).then(() => void (failed = null), (error: unknown) => {
-      // Said once per cause: the node restarting or stopping is not news every half second.
-      const reason = firstLine(error)
-      if (reason !== failed) log.warn({ feed, reason }, 'the price feed could not be kept fresh; trying again at the next head')
-      failed = reason
-    })
+    running = running.then(tick).then(
+      () => {
+        failed = null
+        failures = 0
+      },
+      (error: unknown) => {
+        // Said once per cause, and only from the second failure in a row: the node restarting,
+        // or stopping with the stack (a Ctrl-C reaches anvil too), is not news.
+        const reason = firstLine(error)
+        if (++failures >= 2 && reason !== failed) {
+          log.warn({ feed, reason }, 'the price feed could not be kept fresh; trying again at the next head')
+          failed = reason
+        }
+      },
+    )
   }, options.pollMs ?? 500)
   return {
     stop: async () => {

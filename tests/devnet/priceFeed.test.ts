@@ -138,3 +138,27 @@ describe('the price feed kept fresh across a reset', () => {
     })
   }, 30_000)
 })
+
+describe('the price feed keeper when the node goes', () => {
+  test('one failed poll (the node stopping with the stack) says nothing; a node gone for longer is said once', async () => {
+    const { log, lines } = captureLog('debug')
+    // A port nothing listens on: every poll fails the same way.
+    const gone = Bun.serve({ port: 0, fetch: () => new Response('') })
+    const rpcUrl = `http://127.0.0.1:${gone.port}`
+    gone.stop(true)
+    const warned = () => lines.filter((line) => line.msg === 'the price feed could not be kept fresh; trying again at the next head')
+    const once = keepFeedFresh({ rpcUrl, feed, owner: devAccounts.treasury.address, maxAgeSeconds: 3600, pinned: true, log, pollMs: 200 })
+    await Bun.sleep(300) // the span of one poll (at 200 ms), not of two
+    await once.stop()
+    expect(warned()).toHaveLength(0)
+
+    const longer = keepFeedFresh({ rpcUrl, feed, owner: devAccounts.treasury.address, maxAgeSeconds: 3600, pinned: true, log, pollMs: 20 })
+    try {
+      await waitFor(() => warned().length > 0, 'the warning')
+      await Bun.sleep(200) // ten more failed polls, for the same reason
+      expect(warned()).toHaveLength(1)
+    } finally {
+      await longer.stop()
+    }
+  }, 30_000)
+})
