@@ -2,14 +2,15 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { decodeEventLog, parseEther, parseUnits, type Address, type Hash, type Hex } from 'viem'
 import { devAccounts } from '../../src/devnet/accounts.ts'
 import { ours } from '../../src/devnet/artifacts.ts'
+import { createExplorerApp } from '../../src/explorer/app.ts'
 import { TRANSFER_TOPIC } from '../../src/explorer/transfers.ts'
 import { startSpool, type Spool } from '../../src/spool/spool.ts'
 import { spoolWiring } from '../../src/streams.ts'
 import { devNode, type DevNode } from '../helpers/devChain.ts'
 import { startHardhat, type HardhatNode } from '../helpers/hardhat.ts'
-import { captureLog } from '../helpers/service.ts'
+import { captureLog, serveOnFreePort, testContext } from '../helpers/service.ts'
 import { waitFor } from '../helpers/wait.ts'
-import { expectMirror, spoolConfig } from './helpers.ts'
+import { expectMirror, rpcProxy, spoolConfig } from './helpers.ts'
 
 // The spool follows Hardhat's node as it follows anvil: a node without eth_getBlockReceipts and
 // without call traces, whose refusals are told apart from blocks it does not have.
@@ -126,4 +127,30 @@ test('a reorganisation by evm_revert: the reverted transactions go, the new bran
   const { node: nodeTransfers, spool: spoolTransfers } = await transfers()
   expect(spoolTransfers).toEqual(nodeTransfers)
   expect(lines.some((line) => line.msg === 'chain reorganised: rolled back to the common ancestor')).toBe(true)
+})
+
+test("the explorer reads a mini-block the spool lacks from Hardhat's node, its receipts one by one", async () => {
+  // A second spool, reaching the node through a proxy that can be stopped: it lags behind, the
+  // explorer over it still reaches the node.
+  const proxy = rpcProxy(node.rpcUrl)
+  const config = spoolConfig(proxy.url, null, '')
+  const behind = await startSpool(config, spoolWiring(config), captureLog().log, { fresh: true })
+  const context = testContext(`[chain]\nrpc = "${node.rpcUrl}"\nws = "${node.wsUrl}"\n[explorer]\nrateLimitPerMinute = 1000000000\n`)
+  const explorer = serveOnFreePort(createExplorerApp(context, behind), 'explorer')
+  try {
+    const top = await head()
+    await waitFor(() => behind.health().spoolHeadBlock === top, 'the second spool at the head')
+    proxy.stop()
+    const [hash] = await dev.send([{ from: alice.address, to: bob.address, value: 7n }])
+    const at = await head()
+    const answer = await fetch(`${explorer.url}/api/mini/${at}`)
+    expect(answer.status).toBe(200)
+    const mini = (await answer.json()) as { source: string; txCount: number; receipts: Array<{ transactionHash: string; success: boolean }> }
+    expect(mini).toMatchObject({ source: 'node', txCount: 1 })
+    expect(mini.receipts).toEqual([expect.objectContaining({ transactionHash: hash, success: true })])
+  } finally {
+    await explorer.stop()
+    await behind.stop()
+    proxy.stop()
+  }
 })

@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import { numberToHex, type Hex } from 'viem'
+import { answerKind } from '../../chain/rpc.ts'
 import { NotFoundError } from '../../errors.ts'
 import type { Explorer } from '../explorer.ts'
 import { blob, parseHash } from '../../eth/bytes.ts'
@@ -32,7 +33,7 @@ export function miniRoutes(explorer: Explorer) {
     ])
     const block = valueOf<NodeBlock>(results, 0)
     if (!block) return null
-    const receipts = valueOf<NodeReceipt[]>(results, 1) ?? []
+    const receipts = valueOf<NodeReceipt[]>(results, 1) ?? (results && answerKind(results[1]!) === 'unsupported' ? await receiptsOneByOne(block) : [])
     return {
       ...miniFromBlock(block),
       source: 'node',
@@ -41,6 +42,13 @@ export function miniRoutes(explorer: Explorer) {
       receipts: receipts.map(nodeReceipt),
       transactions: (block.transactions as NodeTx[]).slice(offset, offset + limit).map((tx) => nodeTxSummary(tx, block, registry)),
     }
+  }
+
+  /** A node without eth_getBlockReceipts (Hardhat's): the block's receipts asked one by one, in one batch. */
+  const receiptsOneByOne = async (block: NodeBlock): Promise<NodeReceipt[]> => {
+    const hashes = (block.transactions as NodeTx[]).map((tx) => tx.hash)
+    const results = await node.batch(hashes.map((hash) => ({ method: 'eth_getTransactionReceipt', params: [hash] })))
+    return hashes.flatMap((_, index) => valueOf<NodeReceipt>(results, index) ?? [])
   }
 
   const detail = async (text: string, query: Record<string, unknown>) => {
