@@ -290,6 +290,12 @@ function stoppedAt(stream: BlockStream, head: number) {
 }
 
 const CURRENT = ['toy_senders', 'toy_blocks', 'toy_first_seen']
+
+/** The current tables of `tables` (a dump) equal those of a spool that stopped at block `head`. */
+function expectStoppedAt(tables: ReturnType<typeof dump>, stream: BlockStream, head: number): void {
+  const expected = stoppedAt(stream, head)
+  for (const table of CURRENT) expect(tables[table]).toEqual(expected[table]!)
+}
 const blocksOf = (db: Database, table: string) => db.query<{ block: number }, []>(`SELECT block FROM ${table} ORDER BY block`).all().map((row) => row.block)
 
 test('with a reset point, the history below the window is folded into its state, one row a key, in batches', () => {
@@ -315,8 +321,7 @@ test('a rollback to the reset point after the fold leaves the rows of a run that
   const { stream, db } = boundedWithReset()
   rollbackTo(db, 3, () => rollbackStream(db, stream, 3))
   const rolledBack = dump(db)
-  const expected = stoppedAt(stream, 3)
-  for (const table of CURRENT) expect(rolledBack[table]).toEqual(expected[table]!)
+  expectStoppedAt(rolledBack, stream, 3)
   expect(readStreamCursor(db, 'toy').blockNumber).toBe(3)
   expect(rolledBack.toy_blocks_history).toEqual([])
   // The fold is forgotten with its rows: a later rollback is taken as asked.
@@ -331,17 +336,13 @@ test('a rollback into the folded blocks goes back to the reset point, and derivi
   rollbackTo(db, 10, () => rollbackStream(db, stream, 10))
   expect(readStreamCursor(db, 'toy').blockNumber).toBe(3)
   derive(db, stream, 10)
-  const rolledBack = dump(db)
-  const expected = stoppedAt(stream, 10)
-  for (const table of CURRENT) expect(rolledBack[table]).toEqual(expected[table]!)
+  expectStoppedAt(dump(db), stream, 10)
 
   // The deepest rollback the window allows (to 14) stays where it was asked, and exact.
   const other = boundedWithReset()
   rollbackTo(other.db, 14, () => rollbackStream(other.db, other.stream, 14))
   expect(readStreamCursor(other.db, 'toy').blockNumber).toBe(14)
-  const at14 = dump(other.db)
-  const expected14 = stoppedAt(other.stream, 14)
-  for (const table of CURRENT) expect(at14[table]).toEqual(expected14[table]!)
+  expectStoppedAt(dump(other.db), other.stream, 14)
 })
 
 test("a fold stays its reset point's when another reset point comes: a rollback to the new one goes back to the old, exact", () => {
@@ -352,7 +353,5 @@ test("a fold stays its reset point's when another reset point comes: a rollback 
   rollbackTo(db, 10, () => rollbackStream(db, stream, 10))
   expect(readStreamCursor(db, 'toy').blockNumber).toBe(3)
   derive(db, stream, 10)
-  const rolledBack = dump(db)
-  const expected = stoppedAt(stream, 10)
-  for (const table of CURRENT) expect(rolledBack[table]).toEqual(expected[table]!)
+  expectStoppedAt(dump(db), stream, 10)
 })
