@@ -3,6 +3,7 @@ import { arcadeSettings } from './arcade/settings.ts'
 import type { Config } from './config/load.ts'
 import { serviceNames, type ServiceName } from './config/schema.ts'
 import type { ServiceContext } from './context.ts'
+import { createEtherscanApp } from './etherscan/app.ts'
 import { createExchangeApp } from './exchange/app.ts'
 import { createExplorerApp } from './explorer/app.ts'
 import { createFaucetApp } from './faucet/app.ts'
@@ -17,6 +18,7 @@ const factories = {
   exchange: createExchangeApp,
   faucet: createFaucetApp,
   arcade: createArcadeApp,
+  etherscan: createEtherscanApp,
 } satisfies Record<ServiceName, (context: ServiceContext, spool: Spool) => unknown>
 
 /**

@@ -8,7 +8,7 @@ import { ROOT } from './helpers/stack.ts'
 // what of that they may import after all (`except`), and whether it governs the code, the tests
 // (`*.test.ts` and all of tests/) or both.
 
-const SERVICES = ['src/explorer', 'src/exchange', 'src/faucet', 'src/arcade']
+const SERVICES = ['src/explorer', 'src/exchange', 'src/faucet', 'src/arcade', 'src/etherscan']
 /** The composition root: the only place that knows every layer. */
 const ROOT_WIRING = ['src/main.ts', 'src/cli', 'src/services.ts', 'src/streams.ts', 'src/spoolWorker.ts', 'src/workers.ts']
 /**
@@ -16,7 +16,7 @@ const ROOT_WIRING = ['src/main.ts', 'src/cli', 'src/services.ts', 'src/streams.t
  * the stream kit (a stream's definition, tables, versioned state and migrations). The rest (how
  * rows are keyed and packed, the follower, the writer, the store) is the spool's own.
  */
-const SPOOL_SURFACE = ['src/spool/spool.ts', 'src/spool/health.ts', 'src/spool/read.ts', 'src/spool/read', 'src/spool/kit', 'src/spool/streams.ts', 'src/spool/migrations.ts']
+const SPOOL_SURFACE = ['src/spool/spool.ts', 'src/spool/health.ts', 'src/spool/read.ts', 'src/spool/read', 'src/spool/kit', 'src/spool/streams.ts', 'src/spool/migrations.ts', 'src/spool/verified.ts']
 
 type Rule = { name: string; files: string; forbid: string[]; except?: string[]; of?: 'code' | 'tests' }
 

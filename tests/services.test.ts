@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { startSpool } from '../src/spool/spool.ts'
 import { spoolWiring } from '../src/streams.ts'
 import { createArcadeApp } from '../src/arcade/app.ts'
+import { createEtherscanApp } from '../src/etherscan/app.ts'
 import { createExchangeApp } from '../src/exchange/app.ts'
 import { createExplorerApp } from '../src/explorer/app.ts'
 import { createFaucetApp } from '../src/faucet/app.ts'
@@ -10,7 +11,7 @@ import { serveOnFreePort, testContext } from './helpers/service.ts'
 const SITE = 'https://site.example'
 const EVIL = 'https://evil.example'
 const context = testContext(
-  ['explorer', 'faucet', 'arcade'].map((name) => `[${name}]\ncorsOrigins = ["${SITE}"]\n`).join(''),
+  ['explorer', 'faucet', 'arcade', 'etherscan'].map((name) => `[${name}]\ncorsOrigins = ["${SITE}"]\n`).join(''),
 )
 // A real spool over the config's node, which is not running: it waits for it.
 const spool = await startSpool(context.config, spoolWiring(context.config), context.log)
@@ -18,8 +19,9 @@ const explorer = serveOnFreePort(createExplorerApp(context, spool), 'explorer')
 const exchange = serveOnFreePort(createExchangeApp(context, spool), 'exchange')
 const faucet = serveOnFreePort(createFaucetApp(context), 'faucet')
 const arcade = serveOnFreePort(createArcadeApp(context), 'arcade')
+const etherscan = serveOnFreePort(createEtherscanApp(context, spool), 'etherscan')
 afterAll(async () => {
-  await Promise.all([explorer, exchange, faucet, arcade].map((service) => service.stop()))
+  await Promise.all([explorer, exchange, faucet, arcade, etherscan].map((service) => service.stop()))
   await spool.stop()
 })
 
@@ -134,5 +136,42 @@ describe('arcade (4030, /api)', () => {
 
   test('writes are refused 405', async () => {
     await expectJson(await fetch(`${arcade.url}/api/stats`, { method: 'POST' }), 405)
+  })
+})
+
+describe('the Etherscan-compatible API (4040, /api and /sourcify/)', () => {
+  test("health answers in the conventions' shape", async () => {
+    expect(await expectJson(await fetch(`${etherscan.url}/health`), 200)).toMatchObject({ service: 'etherscan', status: 'ok', spoolHeadBlock: null, verifiedContracts: 0 })
+  })
+
+  test("an unknown module or action is Etherscan's NOTOK with HTTP 200, by GET or by a POSTed form", async () => {
+    expect(await expectJson(await fetch(`${etherscan.url}/api?module=nothing&action=x`), 200)).toEqual({ status: '0', message: 'NOTOK', result: 'Error! Missing Or invalid Module name' })
+    const form = await fetch(`${etherscan.url}/api/`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: SITE }, body: 'module=nothing&apikey=x' })
+    expect(form.headers.get('access-control-allow-origin')).toBe(SITE)
+    expect(await expectJson(form, 200)).toEqual({ status: '0', message: 'NOTOK', result: 'Error! Missing Or invalid Module name' })
+  })
+
+  test('anything off its routes is the JSON 404; an Origin not on the allowlist is 403', async () => {
+    expect(await expectJson(await fetch(`${etherscan.url}/nothing`), 404)).toEqual({ error: 'not found' })
+    await expectJson(await fetch(`${etherscan.url}/api?module=contract`, { headers: { origin: EVIL } }), 403)
+  })
+
+  test('a body past 16 MiB is a JSON 413, declared or streamed in chunks', async () => {
+    const big = new Uint8Array(16 * 1024 * 1024 + 1).fill(0x61)
+    const declared = await fetch(`${etherscan.url}/api`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: big })
+    expect((await expectJson(declared, 413)).error).toStartWith('payload too large')
+    const chunks = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let sent = 0; sent <= 16 * 1024 * 1024; sent += 1024 * 1024) controller.enqueue(new Uint8Array(1024 * 1024).fill(0x61))
+        controller.close()
+      },
+    })
+    const streamed = await fetch(`${etherscan.url}/api`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: chunks })
+    expect((await expectJson(streamed, 413)).error).toStartWith('payload too large')
+  })
+
+  test('a POST body that is neither form is a JSON 400', async () => {
+    const response = await fetch(`${etherscan.url}/api`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'module=contract' })
+    expect((await expectJson(response, 400)).error).toContain('x-www-form-urlencoded')
   })
 })

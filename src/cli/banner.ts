@@ -22,6 +22,7 @@ export function devBanner(options: {
     `  exchange   ${url('exchange')}`,
     `  faucet     ${url('faucet')}`,
     `  arcade     ${arcade}/api   ${arcade.replace(/^http/, 'ws')}/ws/<room>`,
+    `  etherscan  ${url('etherscan')}/api   sourcify ${url('etherscan')}/sourcify`,
     `  manifest   ${options.manifestPath}`,
     '',
     // Every local client is the same loopback address: a test suite shares one minute.

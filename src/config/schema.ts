@@ -265,11 +265,20 @@ export const ConfigSchema = T.Object(
       reconnectMinMs: T.Integer({ minimum: 10, maximum: 60000, default: 250, description: 'milliseconds before the first reconnect to the node socket, from 10 to 60000' }),
       reconnectMaxMs: T.Integer({ minimum: 10, maximum: 600000, default: 5000, description: 'the longest wait between reconnects to the node socket, in milliseconds, from 10 to 600000' }),
     }),
+    // The Etherscan-compatible API (and Sourcify's under /sourcify/): a listener of its own, since
+    // the explorer answers every POST 405 and a verification is a POST.
+    etherscan: table('etherscan', {
+      host: host('127.0.0.1'),
+      port: port(4040),
+      corsOrigins: origins,
+      trustedProxyHops,
+      rateLimitPerMinute: T.Integer({ minimum: 1, maximum: 1_000_000_000, default: 300, description: 'requests one client may make per wall-clock minute, an integer from 1 to 1000000000' }),
+    }),
   },
   { additionalProperties: false, description: 'a TOML document of tables' },
 )
 
 export type ConfigFile = Static<typeof ConfigSchema>
 
-export const serviceNames = ['explorer', 'exchange', 'faucet', 'arcade'] as const
+export const serviceNames = ['explorer', 'exchange', 'faucet', 'arcade', 'etherscan'] as const
 export type ServiceName = (typeof serviceNames)[number]

@@ -23,7 +23,7 @@ export type StackStatus = { running: true } & Pick<
 > & {
   /** The node's head, or null when it does not answer. */
   nodeHead: number | null
-  services: { explorer: ServiceStatus; exchange: ServiceStatus; faucet: ServiceStatus; arcade: ServiceStatus }
+  services: { explorer: ServiceStatus; exchange: ServiceStatus; faucet: ServiceStatus; arcade: ServiceStatus; etherscan: ServiceStatus }
   /** The deployment manifest's contracts (checksummed), empty when there is none. */
   contracts: Record<string, string>
   /** The reset point's block (the snapshot's id stays in the runtime file). */
@@ -38,13 +38,14 @@ export type StackStatus = { running: true } & Pick<
 export async function stackStatus(runtime: Runtime): Promise<StackStatus> {
   const rpc = createRpc(runtime.rpcUrl, { timeoutMs: PROBE_MS })
   const head = await nodeHead(rpc)
-  const [explorer, exchange, faucet, arcade] = await Promise.all([
+  const [explorer, exchange, faucet, arcade, etherscan] = await Promise.all([
     explorerStatus(runtime.services.explorer, head),
     exchangeStatus(runtime.services.exchange),
     faucetStatus(runtime.services.faucet, head),
     arcadeStatus(runtime.services.arcade, head),
+    etherscanStatus(runtime.services.etherscan, head),
   ])
-  const services = { explorer, exchange, faucet, arcade }
+  const services = { explorer, exchange, faucet, arcade, etherscan }
   return {
     running: true,
     pid: runtime.pid,
@@ -163,6 +164,22 @@ function arcadeStatus(url: string, head: number | null): Promise<ServiceStatus> 
   })
 }
 
+/** The Etherscan-compatible listener: its health, and the spool's head it reads. A runtime file of a build without it has no URL. */
+function etherscanStatus(url: string | undefined, head: number | null): Promise<ServiceStatus> {
+  if (url === undefined) return Promise.resolve({ url: '', healthy: false, lagBlocks: null, error: 'not running (a build without it started this stack)' })
+  return probe(url, async () => {
+    const { status, body } = await getJson(`${url}/health`)
+    return {
+      healthy: status === 200,
+      lagBlocks: behind(head, body?.spoolHeadBlock),
+      api: `${url}/api`,
+      sourcify: `${url}/sourcify`,
+      metrics: `${url}/metrics`,
+      verifiedContracts: body?.verifiedContracts ?? null,
+    }
+  })
+}
+
 /** The manifest's contracts, or none when it cannot be read (before a deployment, on a node the stack did not set up). */
 function manifestContracts(path: string, chainId: number): Record<string, string> {
   try {
@@ -187,6 +204,7 @@ export function statusEnv(status: StackStatus): string {
   lines.push(['STACK_EXPLORER_URL', explorer.url], ['STACK_EXPLORER_API_URL', explorer.api ?? `${explorer.url}/api`])
   if (explorer.pages) lines.push(['STACK_EXPLORER_PAGES_URL', explorer.pages])
   lines.push(['STACK_EXCHANGE_URL', exchange.url], ['STACK_FAUCET_URL', faucet.url], ['STACK_ARCADE_URL', arcade.url], ['STACK_ARCADE_WS_URL', `${arcade.url.replace(/^http/, 'ws')}/ws`])
+  lines.push(['STACK_ETHERSCAN_URL', status.services.etherscan.url], ['STACK_ETHERSCAN_API_URL', `${status.services.etherscan.url}/api`])
   for (const [name, service] of Object.entries(status.services)) {
     const key = name.toUpperCase()
     lines.push([`STACK_${key}_HEALTHY`, service.healthy], [`STACK_${key}_LAG_BLOCKS`, service.lagBlocks ?? ''])
@@ -214,7 +232,7 @@ function shellValue(value: string): string {
 
 /** The lines a person reads. */
 export function statusText(status: StackStatus): string {
-  const { explorer, exchange, faucet, arcade } = status.services
+  const { explorer, exchange, faucet, arcade, etherscan } = status.services
   const mark = (service: ServiceStatus) => (service.healthy ? `ok, ${service.lagBlocks ?? '?'} blocks behind` : `DOWN: ${service.error ?? 'not healthy'}`)
   const lines = [
     `stack ${status.mode} (pid ${status.pid}, ${status.version}), chain ${status.chainId} at ${status.rpcUrl} (${status.wsUrl}), head ${status.nodeHead ?? 'unknown'}`,
@@ -223,6 +241,7 @@ export function statusText(status: StackStatus): string {
     `  exchange   ${exchange.url}   ${mark(exchange)}`,
     `  faucet     ${faucet.url}   ${mark(faucet)}`,
     `  arcade     ${arcade.url}/api   ${arcade.url.replace(/^http/, 'ws')}/ws/<room>   ${mark(arcade)}${arcade.ready === false ? ' (not ready)' : ''}`,
+    `  etherscan  ${etherscan.url}/api   sourcify ${etherscan.url}/sourcify   ${mark(etherscan)}`,
     `  metrics    /metrics on each service`,
     `  manifest   ${status.manifestPath} (${Object.keys(status.contracts).length} contracts)`,
     `  spool      ${status.spool.path} ${humanBytes(status.spool.bytes)} (file ${humanBytes(status.spool.fileBytes)}, log ${humanBytes(status.spool.walBytes)})`,

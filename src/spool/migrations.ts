@@ -122,6 +122,38 @@ export const spoolMigrations: Migration[] = [
       );
     `,
   },
+  {
+    // Verified contracts (docs/verification.md): what a verification proved of an address, kept
+    // beside the chain it describes. `block_number` is the block of the contract's creation, so
+    // a reorganisation that takes the creation back takes the verification with it (rollbackTo).
+    id: 'spool/005-verified-contracts',
+    sql: `
+      CREATE TABLE verified_contracts (
+        id INTEGER PRIMARY KEY,              -- the match id
+        address BLOB NOT NULL UNIQUE,
+        block_number INTEGER,                -- the creation's block; null when none is known (code from genesis)
+        match TEXT NOT NULL,                 -- 'exact_match' or 'match'
+        creation_match TEXT,                 -- the same words, or null when not compared
+        runtime_match TEXT,
+        origin TEXT NOT NULL,                -- how it was verified: 'etherscan', 'sourcify', 'stack'
+        name TEXT NOT NULL,                  -- the contract's name
+        compiler_version TEXT NOT NULL,      -- the long form, v0.8.37+commit.f401782d
+        code_hash BLOB,                      -- keccak of the runtime code, immutables and metadata zeroed
+        verified_at INTEGER NOT NULL,        -- unix milliseconds
+        details TEXT NOT NULL                -- JSON: the ABI, sources, settings, constructor arguments, input
+      );
+      CREATE INDEX verified_contracts_code ON verified_contracts(code_hash);
+      CREATE INDEX verified_contracts_block ON verified_contracts(block_number);
+
+      -- A proxy whose implementation someone confirmed (Etherscan's verifyproxycontract).
+      CREATE TABLE verified_proxies (
+        address BLOB PRIMARY KEY,
+        implementation BLOB NOT NULL,
+        block_number INTEGER,                -- the block the confirmation read the implementation at
+        verified_at INTEGER NOT NULL
+      );
+    `,
+  },
 ]
 
 /** Applies the migrations not yet recorded, each in its own transaction. Returns the ids applied. */

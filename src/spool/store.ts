@@ -128,6 +128,8 @@ export function rollbackTo(db: Database, ancestor: number, alsoInside: () => voi
     db.run('DELETE FROM txs WHERE id >= ?', [firstOrphanTx])
     db.run('DELETE FROM minis WHERE block_number > ?', [ancestor])
     db.run('DELETE FROM blocks WHERE number > ?', [ancestor])
+    db.run('DELETE FROM verified_contracts WHERE block_number > ?', [ancestor])
+    db.run('DELETE FROM verified_proxies WHERE block_number > ?', [ancestor])
     db.run('DELETE FROM history_gaps WHERE from_block > ?', [ancestor])
     db.run('UPDATE history_gaps SET to_block = ? WHERE to_block > ?', [ancestor, ancestor])
     alsoInside()

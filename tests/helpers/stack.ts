@@ -5,6 +5,9 @@ import { linesOf } from './lines.ts'
 
 export const ROOT = resolve(import.meta.dir, '../..')
 
+/** The listeners a stack opens: the four services and the Etherscan-compatible API. */
+const SERVICES = 5
+
 /** How to run the CLI: from source with the Bun running the tests, or a compiled binary. */
 export const fromSource = [process.execPath, join(ROOT, 'src/main.ts')]
 
@@ -12,7 +15,7 @@ export const fromSource = [process.execPath, join(ROOT, 'src/main.ts')]
 export function configDir(toml = ''): { dir: string; file: string } {
   const dir = mkdtempSync(join(tmpdir(), 'stack-cli-'))
   const file = join(dir, 'stack.toml')
-  const freePorts = ['explorer', 'exchange', 'faucet', 'arcade']
+  const freePorts = ['explorer', 'exchange', 'faucet', 'arcade', 'etherscan']
     .filter((name) => !toml.includes(`[${name}]`))
     .map((name) => `[${name}]\nport = 0\n`)
     .join('')
@@ -42,7 +45,7 @@ export type RunningStack = {
   stop: (signal?: 'SIGTERM' | 'SIGINT') => Promise<number>
 }
 
-/** Starts the CLI and resolves once all four services say they listen. */
+/** Starts the CLI and resolves once every listener says it listens. */
 export async function startStack(
   command: string[],
   args: string[],
@@ -67,14 +70,14 @@ export async function startStack(
       const parsed = JSON.parse(line) as Record<string, unknown>
       lines.push(parsed)
       if (parsed.msg === 'listening') urls[parsed.service as string] = parsed.url as string
-      if (Object.keys(urls).length === 4) announce()
+      if (Object.keys(urls).length === SERVICES) announce()
     }
     announce()
   })()
   const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 15_000)
   await allListening
   clearTimeout(timer)
-  if (Object.keys(urls).length < 4) {
+  if (Object.keys(urls).length < SERVICES) {
     throw new Error(`the stack did not start (exit ${await child.exited}): ${await stderrText}`)
   }
   return {

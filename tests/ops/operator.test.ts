@@ -38,7 +38,7 @@ describe('stack dev --json and stack status', () => {
     expect(status.contracts.BX).toBe('0x5FbDB2315678afecb367f032d93F642f64180aa3')
     expect(Object.keys(status.contracts)).toHaveLength(24)
     expect(status.services.explorer).toMatchObject({ healthy: true, pages: `${url('explorer')}/`, api: `${url('explorer')}/api` })
-    for (const service of ['explorer', 'exchange', 'faucet', 'arcade']) {
+    for (const service of ['explorer', 'exchange', 'faucet', 'arcade', 'etherscan']) {
       expect(status.services[service].healthy).toBe(true)
       expect(status.services[service].lagBlocks).toBeLessThanOrEqual(1)
     }

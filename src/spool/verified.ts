@@ -1,0 +1,186 @@
+import { Database } from 'bun:sqlite'
+import type { Address, Hex } from 'viem'
+import { addressKey, checksum } from '../eth/address.ts'
+import { blob, hex } from '../eth/bytes.ts'
+
+/** How closely compiled code equals the chain's: all of it, or all but the metadata's bytes. */
+export type MatchKind = 'exact_match' | 'match'
+
+/** How a contract came to be verified: Etherscan's API, Sourcify's, or the stack's own deployment. */
+export type VerificationOrigin = 'etherscan' | 'sourcify' | 'stack'
+
+/** What a verification keeps beyond the columns: everything the API and the pages show of it. */
+export type VerifiedDetails = {
+  abi: readonly unknown[]
+  /** Source path to content, as the compiler saw them. */
+  sources: Record<string, string>
+  /** `path:Name` in the sources. */
+  contractIdentifier: string
+  optimizer: { enabled: boolean; runs: number }
+  evmVersion: string | null
+  /** `path:Name` (or `Name`) of each linked library to its address. */
+  libraries: Record<string, Address>
+  /** Hex without 0x, as Etherscan prints them; "" for none. */
+  constructorArguments: string
+  /** The SPDX identifier of the contract's source, or null. */
+  licence: string | null
+  /** The standard JSON input the verification compiled, when there was one. */
+  stdJsonInput: unknown | null
+  /** The compiler's `immutableReferences` of the runtime code (byte offsets and lengths). */
+  immutableReferences: Record<string, Array<{ start: number; length: number }>>
+}
+
+export type VerifiedContract = {
+  /** The match id. */
+  id: number
+  address: Address
+  /** The block of the contract's creation; null when none is known. */
+  blockNumber: number | null
+  match: MatchKind
+  creationMatch: MatchKind | null
+  runtimeMatch: MatchKind | null
+  origin: VerificationOrigin
+  name: string
+  compilerVersion: string
+  /** keccak of the runtime code with immutables and metadata zeroed: the same-code rule's key. */
+  codeHash: Hex | null
+  /** Unix milliseconds. */
+  verifiedAt: number
+  details: VerifiedDetails
+}
+
+export type VerifiedProxy = { address: Address; implementation: Address; blockNumber: number | null; verifiedAt: number }
+
+type Row = {
+  id: number
+  address: Uint8Array
+  block_number: number | null
+  match: MatchKind
+  creation_match: MatchKind | null
+  runtime_match: MatchKind | null
+  origin: VerificationOrigin
+  name: string
+  compiler_version: string
+  code_hash: Uint8Array | null
+  verified_at: number
+  details: string
+}
+
+const COLUMNS = 'id, address, block_number, match, creation_match, runtime_match, origin, name, compiler_version, code_hash, verified_at, details'
+
+function fromRow(row: Row): VerifiedContract {
+  return {
+    id: row.id,
+    address: checksum(row.address),
+    blockNumber: row.block_number,
+    match: row.match,
+    creationMatch: row.creation_match,
+    runtimeMatch: row.runtime_match,
+    origin: row.origin,
+    name: row.name,
+    compilerVersion: row.compiler_version,
+    codeHash: hex(row.code_hash),
+    verifiedAt: row.verified_at,
+    details: JSON.parse(row.details) as VerifiedDetails,
+  }
+}
+
+/** The verification of `address`, or null. Reads through any connection (the services' reader). */
+export function verifiedContract(db: Database, address: string): VerifiedContract | null {
+  const row = db.query<Row, [Uint8Array]>(`SELECT ${COLUMNS} FROM verified_contracts WHERE address = ?`).get(blob(addressKey(address)))
+  return row ? fromRow(row) : null
+}
+
+/** The oldest verification whose code hash is `codeHash` (the same-code rule), or null. */
+export function verifiedByCodeHash(db: Database, codeHash: Hex): VerifiedContract | null {
+  const row = db.query<Row, [Uint8Array]>(`SELECT ${COLUMNS} FROM verified_contracts WHERE code_hash = ? ORDER BY id LIMIT 1`).get(blob(codeHash))
+  return row ? fromRow(row) : null
+}
+
+/**
+ * Each distinct code hash among verified contracts with the immutable references of its code:
+ * another address's code is masked with each set before its hash is looked up, since which bytes
+ * are immutables is known only from a compile.
+ */
+export function verifiedCodeShapes(db: Database): Array<{ codeHash: Hex; immutableReferences: VerifiedDetails['immutableReferences'] }> {
+  return db
+    .query<{ code_hash: Uint8Array; refs: string | null }, []>(
+      "SELECT code_hash, json_extract(details, '$.immutableReferences') AS refs FROM verified_contracts WHERE code_hash IS NOT NULL GROUP BY code_hash",
+    )
+    .all()
+    .map((row) => ({ codeHash: hex(row.code_hash), immutableReferences: row.refs ? JSON.parse(row.refs) : {} }))
+}
+
+/** The number of verified contracts. */
+export function verifiedCount(db: Database): number {
+  return db.query<{ n: number }, []>('SELECT count(*) AS n FROM verified_contracts').get()!.n
+}
+
+/** The proxy confirmation of `address`, or null. */
+export function verifiedProxy(db: Database, address: string): VerifiedProxy | null {
+  const row = db
+    .query<{ address: Uint8Array; implementation: Uint8Array; block_number: number | null; verified_at: number }, [Uint8Array]>(
+      'SELECT address, implementation, block_number, verified_at FROM verified_proxies WHERE address = ?',
+    )
+    .get(blob(addressKey(address)))
+  return row ? { address: checksum(row.address), implementation: checksum(row.implementation), blockNumber: row.block_number, verifiedAt: row.verified_at } : null
+}
+
+export type NewVerification = Omit<VerifiedContract, 'id' | 'verifiedAt'> & { verifiedAt?: number }
+
+/**
+ * Writes verifications into the spool's file from outside its writer (the Etherscan-compatible
+ * listener, `stack dev`'s own contracts). Verifications are rare and small next to the follower's
+ * batches: a connection of their own waits out a batch (the busy timeout) rather than routing
+ * through the writer's worker. A creation block the spool no longer holds (taken back by a
+ * reorganisation while the compile ran) is refused, so nothing outlives its contract.
+ */
+export type VerificationWriter = {
+  /** Records `verification` (replacing an older one of the address); null when its creation block is not in the spool. */
+  record: (verification: NewVerification) => VerifiedContract | null
+  recordProxy: (proxy: Omit<VerifiedProxy, 'verifiedAt'>) => VerifiedProxy
+  close: () => void
+}
+
+export function openVerificationWriter(path: string): VerificationWriter {
+  const db = new Database(path, { strict: true })
+  db.run('PRAGMA busy_timeout = 5000')
+  const insert = db.query(
+    `INSERT INTO verified_contracts (address, block_number, match, creation_match, runtime_match, origin, name, compiler_version, code_hash, verified_at, details)
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11
+     WHERE ?2 IS NULL OR EXISTS (SELECT 1 FROM blocks WHERE number = ?2)
+     ON CONFLICT (address) DO UPDATE SET block_number = excluded.block_number, match = excluded.match,
+       creation_match = excluded.creation_match, runtime_match = excluded.runtime_match, origin = excluded.origin,
+       name = excluded.name, compiler_version = excluded.compiler_version, code_hash = excluded.code_hash,
+       verified_at = excluded.verified_at, details = excluded.details`,
+  )
+  return {
+    record(verification) {
+      const { address, blockNumber, match, creationMatch, runtimeMatch, origin, name, compilerVersion, codeHash, details } = verification
+      const verifiedAt = verification.verifiedAt ?? Date.now()
+      const result = insert.run(
+        blob(addressKey(address)),
+        blockNumber,
+        match,
+        creationMatch,
+        runtimeMatch,
+        origin,
+        name,
+        compilerVersion,
+        codeHash ? blob(codeHash) : null,
+        verifiedAt,
+        JSON.stringify(details),
+      )
+      return result.changes === 0 ? null : verifiedContract(db, address)
+    },
+    recordProxy({ address, implementation, blockNumber }) {
+      const verifiedAt = Date.now()
+      db.run(
+        'INSERT INTO verified_proxies (address, implementation, block_number, verified_at) VALUES (?, ?, ?, ?) ON CONFLICT (address) DO UPDATE SET implementation = excluded.implementation, block_number = excluded.block_number, verified_at = excluded.verified_at',
+        [blob(addressKey(address)), blob(addressKey(implementation)), blockNumber, verifiedAt],
+      )
+      return { address: checksum(address), implementation: checksum(implementation), blockNumber, verifiedAt }
+    },
+    close: () => db.close(),
+  }
+}
