@@ -154,6 +154,41 @@ export const spoolMigrations: Migration[] = [
       );
     `,
   },
+  {
+    // The lookups of an address's lists (docs/etherscan.md): each walks an index in key order and
+    // stops at its page, never a scan of everything an address ever did.
+    // - txs_created: the creation that made a contract is in the contract's own list.
+    // - internal_calls: every address a transaction's nested calls moved ether to or from, or
+    //   created, with the transaction; written with the traces and rolled back with them. A spool
+    //   made before this lists the internal calls of the blocks copied after it.
+    // - the token transfer logs by sender and by recipient, partial indexes over the Transfer,
+    //   TransferSingle and TransferBatch logs only (ERC-20's Transfer has no third topic,
+    //   ERC-721's has the token id there), so the other logs pay nothing for them.
+    // - blocks by time (a block by its time) and by miner (the blocks an address mined).
+    id: 'spool/007-address-lists',
+    sql: `
+      CREATE INDEX txs_created ON txs(created) WHERE created IS NOT NULL;
+
+      CREATE TABLE internal_calls (
+        address BLOB NOT NULL,
+        tx_id INTEGER NOT NULL,
+        PRIMARY KEY (address, tx_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX internal_calls_tx ON internal_calls(tx_id);
+
+      CREATE INDEX logs_erc20_from ON logs(topic1, tx_id) WHERE topic0 = X'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef' AND topic3 IS NULL;
+      CREATE INDEX logs_erc20_to ON logs(topic2, tx_id) WHERE topic0 = X'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef' AND topic3 IS NULL;
+      CREATE INDEX logs_erc721_from ON logs(topic1, tx_id) WHERE topic0 = X'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef' AND topic3 IS NOT NULL;
+      CREATE INDEX logs_erc721_to ON logs(topic2, tx_id) WHERE topic0 = X'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef' AND topic3 IS NOT NULL;
+      CREATE INDEX logs_erc1155_single_from ON logs(topic2, tx_id) WHERE topic0 = X'c3d58168c5ae7397731d063d5bbf3d657854427343f4c083240f7aacaa2d0f62';
+      CREATE INDEX logs_erc1155_single_to ON logs(topic3, tx_id) WHERE topic0 = X'c3d58168c5ae7397731d063d5bbf3d657854427343f4c083240f7aacaa2d0f62';
+      CREATE INDEX logs_erc1155_batch_from ON logs(topic2, tx_id) WHERE topic0 = X'4a39dc06d4c0dbc64b70af90fd698a233a518aa5d07e595d983b8c0526c8f7fb';
+      CREATE INDEX logs_erc1155_batch_to ON logs(topic3, tx_id) WHERE topic0 = X'4a39dc06d4c0dbc64b70af90fd698a233a518aa5d07e595d983b8c0526c8f7fb';
+
+      CREATE INDEX blocks_time ON blocks(timestamp, number);
+      CREATE INDEX blocks_miner ON blocks(miner, number);
+    `,
+  },
 ]
 
 /** Applies the migrations not yet recorded, each in its own transaction. Returns the ids applied. */

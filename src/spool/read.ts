@@ -5,6 +5,10 @@
 //   read/blocks.ts        blocks and mini-blocks: by number, hash, range, newest first, counts
 //   read/transactions.ts  transactions by id, hash, block, address; their logs and traces; refs for a page of ids;
 //                         the calls one address sent another; the transaction key (txId) and the call tree's type
+//   read/lists.ts         an address's transactions, internal calls and mined blocks, paged from indexes; a block by its time
+//   read/logs.ts          logs by address and topics, token transfer logs by holder or token, with their transactions
 export * from './read/blocks.ts'
 export * from './read/cursors.ts'
+export * from './read/lists.ts'
+export * from './read/logs.ts'
 export * from './read/transactions.ts'

@@ -5,6 +5,7 @@ import { decimal, quantity } from '../eth/quantity.ts'
 import { txId } from './codec.ts'
 import { getMeta, setMeta } from './db.ts'
 import type { BlockBundle } from './fetchBlocks.ts'
+import { internalParties } from './internalCalls.ts'
 import { packTrace } from './traces.ts'
 
 /** The last block stored in full, or -1 before the first one. */
@@ -39,6 +40,7 @@ export function prepare(db: Database) {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     trace: db.prepare('INSERT INTO traces (tx_id, trace) VALUES (?, ?)'),
+    internalCall: db.prepare('INSERT OR IGNORE INTO internal_calls (address, tx_id) VALUES (?, ?)'),
   }
 }
 
@@ -107,7 +109,10 @@ export function writeBatch(db: Database, statements: Statements, bundles: BlockB
           )
           logs++
         }
-        if (traces) statements.trace.run(id, packTrace(traces[index]!, { from: tx.from, to: tx.to ?? null, value: tx.value, input: tx.input }))
+        if (traces) {
+          statements.trace.run(id, packTrace(traces[index]!, { from: tx.from, to: tx.to ?? null, value: tx.value, input: tx.input }))
+          for (const party of internalParties(traces[index]!)) statements.internalCall.run(blob(party), id)
+        }
       })
     }
     setMeta(db, 'cursor', String(quantity(bundles.at(-1)!.block.number)))
@@ -125,6 +130,7 @@ export function rollbackTo(db: Database, ancestor: number, alsoInside: () => voi
   db.transaction(() => {
     db.run('DELETE FROM logs WHERE tx_id >= ?', [firstOrphanTx])
     db.run('DELETE FROM traces WHERE tx_id >= ?', [firstOrphanTx])
+    db.run('DELETE FROM internal_calls WHERE tx_id >= ?', [firstOrphanTx])
     db.run('DELETE FROM txs WHERE id >= ?', [firstOrphanTx])
     db.run('DELETE FROM minis WHERE block_number > ?', [ancestor])
     db.run('DELETE FROM blocks WHERE number > ?', [ancestor])

@@ -1,11 +1,12 @@
 import type { Database } from 'bun:sqlite'
-import { txId } from '../codec.ts'
+import { TX_PER_BLOCK, txId } from '../codec.ts'
 import { hex } from '../../eth/bytes.ts'
 import { unpackTrace, type CallFrame, type TxCall } from '../traces.ts'
 import type { Page } from './blocks.ts'
 
 export { blockOfTxId, txId } from '../codec.ts'
 export type { CallFrame } from '../traces.ts'
+export { internalCalls, type InternalCall } from '../internalCalls.ts'
 
 // Transactions, their logs and call traces as the spool holds them. A transaction's `id` is the
 // spool's key (block × 2^20 + index), which derived tables keep to point back at it. Hashes and
@@ -83,6 +84,22 @@ export function blockTxs(db: Database, number: number, { limit, offset = 0, from
   return db
     .query<TxSummary, [number, number, number, number]>(`SELECT ${SUMMARY} ${FROM} WHERE t.block_number = ? AND t.tx_index >= ? ORDER BY t.id LIMIT ? OFFSET ?`)
     .all(number, fromIndex, limit, offset)
+}
+
+/** A transaction with the gas its block had used up to and including it. */
+export type TxInBlock = Transaction & { cumulativeGasUsed: number }
+
+/** The transactions with these ids that the spool holds, in full, in the order of `ids`. */
+export function txsInFull(db: Database, ids: readonly number[]): TxInBlock[] {
+  if (ids.length === 0) return []
+  const rows = db
+    .query<TxInBlock, number[]>(
+      `SELECT ${FULL}, (SELECT sum(c.gas_used) FROM txs c WHERE c.id BETWEEN t.block_number * ${TX_PER_BLOCK} AND t.id) AS cumulativeGasUsed
+       ${FROM} WHERE t.id IN (${marks(ids.length)})`,
+    )
+    .all(...ids)
+  const byId = new Map(rows.map((row) => [row.id, row]))
+  return ids.flatMap((id) => byId.get(id) ?? [])
 }
 
 /** The transactions with these ids that the spool holds, newest first. */

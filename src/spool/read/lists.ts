@@ -1,0 +1,86 @@
+import type { Database } from 'bun:sqlite'
+import { txId } from '../codec.ts'
+
+// An address's lists in chain order, a page at a time (docs/etherscan.md): each side of a list
+// walks its own index from one end of a block range and stops at its page, so an address with a
+// million transactions costs what its page costs. Ranges are of blocks, both ends included.
+
+/** Blocks `first` to `last`, both included. */
+export type BlockRange = { first: number; last: number }
+
+/** A page of a list: `limit` rows after skipping `offset`, oldest first unless `newestFirst`. */
+export type ListPage = { limit: number; offset: number; newestFirst: boolean }
+
+const idBounds = ({ first, last }: BlockRange): [number, number] => [txId(first, 0), txId(last + 1, 0) - 1]
+const direction = (page: ListPage) => (page.newestFirst ? 'DESC' : 'ASC')
+
+/**
+ * The ids of the transactions `address` sent, received or created a contract with, in the
+ * range, paged. Each side is an index walk cut at the page's end (the three ranges of
+ * txs_from, txs_to and txs_created), merged by SQLite's UNION, so the page never costs more
+ * than `offset + limit` entries of each.
+ */
+export function addressTxIds(db: Database, address: Uint8Array, range: BlockRange, page: ListPage): number[] {
+  const order = direction(page)
+  const [from, to] = idBounds(range)
+  const side = (column: string) => `SELECT id FROM (SELECT id FROM txs WHERE ${column} = ?1 AND id BETWEEN ?2 AND ?3 ORDER BY id ${order} LIMIT ?4)`
+  return db
+    .query<{ id: number }, [Uint8Array, number, number, number, number, number]>(
+      `${side('from_addr')} UNION ${side('to_addr')} UNION ${side('created')} ORDER BY id ${order} LIMIT ?5 OFFSET ?6`,
+    )
+    .all(address, from, to, page.offset + page.limit, page.limit, page.offset)
+    .map((row) => row.id)
+}
+
+/**
+ * The ids of the transactions whose nested calls moved ether to or from `address` or created it
+ * (the spool's internal_calls), or with any such call at all when `address` is null, in the
+ * range, at most `limit`, in the page's order.
+ */
+export function internalCallTxIds(db: Database, address: Uint8Array | null, range: BlockRange, limit: number, newestFirst: boolean): number[] {
+  const order = newestFirst ? 'DESC' : 'ASC'
+  const [from, to] = idBounds(range)
+  if (address) {
+    return db
+      .query<{ id: number }, [Uint8Array, number, number, number]>(`SELECT tx_id AS id FROM internal_calls WHERE address = ? AND tx_id BETWEEN ? AND ? ORDER BY tx_id ${order} LIMIT ?`)
+      .all(address, from, to, limit)
+      .map((row) => row.id)
+  }
+  return db
+    .query<{ id: number }, [number, number, number]>(`SELECT DISTINCT tx_id AS id FROM internal_calls WHERE tx_id BETWEEN ? AND ? ORDER BY tx_id ${order} LIMIT ?`)
+    .all(from, to, limit)
+    .map((row) => row.id)
+}
+
+/** A block as a miner's list shows it, with the fees its transactions paid (wei, decimal) and the base fee they burnt. */
+export type MinedBlock = { number: number; timestamp: number; baseFee: string | null }
+
+/** The blocks `miner` mined in the range, paged (the blocks_miner index). */
+export function minedBlocks(db: Database, miner: Uint8Array, range: BlockRange, page: ListPage): MinedBlock[] {
+  return db
+    .query<MinedBlock, [Uint8Array, number, number, number, number]>(
+      `SELECT number, timestamp, base_fee AS baseFee FROM blocks WHERE miner = ? AND number BETWEEN ? AND ? ORDER BY number ${direction(page)} LIMIT ? OFFSET ?`,
+    )
+    .all(miner, range.first, range.last, page.limit, page.offset)
+}
+
+/** What each transaction of block `number` paid: gas used and the price per gas (wei, decimal), in block order. */
+export function blockFees(db: Database, number: number): Array<{ gasUsed: number; effectiveGasPrice: string | null; gasPrice: string | null }> {
+  return db
+    .query<{ gasUsed: number; effectiveGasPrice: string | null; gasPrice: string | null }, [number, number]>(
+      'SELECT gas_used AS gasUsed, effective_gas_price AS effectiveGasPrice, gas_price AS gasPrice FROM txs WHERE id BETWEEN ? AND ? ORDER BY id',
+    )
+    .all(txId(number, 0), txId(number + 1, 0) - 1)
+}
+
+/**
+ * The block closest to `timestamp` (unix seconds) on one side: the last at or before it, or the
+ * first at or after it (the blocks_time index); null when the spool holds none there.
+ */
+export function blockByTime(db: Database, timestamp: number, side: 'before' | 'after'): number | null {
+  const sql =
+    side === 'before'
+      ? 'SELECT number FROM blocks WHERE timestamp <= ? ORDER BY timestamp DESC, number DESC LIMIT 1'
+      : 'SELECT number FROM blocks WHERE timestamp >= ? ORDER BY timestamp ASC, number ASC LIMIT 1'
+  return db.query<{ number: number }, [number]>(sql).get(timestamp)?.number ?? null
+}

@@ -1,0 +1,124 @@
+import type { Database } from 'bun:sqlite'
+import { txId } from '../codec.ts'
+import type { BlockRange } from './lists.ts'
+
+// Logs by filter, with what a list of them shows of their transaction and block, and the token
+// transfer logs of an address or a token, each from an index (docs/etherscan.md).
+
+/** A log with its transaction's and block's fields. The log index is the node's. */
+export type FoundLog = {
+  txId: number
+  logIndex: number
+  blockNumber: number
+  address: Uint8Array
+  topic0: Uint8Array | null
+  topic1: Uint8Array | null
+  topic2: Uint8Array | null
+  topic3: Uint8Array | null
+  data: Uint8Array
+  txHash: Uint8Array
+  txIndex: number
+  gasPrice: string | null
+  effectiveGasPrice: string | null
+  gasUsed: number
+  blockHash: Uint8Array
+  timestamp: number
+}
+
+const LOG = 'l.tx_id AS txId, l.log_index AS logIndex, l.block_number AS blockNumber, l.address, l.topic0, l.topic1, l.topic2, l.topic3, l.data'
+const WITH_TX = `${LOG}, t.hash AS txHash, t.tx_index AS txIndex, t.gas_price AS gasPrice, t.effective_gas_price AS effectiveGasPrice, t.gas_used AS gasUsed,
+  b.hash AS blockHash, b.timestamp`
+const JOIN = 'JOIN txs t ON t.id = l.tx_id JOIN blocks b ON b.number = l.block_number'
+
+/**
+ * A topic condition: the four topics, each wanted value or null for any, and between each pair
+ * of given topics in order whether both must hold (`and`) or either (`or`), read left to right.
+ */
+export type LogFilter = { range: BlockRange; address: Uint8Array | null; topics: Array<Uint8Array | null>; joins: Array<'and' | 'or'> }
+
+/**
+ * The logs that match, oldest first, `limit` after skipping `offset`. SQLite walks the index of
+ * the address or of topic0 when the filter has one, else the logs' own key over the range, and
+ * stops at the page's end.
+ */
+export function findLogs(db: Database, filter: LogFilter, limit: number, offset: number): FoundLog[] {
+  const params: Array<Uint8Array | number> = [txId(filter.range.first, 0), txId(filter.range.last + 1, 0) - 1]
+  const terms = ['tx_id BETWEEN ? AND ?']
+  if (filter.address) {
+    terms.push('address = ?')
+    params.push(filter.address)
+  }
+  let topics = ''
+  let joinAt = 0
+  filter.topics.forEach((topic, index) => {
+    if (!topic) return
+    params.push(topic)
+    topics = topics === '' ? `topic${index} = ?` : `(${topics}) ${filter.joins[joinAt++] === 'or' ? 'OR' : 'AND'} topic${index} = ?`
+  })
+  if (topics !== '') terms.push(`(${topics})`)
+  params.push(limit, offset)
+  return db
+    .query<FoundLog, Array<Uint8Array | number>>(
+      `SELECT ${WITH_TX} FROM (SELECT * FROM logs WHERE ${terms.join(' AND ')} ORDER BY tx_id, log_index LIMIT ? OFFSET ?) l ${JOIN} ORDER BY l.tx_id, l.log_index`,
+    )
+    .all(...params)
+}
+
+/** The token standards whose transfer logs are listed. */
+export type TokenStandard = 20 | 721 | 1155
+
+const TRANSFER = "X'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef'"
+const SINGLE = "X'c3d58168c5ae7397731d063d5bbf3d657854427343f4c083240f7aacaa2d0f62'"
+const BATCH = "X'4a39dc06d4c0dbc64b70af90fd698a233a518aa5d07e595d983b8c0526c8f7fb'"
+
+/**
+ * Per standard, each kind of transfer log with the topics its sender and recipient sit in. The
+ * conditions are written out as the spool's partial indexes declare them (SQLite uses a partial
+ * index only for a query that states its condition).
+ */
+const KINDS: Record<TokenStandard, Array<{ where: string; from: string; to: string }>> = {
+  20: [{ where: `topic0 = ${TRANSFER} AND topic3 IS NULL`, from: 'topic1', to: 'topic2' }],
+  721: [{ where: `topic0 = ${TRANSFER} AND topic3 IS NOT NULL`, from: 'topic1', to: 'topic2' }],
+  1155: [
+    { where: `topic0 = ${SINGLE}`, from: 'topic2', to: 'topic3' },
+    { where: `topic0 = ${BATCH}`, from: 'topic2', to: 'topic3' },
+  ],
+}
+
+/**
+ * The transfer logs of one standard in the range that `holder` sent or received and/or that the
+ * token contract `token` emitted, at most `limit` in the order asked: one index walk per side
+ * and kind of log, each cut at `limit`, merged here. At least one of `holder` and `token` is set.
+ */
+export function transferLogs(
+  db: Database,
+  standard: TokenStandard,
+  { holder, token, range, limit, newestFirst }: { holder: Uint8Array | null; token: Uint8Array | null; range: BlockRange; limit: number; newestFirst: boolean },
+): FoundLog[] {
+  const order = newestFirst ? 'DESC' : 'ASC'
+  const bounds = [txId(range.first, 0), txId(range.last + 1, 0) - 1]
+  const walk = (where: string, params: Array<Uint8Array | number>) =>
+    db
+      .query<FoundLog, Array<Uint8Array | number>>(
+        `SELECT ${WITH_TX} FROM (SELECT * FROM logs WHERE ${where} AND tx_id BETWEEN ? AND ? ORDER BY tx_id ${order}, log_index ${order} LIMIT ?) l ${JOIN}`,
+      )
+      .all(...params, ...bounds, limit)
+  const found = new Map<string, FoundLog>()
+  for (const kind of KINDS[standard]) {
+    const sides = holder
+      ? [`${kind.where} AND ${kind.from} = ?`, `${kind.where} AND ${kind.to} = ?`].map((where) =>
+          walk(token ? `${where} AND address = ?` : where, token ? [topicOfAddress(holder), token] : [topicOfAddress(holder)]),
+        )
+      : [walk(`address = ? AND ${kind.where}`, [token!])]
+    for (const log of sides.flat()) found.set(`${log.txId}:${log.logIndex}`, log)
+  }
+  const sign = newestFirst ? -1 : 1
+  return [...found.values()].sort((a, b) => sign * (a.txId - b.txId || a.logIndex - b.logIndex)).slice(0, limit)
+}
+
+/** An address as an indexed topic holds it: 12 zero bytes, then the 20. */
+export function topicOfAddress(address: Uint8Array): Uint8Array {
+  const topic = new Uint8Array(32)
+  topic.set(address, 12)
+  return topic
+}
