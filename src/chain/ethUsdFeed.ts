@@ -1,10 +1,15 @@
 import { decodeFunctionResult, encodeFunctionData, parseAbi, type Address, type Hex } from 'viem'
 import { createCache, type Clock } from '../cache.ts'
-import { createRpc, type RpcResult } from '../chain/rpc.ts'
 import { NodeUnreachableError } from '../errors.ts'
-import type { Fraction } from './http/dollars.ts'
+import { createRpc, type RpcResult } from './rpc.ts'
 
-/** The part of Chainlink's AggregatorV3Interface the index reads. */
+/** Dollars per ether as an exact fraction. */
+export type Fraction = { numerator: bigint; denominator: bigint }
+
+/** A price with the chain time (unix seconds) of the feed answer it came from. */
+export type FeedPrice = { price: Fraction; updatedAt: bigint }
+
+/** The part of Chainlink's AggregatorV3Interface the stack reads. */
 export const aggregatorV3Abi = parseAbi([
   'function decimals() view returns (uint8)',
   'function description() view returns (string)',
@@ -37,14 +42,23 @@ const READING = 'ETH/USD'
 export type EthUsdFeedOptions = { rpcUrl: string; feed: Address | null; maxAgeSeconds: number; timeoutMs?: number; keptMs?: number; clock?: Clock }
 
 /**
- * ethUsd as the routes ask for it (dollar figures come from another layer): read from
- * the price feed through the node, its latest round, its decimals and the latest block's time in
- * one JSON-RPC batch, the answer kept for a second and shared by the requests that ask meanwhile
- * (and for a few seconds more while the next reading is on its way, so a slow node delays no answer).
- * null with no feed configured, a feed that does not answer (no code, a revert, no round yet),
- * a stale or non-positive answer, and while the node cannot be reached.
+ * ethUsd as the exchange index's routes ask for it: the price of ethUsdFeedReading, null
+ * whenever that has none.
  */
-export function ethUsdFeed({ rpcUrl, feed, maxAgeSeconds, timeoutMs = 3000, keptMs = READING_KEPT_MS, clock }: EthUsdFeedOptions): () => Promise<Fraction | null> {
+export function ethUsdFeed(options: EthUsdFeedOptions): () => Promise<Fraction | null> {
+  const read = ethUsdFeedReading(options)
+  return async () => (await read())?.price ?? null
+}
+
+/**
+ * The price feed's latest fresh answer with its time, read through the node: its latest round,
+ * its decimals and the latest block's time in one JSON-RPC batch, the answer kept for a second
+ * and shared by the requests that ask meanwhile (and for a few seconds more while the next
+ * reading is on its way, so a slow node delays no answer). null with no feed configured, a feed
+ * that does not answer (no code, a revert, no round yet), a stale or non-positive answer, and
+ * while the node cannot be reached.
+ */
+export function ethUsdFeedReading({ rpcUrl, feed, maxAgeSeconds, timeoutMs = 3000, keptMs = READING_KEPT_MS, clock }: EthUsdFeedOptions): () => Promise<FeedPrice | null> {
   if (!feed) return async () => null
   const rpc = createRpc(rpcUrl, { timeoutMs })
   const call = (functionName: 'latestRoundData' | 'decimals') => ({
@@ -71,11 +85,15 @@ export function ethUsdFeed({ rpcUrl, feed, maxAgeSeconds, timeoutMs = 3000, kept
       return null
     }
   }
-  const kept = createCache<typeof READING, { price: Fraction | null }>({
+  const kept = createCache<typeof READING, { reading: FeedPrice | null }>({
     max: 1,
     ttl: keptMs,
     clock,
-    fetchMethod: async () => ({ price: feedPrice(await read(), maxAgeSeconds) }),
+    fetchMethod: async () => {
+      const reading = await read()
+      const price = feedPrice(reading, maxAgeSeconds)
+      return { reading: price && reading ? { price, updatedAt: reading.updatedAt } : null }
+    },
     // A read that throws leaves the last reading as it was.
     noDeleteOnFetchRejection: true,
   })
@@ -83,6 +101,6 @@ export function ethUsdFeed({ rpcUrl, feed, maxAgeSeconds, timeoutMs = 3000, kept
     // While a new reading is on its way, a recent one answers rather than keep requests waiting
     // on a slow node (a hanging node is given `timeoutMs`); an older one is not worth showing.
     const recent = kept.getRemainingTTL(READING) > keptMs - keptMs * LAST_READING_SERVES
-    return (await kept.fetch(READING, { allowStale: recent }))!.price
+    return (await kept.fetch(READING, { allowStale: recent }))!.reading
   }
 }
