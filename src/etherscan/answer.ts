@@ -12,3 +12,12 @@ export const notOk = (result: unknown): EtherscanAnswer => ({ status: '0', messa
 
 /** An empty list, with Etherscan's wording for it ("No transactions found", "No records found"). */
 export const nothingFound = (message: string, result: unknown = []): EtherscanAnswer => ({ status: '0', message, result })
+
+/**
+ * The proxy module's answer: JSON-RPC's own shape, as Etherscan passes the node's through
+ * (`{jsonrpc, id, result}`, or `error` with its code and message).
+ */
+export type ProxyAnswer = { jsonrpc: '2.0'; id: unknown; result?: unknown; error?: { code: number; message: string; data?: unknown } }
+
+/** What an action answers: Etherscan's envelope, or the proxy's JSON-RPC shape. */
+export type ApiAnswer = EtherscanAnswer | ProxyAnswer

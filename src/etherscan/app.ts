@@ -1,13 +1,23 @@
 import { Elysia } from 'elysia'
+import { getAddress } from 'viem'
 import type { ServiceContext } from '../context.ts'
 import { conventions } from '../http/conventions.ts'
 import { health } from '../http/health.ts'
 import { ServiceMetrics } from '../http/metrics.ts'
+import { ethUsdFeedReading } from '../chain/ethUsdFeed.ts'
+import { createContractBook } from '../contracts/book.ts'
 import { spoolHead } from '../spool/read.ts'
 import type { Spool } from '../spool/spool.ts'
 import { verifiedCount } from '../spool/verified.ts'
 import { dispatcher, type EtherscanModule } from './dispatch.ts'
 import { ETHERSCAN_MAX_BODY } from './fields.ts'
+import { accountModule } from './modules/account.ts'
+import { blockModule } from './modules/block.ts'
+import { logsModule } from './modules/logs.ts'
+import { proxyModule } from './modules/proxy.ts'
+import { statsModule } from './modules/stats.ts'
+import { transactionModule } from './modules/transaction.ts'
+import { etherscanRpc, tokenInfoReader } from './node.ts'
 import { apiRoutes } from './routes/api.ts'
 
 /**
@@ -31,7 +41,21 @@ export function createEtherscanApp(context: ServiceContext, spool: Spool) {
     rateLimited: (path) => path !== '/health' && path !== '/metrics',
     metrics,
   })
-  const modules: Record<string, EtherscanModule> = {}
+  const db = spool.reader
+  const rpc = etherscanRpc(context.chain.rpcUrl)
+  const ethUsd = ethUsdFeedReading({
+    rpcUrl: context.chain.rpcUrl,
+    feed: config.exchange.ethUsdFeed ? getAddress(config.exchange.ethUsdFeed) : null,
+    maxAgeSeconds: config.exchange.ethUsdMaxAgeSeconds,
+  })
+  const modules: Record<string, EtherscanModule> = {
+    account: accountModule({ db, rpc, book: createContractBook(db), tokenInfo: tokenInfoReader(rpc) }),
+    logs: logsModule(db),
+    transaction: transactionModule(db),
+    block: blockModule(db),
+    stats: statsModule({ rpc, ethUsd }),
+    proxy: proxyModule({ db, rpc, chainId: context.chain.chainId }),
+  }
   return new Elysia({ nativeStaticResponse: false })
     .use(shared.plugin)
     .get('/health', () => ({ ...health('etherscan'), spoolHeadBlock: spoolHead(spool.reader), verifiedContracts: verifiedCount(spool.reader) }))

@@ -1,10 +1,10 @@
-import { notOk, type EtherscanAnswer } from './answer.ts'
+import { notOk, type ApiAnswer } from './answer.ts'
 
 /** A request's merged fields (query and form), by name as sent. */
 export type Fields = ReadonlyMap<string, string>
 
 /** One action of a module: its answer from the request's fields. */
-export type Action = (fields: Fields) => EtherscanAnswer | Promise<EtherscanAnswer>
+export type Action = (fields: Fields) => ApiAnswer | Promise<ApiAnswer>
 
 /** A module's actions by their `action` word (`getabi`, `txlist`, ...). */
 export type EtherscanModule = Record<string, Action>
@@ -15,7 +15,7 @@ export type EtherscanModule = Record<string, Action>
  * refusal, as a `{status, message, result}` answer with HTTP 200, which is what clients read.
  */
 export function dispatcher(modules: Record<string, EtherscanModule>) {
-  return async (fields: Fields): Promise<EtherscanAnswer> => {
+  return async (fields: Fields): Promise<ApiAnswer> => {
     const moduleName = fields.get('module') ?? ''
     const module = Object.hasOwn(modules, moduleName) ? modules[moduleName] : undefined
     if (!module) return notOk('Error! Missing Or invalid Module name')

@@ -1,0 +1,248 @@
+import type { Database } from 'bun:sqlite'
+import type { Address } from 'viem'
+import type { Rpc } from '../../chain/rpc.ts'
+import type { ContractBook } from '../../contracts/book.ts'
+import { checksum } from '../../eth/address.ts'
+import { hex } from '../../eth/bytes.ts'
+import { uintDecimal } from '../../eth/words.ts'
+import {
+  addressTxIds,
+  blockFees,
+  internalCallTxIds,
+  internalCalls,
+  minedBlocks,
+  spoolHead,
+  transferLogs,
+  txByHash,
+  txsInFull,
+  txTrace,
+  type FoundLog,
+  type TokenStandard,
+  type TxInBlock,
+} from '../../spool/read.ts'
+import { nothingFound, ok, type EtherscanAnswer } from '../answer.ts'
+import type { EtherscanModule, Fields } from '../dispatch.ts'
+import { readTokenUint, type TokenInfo } from '../node.ts'
+import { addressParam, blockRange, hashParam, latestTag, listPage, optionalAddress, Refusal, refusing, INVALID_ADDRESS } from '../params.ts'
+import { callKey, confirmations, functionNames, lower, paidGasPrice } from '../rows.ts'
+import { blockReward } from './block.ts'
+
+export type AccountDeps = { db: Database; rpc: Rpc; book: ContractBook; tokenInfo: (token: Uint8Array) => Promise<TokenInfo> }
+
+/** The most addresses one balancemulti reads. */
+const MAX_BALANCES = 20
+const NO_TRANSACTIONS = 'No transactions found'
+
+/** Etherscan's `account` module: balances from the node, every list from the spool's indexes. */
+export function accountModule({ db, rpc, book, tokenInfo }: AccountDeps): EtherscanModule {
+  const head = () => spoolHead(db) ?? -1
+
+  const balanceOf = async (address: Uint8Array): Promise<string> => BigInt(await rpc.call<string>('eth_getBalance', [hex(address), 'latest'])).toString()
+
+  const txRow = (tx: TxInBlock, top: number, names: Map<string, string>) => {
+    const selector = tx.input.length >= 4 ? tx.input.subarray(0, 4) : null
+    return {
+      blockNumber: String(tx.blockNumber),
+      timeStamp: String(tx.timestamp),
+      hash: lower(tx.hash),
+      nonce: String(tx.nonce),
+      blockHash: lower(tx.blockHash),
+      transactionIndex: String(tx.index),
+      from: lower(tx.from),
+      to: lower(tx.to),
+      value: tx.value,
+      gas: String(tx.gas),
+      gasPrice: paidGasPrice(tx),
+      isError: tx.status === 1 ? '0' : '1',
+      txreceipt_status: String(tx.status),
+      input: lower(tx.input),
+      contractAddress: lower(tx.created),
+      cumulativeGasUsed: String(tx.cumulativeGasUsed),
+      gasUsed: String(tx.gasUsed),
+      confirmations: confirmations(top, tx.blockNumber),
+      methodId: selector ? lower(selector) : '0x',
+      functionName: names.get(callKey(tx.to, selector)) ?? '',
+    }
+  }
+
+  const txlist = async (fields: Fields): Promise<EtherscanAnswer> => {
+    const address = addressParam(fields)
+    const top = head()
+    const range = blockRange(fields, top)
+    const page = listPage(fields)
+    const txs = txsInFull(db, addressTxIds(db, address, range, page))
+    if (txs.length === 0) return nothingFound(NO_TRANSACTIONS)
+    const names = await functionNames(book, txs.map((tx) => ({ to: tx.to, selector: tx.input.length >= 4 ? tx.input.subarray(0, 4) : null })))
+    return ok(txs.map((tx) => txRow(tx, top, names)))
+  }
+
+  const txlistinternal = (fields: Fields): EtherscanAnswer => {
+    const top = head()
+    const txhash = fields.get('txhash') ?? ''
+    const address = txhash === '' ? optionalAddress(fields, 'address') : null
+    const range = blockRange(fields, top)
+    const page = listPage(fields)
+    let ids: number[]
+    if (txhash !== '') {
+      const tx = txByHash(db, hashParam(fields))
+      ids = tx ? [tx.id] : []
+    } else {
+      if (!address && !fields.has('startblock') && !fields.has('endblock')) throw new Refusal(INVALID_ADDRESS)
+      ids = internalCallTxIds(db, address, range, page.offset + page.limit, page.newestFirst)
+    }
+    const wanted = lower(address)
+    const rows = []
+    for (const tx of txsInFull(db, ids)) {
+      const trace = txTrace(db, tx.id)
+      if (!trace) continue
+      const calls = internalCalls(trace).filter(({ frame }) => !address || frame.from.toLowerCase() === wanted || (frame.to ?? '').toLowerCase() === wanted)
+      if (page.newestFirst) calls.reverse()
+      for (const { frame, traceId } of calls) {
+        const creation = frame.type.startsWith('CREATE')
+        rows.push({
+          blockNumber: String(tx.blockNumber),
+          timeStamp: String(tx.timestamp),
+          hash: lower(tx.hash),
+          from: frame.from.toLowerCase(),
+          to: creation ? '' : (frame.to ?? '').toLowerCase(),
+          value: BigInt(frame.value ?? '0x0').toString(),
+          contractAddress: creation ? (frame.to ?? '').toLowerCase() : '',
+          input: '',
+          type: frame.type.toLowerCase(),
+          gas: BigInt(frame.gas ?? '0x0').toString(),
+          gasUsed: BigInt(frame.gasUsed ?? '0x0').toString(),
+          traceId,
+          isError: frame.error ? '1' : '0',
+          errCode: frame.error ?? '',
+        })
+      }
+    }
+    const pageRows = rows.slice(page.offset, page.offset + page.limit)
+    return pageRows.length === 0 ? nothingFound(NO_TRANSACTIONS) : ok(pageRows)
+  }
+
+  /** tokentx, tokennfttx and token1155tx: one standard's transfers of a holder and/or a token. */
+  const tokenList = (standard: TokenStandard) => async (fields: Fields): Promise<EtherscanAnswer> => {
+    const holder = optionalAddress(fields, 'address')
+    const token = optionalAddress(fields, 'contractaddress')
+    if (!holder && !token) throw new Refusal(INVALID_ADDRESS)
+    const top = head()
+    const range = blockRange(fields, top)
+    const page = listPage(fields)
+    const logs = transferLogs(db, standard, { holder, token, range, limit: page.offset + page.limit, newestFirst: page.newestFirst })
+    const moves = logs.flatMap((log) => transfersIn(log, standard, holder))
+    const pageMoves = moves.slice(page.offset, page.offset + page.limit)
+    if (pageMoves.length === 0) return nothingFound(NO_TRANSACTIONS)
+    const txs = new Map(txsInFull(db, [...new Set(pageMoves.map((move) => move.log.txId))]).map((tx) => [tx.id, tx]))
+    const infos = new Map<string, TokenInfo>()
+    for (const move of pageMoves) {
+      const key = lower(move.log.address)
+      if (!infos.has(key)) infos.set(key, await tokenInfo(move.log.address))
+    }
+    const rows = pageMoves.flatMap(({ log, from, to, id, amount }) => {
+      const tx = txs.get(log.txId)
+      if (!tx) return []
+      const info = infos.get(lower(log.address))!
+      const row: Record<string, string> = {
+        blockNumber: String(log.blockNumber),
+        timeStamp: String(log.timestamp),
+        hash: lower(log.txHash),
+        nonce: String(tx.nonce),
+        blockHash: lower(log.blockHash),
+        from,
+        contractAddress: lower(log.address),
+        to,
+      }
+      if (standard === 20) row.value = amount
+      else row.tokenID = id
+      if (standard === 1155) row.tokenValue = amount
+      Object.assign(row, {
+        tokenName: info.name,
+        tokenSymbol: info.symbol,
+        ...(standard === 1155 ? {} : { tokenDecimal: standard === 721 ? '0' : info.decimals }),
+        transactionIndex: String(log.txIndex),
+        gas: String(tx.gas),
+        gasPrice: paidGasPrice(tx),
+        gasUsed: String(tx.gasUsed),
+        cumulativeGasUsed: String(tx.cumulativeGasUsed),
+        input: 'deprecated',
+        confirmations: confirmations(top, log.blockNumber),
+      })
+      return [row]
+    })
+    return ok(rows)
+  }
+
+  const getminedblocks = (fields: Fields): EtherscanAnswer => {
+    const miner = addressParam(fields)
+    const type = fields.get('blocktype') ?? 'blocks'
+    if (type !== 'blocks' && type !== 'uncles') throw new Refusal('Error! Invalid blocktype')
+    if (type === 'uncles') return nothingFound(NO_TRANSACTIONS)
+    const top = head()
+    const blocks = minedBlocks(db, miner, blockRange(fields, top), listPage(fields))
+    if (blocks.length === 0) return nothingFound(NO_TRANSACTIONS)
+    return ok(blocks.map((block) => ({ blockNumber: String(block.number), timeStamp: String(block.timestamp), blockReward: blockReward(blockFees(db, block.number), block.baseFee) })))
+  }
+
+  return {
+    balance: refusing(async (fields) => {
+      const address = addressParam(fields)
+      latestTag(fields)
+      return ok(await balanceOf(address))
+    }),
+    balancemulti: refusing(async (fields) => {
+      const list = (fields.get('address') ?? '').split(',').map((text) => text.trim())
+      if (list.length > MAX_BALANCES) throw new Refusal(`Error! Maximum of ${MAX_BALANCES} addresses`)
+      latestTag(fields)
+      const addresses = list.map((text) => addressParam(new Map([['address', text]])))
+      const balances = await Promise.all(addresses.map(balanceOf))
+      return ok(addresses.map((address, index) => ({ account: lower(address), balance: balances[index] })))
+    }),
+    tokenbalance: refusing(async (fields) => {
+      const token = addressParam(fields, 'contractaddress')
+      const holder = addressParam(fields)
+      latestTag(fields)
+      const balance = await readTokenUint(rpc, checksum(token) as Address, { functionName: 'balanceOf', holder: checksum(holder) })
+      return ok(balance ?? '0')
+    }),
+    txlist: refusing(txlist),
+    txlistinternal: refusing(txlistinternal),
+    tokentx: refusing(tokenList(20)),
+    tokennfttx: refusing(tokenList(721)),
+    token1155tx: refusing(tokenList(1155)),
+    getminedblocks: refusing(getminedblocks),
+  }
+}
+
+/** One token movement of a transfer log, with addresses lower-case and amounts decimal. */
+type Move = { log: FoundLog; from: string; to: string; id: string; amount: string }
+
+/** The movements a transfer log holds (a TransferBatch several), those of `holder` alone when one is asked for. */
+function transfersIn(log: FoundLog, standard: TokenStandard, holder: Uint8Array | null): Move[] {
+  const party = (topic: Uint8Array | null) => lower(topic ? topic.subarray(12, 32) : null)
+  let moves: Move[]
+  if (standard === 20) moves = [{ log, from: party(log.topic1), to: party(log.topic2), id: '', amount: log.data.length >= 32 ? uintDecimal(log.data, 0) : '0' }]
+  else if (standard === 721) moves = [{ log, from: party(log.topic1), to: party(log.topic2), id: uintDecimal(log.topic3!, 0), amount: '1' }]
+  else if (log.data.length === 64) moves = [{ log, from: party(log.topic2), to: party(log.topic3), id: uintDecimal(log.data, 0), amount: uintDecimal(log.data, 1) }]
+  else moves = batchMoves(log, party(log.topic2), party(log.topic3))
+  const wanted = holder ? lower(holder) : null
+  return wanted ? moves.filter((move) => move.from === wanted || move.to === wanted) : moves
+}
+
+/** A TransferBatch's ids and values: two dynamic uint256 arrays. */
+function batchMoves(log: FoundLog, from: string, to: string): Move[] {
+  const word = (index: number) => (log.data.length >= (index + 1) * 32 ? BigInt(uintDecimal(log.data, index)) : -1n)
+  const idsAt = word(0)
+  const valuesAt = word(1)
+  if (idsAt < 0n || valuesAt < 0n || idsAt % 32n !== 0n || valuesAt % 32n !== 0n) return []
+  const count = word(Number(idsAt / 32n))
+  if (count < 0n || count !== word(Number(valuesAt / 32n)) || count > 10_000n) return []
+  const moves: Move[] = []
+  for (let index = 1; index <= Number(count); index++) {
+    const id = word(Number(idsAt / 32n) + index)
+    const amount = word(Number(valuesAt / 32n) + index)
+    if (id < 0n || amount < 0n) return []
+    moves.push({ log, from, to, id: id.toString(), amount: amount.toString() })
+  }
+  return moves
+}
