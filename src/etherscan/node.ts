@@ -6,8 +6,8 @@ import { checksum } from '../eth/address.ts'
 
 /** The longest a read this listener makes of the node may take: an `eth_call` runs no longer. */
 export const NODE_TIME_LIMIT_MS = 5000
-/** The most gas an `eth_call` or `eth_estimateGas` through this listener may use. */
-export const CALL_GAS_CAP = 50_000_000n
+/** The most gas an `eth_call` or `eth_estimateGas` through this listener may use: under a block's 30 million. */
+export const CALL_GAS_CAP = 25_000_000n
 
 /** The node as this listener reads it: one JSON-RPC client with the listener's time limit. */
 export function etherscanRpc(rpcUrl: string): Rpc {

@@ -19,6 +19,8 @@ const QUANTITY = /^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$/
 const DATA = /^0x([0-9a-fA-F]{2})*$/
 const SLOT = /^0x[0-9a-fA-F]{1,64}$/
 const TAGS = new Set(['latest', 'earliest', 'pending', 'safe', 'finalized'])
+/** Block numbers past this are no block the spool can key (its transaction ids are block × 2^20 + index). */
+const MAX_BLOCK = 2n ** 33n
 /** The most bytes of call data one eth_call or eth_estimateGas carries. */
 const MAX_DATA_CHARS = 2 + 2 * 128 * 1024
 
@@ -58,12 +60,12 @@ const dataParam = (fields: Fields, name: string): string | undefined => {
   return text.toLowerCase()
 }
 
-/** The call object of eth_call and eth_estimateGas, its gas held to the listener's cap. */
-function callObject(fields: Fields, toRequired: boolean) {
+/** The call object of eth_call and eth_estimateGas (without `to`, a creation), its gas held to the listener's cap. */
+function callObject(fields: Fields) {
   const gas = quantityParam(fields, 'gas')
   const capped = gas === undefined || BigInt(gas) > CALL_GAS_CAP ? quantityHex(CALL_GAS_CAP) : gas
   const call: Record<string, string> = { gas: capped }
-  const to = addressParam(fields, 'to', toRequired)
+  const to = addressParam(fields, 'to', false)
   const from = addressParam(fields, 'from', false)
   const data = dataParam(fields, 'data')
   const value = quantityParam(fields, 'value')
@@ -138,7 +140,7 @@ export function proxyModule({ db, rpc, chainId }: ProxyDeps): EtherscanModule {
   const spoolBlock = (tag: string): number | null => {
     if (tag === 'latest') return spoolHead(db)
     if (tag === 'earliest') return 0
-    return QUANTITY.test(tag) && BigInt(tag) <= BigInt(Number.MAX_SAFE_INTEGER >> 20) ? Number(BigInt(tag)) : null
+    return QUANTITY.test(tag) && BigInt(tag) < MAX_BLOCK ? Number(BigInt(tag)) : null
   }
   const txIdByHash = (hash: string) => txByHash(db, blob(hash))?.id ?? null
   const booleanParam = (fields: Fields): boolean => {
@@ -195,8 +197,8 @@ export function proxyModule({ db, rpc, chainId }: ProxyDeps): EtherscanModule {
     eth_getTransactionCount: nodeOnly('eth_getTransactionCount', (fields) => [addressParam(fields, 'address', true), tagParam(fields)]),
     eth_getCode: nodeOnly('eth_getCode', (fields) => [addressParam(fields, 'address', true), tagParam(fields)]),
     eth_getStorageAt: nodeOnly('eth_getStorageAt', (fields) => [addressParam(fields, 'address', true), slotParam(fields), tagParam(fields)]),
-    eth_call: nodeOnly('eth_call', (fields) => [callObject(fields, true), tagParam(fields)]),
-    eth_estimateGas: nodeOnly('eth_estimateGas', (fields) => [callObject(fields, false)]),
+    eth_call: nodeOnly('eth_call', (fields) => [callObject(fields), tagParam(fields)]),
+    eth_estimateGas: nodeOnly('eth_estimateGas', (fields) => [callObject(fields)]),
     eth_sendRawTransaction: action(async (fields) =>
       failure(fields, -32000, 'eth_sendRawTransaction is refused: this API only reads the chain and never sends a transaction; send it to the node yourself'),
     ),

@@ -32,7 +32,8 @@ const JOIN = 'JOIN txs t ON t.id = l.tx_id JOIN blocks b ON b.number = l.block_n
 
 /**
  * A topic condition: the four topics, each wanted value or null for any, and between each pair
- * of given topics in order whether both must hold (`and`) or either (`or`), read left to right.
+ * of given topics in order whether both must hold (`and`) or either (`or`); `and` binds before
+ * `or`, as in any boolean expression.
  */
 export type LogFilter = { range: BlockRange; address: Uint8Array | null; topics: Array<Uint8Array | null>; joins: Array<'and' | 'or'> }
 
@@ -48,14 +49,16 @@ export function findLogs(db: Database, filter: LogFilter, limit: number, offset:
     terms.push('address = ?')
     params.push(filter.address)
   }
-  let topics = ''
+  // `and` binds before `or`: the given topics in order, cut into groups at each `or`.
+  const groups: string[][] = []
   let joinAt = 0
   filter.topics.forEach((topic, index) => {
     if (!topic) return
     params.push(topic)
-    topics = topics === '' ? `topic${index} = ?` : `(${topics}) ${filter.joins[joinAt++] === 'or' ? 'OR' : 'AND'} topic${index} = ?`
+    if (groups.length === 0 || filter.joins[joinAt++] === 'or') groups.push([])
+    groups.at(-1)!.push(`topic${index} = ?`)
   })
-  if (topics !== '') terms.push(`(${topics})`)
+  if (groups.length > 0) terms.push(`(${groups.map((group) => `(${group.join(' AND ')})`).join(' OR ')})`)
   params.push(limit, offset)
   return db
     .query<FoundLog, Array<Uint8Array | number>>(
