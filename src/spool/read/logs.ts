@@ -112,7 +112,8 @@ export function transferLogs(
       ? [`${kind.where} AND ${kind.from} = ?`, `${kind.where} AND ${kind.to} = ?`].map((where) =>
           walk(token ? `${where} AND address = ?` : where, token ? [topicOfAddress(holder), token] : [topicOfAddress(holder)]),
         )
-      : [walk(`address = ? AND ${kind.where}`, [token!])]
+      : // The token's own logs: `+` keeps SQLite off the topic0 index, which holds every token's transfers.
+        [walk(`address = ? AND +${kind.where}`, [token!])]
     for (const log of sides.flat()) found.set(`${log.txId}:${log.logIndex}`, log)
   }
   const sign = newestFirst ? -1 : 1

@@ -1,0 +1,197 @@
+import { beforeAll, describe, expect, test } from 'bun:test'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Hex } from 'viem'
+import { blob } from '../../eth/bytes.ts'
+import { openReader, openSpool, type Database } from '../db.ts'
+import type { BlockBundle, RawLog } from '../fetchBlocks.ts'
+import { prepare, rollbackTo, writeBatch } from '../store.ts'
+import type { CallFrame } from '../traces.ts'
+import { addressTxIds, blockByTime, internalCallTxIds, minedBlocks } from './lists.ts'
+import { findLogs, topicOfAddress, transferLogs } from './logs.ts'
+
+// An address's lists over a spool filled through its own write path: each page equals the same
+// page cut from every row in a plain loop, and each query walks an index (its plan says so),
+// never a scan of the table.
+
+const X: Hex = `0x${'aa'.repeat(20)}`
+const Y: Hex = `0x${'bb'.repeat(20)}`
+const TOKEN: Hex = `0x${'cc'.repeat(20)}`
+const MINER: Hex = `0x${'ee'.repeat(20)}`
+const TRANSFER: Hex = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef'
+const SINGLE: Hex = '0xc3d58168c5ae7397731d063d5bbf3d657854427343f4c083240f7aacaa2d0f62'
+const q = (value: number | bigint): Hex => `0x${value.toString(16)}`
+const word = (value: number | bigint): Hex => `0x${value.toString(16).padStart(64, '0')}`
+const topic = (address: Hex): Hex => `0x${address.slice(2).padStart(64, '0')}`
+const BLOCKS = 120
+
+/** Transaction `index` of block `number`: X sends, X receives, X creates, or neither, by turns; each with a log. */
+function txOf(number: number, index: number) {
+  const turn = (number * 3 + index) % 4
+  const from = turn === 1 ? Y : X
+  const to = turn === 2 ? null : turn === 1 ? X : turn === 3 ? Y : TOKEN
+  return { from: turn === 3 ? Y : from, to: turn === 3 ? TOKEN : to, created: turn === 2 ? (`0x${(number * 8 + index).toString(16).padStart(40, '0')}` as Hex) : null }
+}
+
+function bundle(number: number): BlockBundle {
+  const txs = [0, 1, 2].map((index) => txOf(number, index))
+  const txHash = (index: number): Hex => word(number * 16 + index + 1)
+  const logs = (index: number): RawLog[] => {
+    const base = { transactionIndex: q(index), transactionHash: txHash(index), logIndex: q(index * 2) }
+    // ERC-20 from X to Y in odd blocks, the other way in even ones; an ERC-721 item and an ERC-1155 single now and then.
+    const list: RawLog[] = [{ ...base, address: TOKEN, topics: [TRANSFER, topic(number % 2 ? X : Y), topic(number % 2 ? Y : X)], data: word(number * 10 + index) }]
+    if (index === 1 && number % 5 === 0) list.push({ ...base, logIndex: q(index * 2 + 1), address: TOKEN, topics: [TRANSFER, topic(Y), topic(X), word(number)], data: '0x' })
+    if (index === 2 && number % 7 === 0) list.push({ ...base, logIndex: q(index * 2 + 1), address: TOKEN, topics: [SINGLE, topic(Y), topic(X), topic(Y)], data: `${word(number)}${word(3).slice(2)}` as Hex })
+    return list
+  }
+  const frame = (from: Hex, to: Hex | null, value: number, calls: CallFrame[] = []): CallFrame => ({ type: 'CALL', from, to, value: q(value), gas: '0x5208', gasUsed: '0x0', input: '0x', output: null, error: null, calls })
+  return {
+    block: {
+      number: q(number),
+      hash: word(0xb000 + number),
+      parentHash: word(number === 0 ? 0 : 0xb000 + number - 1),
+      timestamp: q(1000 + number * 2),
+      miner: number % 3 === 0 ? MINER : Y,
+      gasUsed: q(63_000),
+      gasLimit: q(30_000_000),
+      baseFeePerGas: q(7),
+      size: q(500),
+      transactions: txs.map((tx, index) => ({ hash: txHash(index), from: tx.from, to: tx.to, value: q(1), nonce: q(index), type: '0x2', gas: q(100_000), maxFeePerGas: q(9), maxPriorityFeePerGas: q(1), input: '0x', transactionIndex: q(index) })),
+    },
+    receipts: txs.map((tx, index) => ({ transactionHash: txHash(index), transactionIndex: q(index), status: '0x1', gasUsed: q(21_000), effectiveGasPrice: q(8), contractAddress: tx.created, logs: logs(index) })),
+    // In every fourth block the last transaction's call pays X an internal 5 wei; a 0-value call never counts.
+    traces: txs.map((tx, index) => frame(tx.from, tx.to, 1, index === 2 && number % 4 === 0 ? [frame(TOKEN, X, 5), frame(TOKEN, Y, 0)] : [])),
+  }
+}
+
+let writer: Database
+let db: Database
+beforeAll(() => {
+  const path = join(mkdtempSync(join(tmpdir(), 'stack-spool-lists-')), 'spool.db')
+  writer = openSpool(path)
+  db = openReader(path)
+  writeBatch(writer, prepare(writer), Array.from({ length: BLOCKS }, (_, number) => bundle(number)))
+})
+
+/** Every SQL statement `run` makes, with its query plan's lines. */
+function plans(run: (db: Database) => unknown): string[] {
+  const seen: string[] = []
+  const spy = new Proxy(db, {
+    get(target, property) {
+      if (property !== 'query') return Reflect.get(target, property).bind?.(target) ?? Reflect.get(target, property)
+      return (sql: string) => {
+        const statement = target.query(sql)
+        const explain = (params: unknown[]) => {
+          const plan = target.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+          seen.push(...plan.all(...(params as [])).map((row: any) => row.detail as string))
+          plan.finalize()
+        }
+        return new Proxy(statement, {
+          get(inner, name) {
+            const value = Reflect.get(inner, name)
+            if (name === 'all' || name === 'get') return (...params: unknown[]) => (explain(params), value.apply(inner, params))
+            return typeof value === 'function' ? value.bind(inner) : value
+          },
+        })
+      }
+    },
+  })
+  run(spy as Database)
+  return seen
+}
+
+const isIndexWalk = (lines: string[]) => lines.every((line) => !/^SCAN (txs|logs|blocks|internal_calls)\b(?! USING)/.test(line))
+
+describe('an address’s transactions', () => {
+  const all = () => {
+    const ids: number[] = []
+    for (let number = 0; number < BLOCKS; number++) {
+      ;[0, 1, 2].forEach((index) => {
+        const tx = txOf(number, index)
+        if (tx.from === X || tx.to === X || tx.created === X) ids.push(number * 2 ** 20 + index)
+      })
+    }
+    return ids
+  }
+
+  test('each page is the loop’s page, in both orders and within a block range', () => {
+    const x = blob(X)
+    const everything = all()
+    expect(everything.length).toBeGreaterThan(100)
+    for (const [limit, offset] of [[10, 0], [10, 30], [7, 200], [50, everything.length - 5]] as const) {
+      expect(addressTxIds(db, x, { first: 0, last: 1e8 }, { limit, offset, newestFirst: false })).toEqual(everything.slice(offset, offset + limit))
+      expect(addressTxIds(db, x, { first: 0, last: 1e8 }, { limit, offset, newestFirst: true })).toEqual([...everything].reverse().slice(offset, offset + limit))
+    }
+    const ranged = everything.filter((id) => id >= 30 * 2 ** 20 && id < 41 * 2 ** 20)
+    expect(addressTxIds(db, x, { first: 30, last: 40 }, { limit: 100, offset: 0, newestFirst: false })).toEqual(ranged)
+  })
+
+  test('walk the from, to and created indexes, never the table', () => {
+    const lines = plans((spy) => addressTxIds(spy, blob(X), { first: 0, last: 1e8 }, { limit: 100, offset: 9900, newestFirst: true }))
+    expect(lines.join('\n')).toContain('txs_from')
+    expect(lines.join('\n')).toContain('txs_to')
+    expect(lines.join('\n')).toContain('txs_created')
+    expect(isIndexWalk(lines)).toBe(true)
+  })
+})
+
+describe('token transfer logs', () => {
+  test('a holder’s ERC-20, ERC-721 and ERC-1155 transfers, each from its partial indexes', () => {
+    const range = { first: 0, last: 1e8 }
+    const erc20 = transferLogs(db, 20, { holder: blob(X), token: null, range, limit: 1000, newestFirst: false })
+    expect(erc20.length).toBe(BLOCKS * 3)
+    expect(erc20.every((log) => log.topic3 === null)).toBe(true)
+    const nft = transferLogs(db, 721, { holder: blob(X), token: blob(TOKEN), range, limit: 1000, newestFirst: true })
+    expect(nft.map((log) => log.blockNumber)).toEqual(Array.from({ length: BLOCKS / 5 }, (_, index) => BLOCKS - 5 - index * 5))
+    const multi = transferLogs(db, 1155, { holder: blob(X), token: null, range, limit: 3, newestFirst: false })
+    expect(multi.map((log) => log.blockNumber)).toEqual([0, 7, 14])
+    for (const [standard, names] of [[20, ['logs_erc20_from', 'logs_erc20_to']], [721, ['logs_erc721_from', 'logs_erc721_to']], [1155, ['logs_erc1155_single_from', 'logs_erc1155_batch_to']]] as const) {
+      const lines = plans((spy) => transferLogs(spy, standard, { holder: blob(X), token: null, range, limit: 10, newestFirst: true }))
+      for (const name of names) expect(lines.join('\n')).toContain(name)
+      expect(isIndexWalk(lines)).toBe(true)
+    }
+    const byToken = plans((spy) => transferLogs(spy, 20, { holder: null, token: blob(TOKEN), range, limit: 10, newestFirst: false }))
+    expect(byToken.join('\n')).toContain('logs_address')
+    expect(isIndexWalk(byToken)).toBe(true)
+  })
+
+  test('getLogs: by address or topic0 from their indexes; by a later topic alone, the logs’ own key over the range', () => {
+    const range = { first: 0, last: 1e8 }
+    const none = [null, null, null, null]
+    expect(findLogs(db, { range, address: blob(TOKEN), topics: none, joins: [] }, 5, 0).map((log) => [log.blockNumber, log.logIndex])).toEqual([[0, 0], [0, 2], [0, 3], [0, 4], [0, 5]])
+    expect(plans((spy) => findLogs(spy, { range, address: blob(TOKEN), topics: none, joins: [] }, 5, 0)).join('\n')).toContain('logs_address')
+    expect(plans((spy) => findLogs(spy, { range, address: null, topics: [blob(SINGLE), null, null, null], joins: [] }, 5, 0)).join('\n')).toContain('logs_topic0')
+    const byKey = plans((spy) => findLogs(spy, { range: { first: 50, last: 60 }, address: null, topics: [null, topicOfAddress(blob(X)), null, null], joins: [] }, 5, 0))
+    expect(byKey.join('\n')).toMatch(/SEARCH logs USING (PRIMARY KEY|INDEX sqlite_autoindex_logs_1) \(tx_id>\? AND tx_id<\?\)/)
+    // and binds before or: (topic0 = Transfer and topic1 = X) or topic3 = Y holds X's ERC-20 sends and the ERC-1155 singles.
+    const mixed = findLogs(db, { range, address: null, topics: [blob(TRANSFER), topicOfAddress(blob(X)), null, topicOfAddress(blob(Y))], joins: ['and', 'or'] }, 1000, 0)
+    expect(mixed.length).toBe((BLOCKS / 2) * 3 + Math.ceil(BLOCKS / 7))
+  })
+})
+
+describe('internal calls, mined blocks, a block by time', () => {
+  test('internal calls by address, from the spool’s own index of them, and rolled back with the blocks', () => {
+    const range = { first: 0, last: 1e8 }
+    const paid = Array.from({ length: BLOCKS / 4 }, (_, index) => index * 4 * 2 ** 20 + 2)
+    expect(internalCallTxIds(db, blob(X), range, 1000, false)).toEqual(paid)
+    expect(internalCallTxIds(db, blob(Y), range, 1000, false)).toEqual([])
+    expect(internalCallTxIds(db, null, range, 3, true)).toEqual(paid.slice(-3).reverse())
+    expect(plans((spy) => internalCallTxIds(spy, blob(X), range, 10, true)).join('\n')).toContain('internal_calls')
+    rollbackTo(writer, BLOCKS - 9)
+    expect(internalCallTxIds(db, blob(X), range, 1000, false)).toEqual(paid.filter((id) => id < (BLOCKS - 8) * 2 ** 20))
+    writeBatch(writer, prepare(writer), Array.from({ length: 8 }, (_, index) => bundle(BLOCKS - 8 + index)))
+    expect(internalCallTxIds(db, blob(X), range, 1000, false)).toEqual(paid)
+  })
+
+  test('the blocks an address mined and the block closest to a time, each from its index', () => {
+    const mined = minedBlocks(db, blob(MINER), { first: 0, last: 1e8 }, { limit: 3, offset: 1, newestFirst: false })
+    expect(mined.map((block) => block.number)).toEqual([3, 6, 9])
+    expect(plans((spy) => minedBlocks(spy, blob(MINER), { first: 0, last: 1e8 }, { limit: 3, offset: 0, newestFirst: true })).join('\n')).toContain('blocks_miner')
+    expect(blockByTime(db, 1001, 'before')).toBe(0)
+    expect(blockByTime(db, 1001, 'after')).toBe(1)
+    expect(blockByTime(db, 999, 'before')).toBeNull()
+    expect(blockByTime(db, 1000 + BLOCKS * 2, 'after')).toBeNull()
+    expect(plans((spy) => blockByTime(spy, 1001, 'before')).join('\n')).toContain('blocks_time')
+  })
+})
