@@ -98,7 +98,7 @@ const caughtUp = async () => {
   const head = await node.head()
   await waitFor(() => health?.spoolHeadBlock === head, `the spool at block ${head}`)
 }
-const lower = (address: string) => address.toLowerCase()
+const lower = (address: string) => address.toLowerCase() as Hex
 const childArgs = (v: bigint) => encodeAbiParameters([{ type: 'uint256' }], [v])
 const madeBy = (receipt: TransactionReceipt) => {
   const [event] = parseEventLogs({ abi: artifacts.Factory.abi as Abi, eventName: 'Made', logs: receipt.logs }) as unknown as Array<{ args: { child: Address } }>
