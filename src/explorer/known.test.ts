@@ -7,7 +7,7 @@ import { createContractBook, type ContractBook } from '../contracts/book.ts'
 import { blob } from '../eth/bytes.ts'
 import { openSpool } from '../spool/db.ts'
 import { openVerificationWriter } from '../spool/verified.ts'
-import { KnownContracts } from './known.ts'
+import { KnownContracts, LOOKUPS_PER_ANSWER } from './known.ts'
 
 // The explorer's memory of the contract book: one lookup per distinct address of a page, kept a
 // few seconds, and a failed lookup (the node away) never kept.
@@ -88,4 +88,15 @@ test('a lookup that fails names nothing and is not kept', async () => {
   fail(false)
   expect((await known.lookup(VERIFIED))?.name).toBe('Ledger')
   expect(asked).toHaveLength(2)
+})
+
+test('one answer looks up at most so many addresses, the first given; the rest are decoded by the table', async () => {
+  const { book, asked } = bookOver(VERIFIED)
+  const known = new KnownContracts(book, 3000)
+  const many = Array.from({ length: LOOKUPS_PER_ANSWER + 50 }, (_, index) => `0x${(index + 1).toString(16).padStart(40, '0')}`)
+  const using = await known.decoders([...many, VERIFIED])
+  expect(asked).toHaveLength(LOOKUPS_PER_ANSWER)
+  expect(using(VERIFIED).abis).toEqual([])
+  const first = await known.decoders([VERIFIED, ...many])
+  expect(first(VERIFIED).abis).toHaveLength(1)
 })

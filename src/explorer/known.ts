@@ -10,8 +10,14 @@ export type MethodNamer = (to: Uint8Array | string | null, selector: Hex | null)
 /** The fixed table alone, whatever the target. */
 export const tableNamer: MethodNamer = (_to, selector) => methodName(selector)
 
-/** How many contracts are remembered, and for how long: a page of lists asks a few dozen. */
+/** How many contracts are remembered: a page of a list asks a few dozen. */
 const KEPT = 4096
+
+/**
+ * The most distinct addresses one answer looks up: a transaction can reach thousands of
+ * contracts (a hostile one on purpose), and past these the rest are decoded by the table alone.
+ */
+export const LOOKUPS_PER_ANSWER = 256
 
 type Entry = { known: KnownContract | null }
 
@@ -56,12 +62,13 @@ export class KnownContracts {
     return key ? ((await this.kept.fetch(key))?.known ?? null) : null
   }
 
-  /** What is known of each distinct address, by lower-case address (null for none). */
+  /** What is known of each distinct address, by lower-case address (null for none); the first `LOOKUPS_PER_ANSWER` are asked. */
   async all(addresses: Iterable<Uint8Array | string | null>): Promise<Map<string, KnownContract | null>> {
     const distinct = new Set<string>()
     for (const address of addresses) {
       const key = keyOf(address)
       if (key) distinct.add(key)
+      if (distinct.size === LOOKUPS_PER_ANSWER) break
     }
     const found = await Promise.all([...distinct].map(async (address) => [address, await this.lookup(address)] as const))
     return new Map(found)
