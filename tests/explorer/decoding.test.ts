@@ -50,7 +50,7 @@ let seeded: SeededExplorer
 let ledger: Address
 let adder: Address
 let unverified: Address
-const hashes: Record<string, Hex> = {}
+const hashes: Record<string, Hex | undefined> = {}
 
 const call = (functionName: string, args: readonly unknown[] = [], to: Address = ledger) => ({
   from: alice.address,
@@ -108,7 +108,7 @@ beforeAll(async () => {
   verify(seeded.spool, 'Ledger', ledger, created)
   verify(seeded.spool, 'Adder', adder, created)
 
-  const sent = await send(seeded.anvil.rpcUrl, [
+  const sent = (await send(seeded.anvil.rpcUrl, [
     call('record', [5n, 'first']),
     call('record', [5000n, 'too much']),
     call('requireSmall', [50n]),
@@ -116,7 +116,7 @@ beforeAll(async () => {
     call('askAdder', [3n]),
     call('record', [7n, 'elsewhere'], unverified),
     { from: alice.address, to: seeded.manifest.contracts.Faucet, data: encodeFunctionData({ abi: parseAbi(['function dripTo(address to)']), functionName: 'dripTo', args: [bob.address] }), gas: 200_000n },
-  ])
+  ])) as Hex[]
   ;[hashes.record, hashes.tooMuch, hashes.require, hashes.panic, hashes.nested, hashes.unverified, hashes.faucet] = sent
   await statsAt(seeded, await seeded.head())
 }, 120_000)
