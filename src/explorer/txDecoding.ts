@@ -1,13 +1,13 @@
 import type { Abi, Hex } from 'viem'
 import { decodeInput, decodeOutput, methodName, withAlso, type DecodeWith } from '../decode/decode.ts'
 import { decodeRevert, type RevertReason } from '../decode/revert.ts'
+import { checksumOrNull } from '../eth/address.ts'
+import { hex } from '../eth/bytes.ts'
 import { decimal, quantityOrNull } from '../eth/quantity.ts'
 import type { CallFrame, Transaction } from '../spool/read.ts'
 import { traceAddress } from './format.ts'
 import type { LiveNode } from './node.ts'
 import type { RegistryView } from './registryView.ts'
-import { checksumOrNull } from '../eth/address.ts'
-import { hex } from '../eth/bytes.ts'
 
 /** Every frame of a call tree, parents first. */
 export function framesOf(root: CallFrame): CallFrame[] {
