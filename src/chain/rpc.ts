@@ -12,7 +12,7 @@ export type RpcCall = { method: string; params: unknown[] }
 /** A call as it goes on the wire. */
 export const rpcMessage = (id: number, { method, params }: RpcCall) => ({ jsonrpc: '2.0', id, method, params })
 
-/** The node answered the call with a JSON-RPC error. */
+/** The node answered the call with a JSON-RPC error; `data` is the error's own (an eth_call's revert data). */
 export class RpcError extends StackError {
   override name = 'RpcError'
   constructor(
@@ -20,8 +20,7 @@ export class RpcError extends StackError {
     /** The node's own words, as it sent them. */
     readonly nodeMessage: string,
     readonly method: string,
-    /** The error's `data` (a revert's return data), when the node sent one. */
-    readonly data?: unknown,
+    readonly data: unknown = undefined,
   ) {
     super(`${method}: ${nodeMessage} (${code})`)
   }
@@ -108,7 +107,7 @@ export function createRpc(url: string, { timeoutMs = 30_000 } = {}): Rpc {
     nextId += calls.length
     const { answer: answers, bytes } = await post(calls.map((call, index) => rpcMessage(first + index, call)))
     if (!Array.isArray(answers)) {
-      const error = (answers as { error?: { code: number; message: string } })?.error
+      const error = (answers as { error?: { code: number; message: string; data?: unknown } })?.error
       throw new NodeUnreachableError(`the node refused the batch: ${error?.message ?? 'not an array'}`)
     }
     const byId = new Map<number, RpcAnswer>()

@@ -43,15 +43,16 @@ export function createEtherscanApp(context: ServiceContext, spool: Spool) {
   })
   const db = spool.reader
   const rpc = etherscanRpc(context.chain.rpcUrl)
+  const book = createContractBook(db)
   const ethUsd = ethUsdFeedReading({
     rpcUrl: context.chain.rpcUrl,
     feed: config.exchange.ethUsdFeed ? getAddress(config.exchange.ethUsdFeed) : null,
     maxAgeSeconds: config.exchange.ethUsdMaxAgeSeconds,
   })
   const modules: Record<string, EtherscanModule> = {
-    account: accountModule({ db, rpc, book: createContractBook(db), tokenInfo: tokenInfoReader(rpc) }),
+    account: accountModule({ db, rpc, book, tokenInfo: tokenInfoReader(rpc) }),
     logs: logsModule(db),
-    transaction: transactionModule(db),
+    transaction: transactionModule(db, book),
     block: blockModule(db),
     stats: statsModule({ rpc, ethUsd }),
     proxy: proxyModule({ db, rpc, chainId: context.chain.chainId }),

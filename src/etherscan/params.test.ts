@@ -1,8 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { encodeErrorResult, parseAbi, parseAbiItem, type AbiFunction } from 'viem'
 import { blockReward } from './modules/block.ts'
 import { decimalOf } from './modules/stats.ts'
-import { revertReason } from './modules/transaction.ts'
 import { blockRange, listPage, Refusal, refusing, RESULT_WINDOW } from './params.ts'
 import { functionName } from './rows.ts'
 
@@ -52,22 +50,16 @@ describe('the words and figures of answers', () => {
     expect(decimalOf({ numerator: 5n, denominator: 10n ** 8n })).toBe('0.00000005')
   })
 
-  test('revertReason: a reason string, a panic code, else the node’s word', () => {
-    const error = encodeErrorResult({ abi: parseAbi(['error Error(string)']), errorName: 'Error', args: ['WETH9: balance'] })
-    expect(revertReason('execution reverted', error)).toBe('WETH9: balance')
-    const panic = encodeErrorResult({ abi: parseAbi(['error Panic(uint256)']), errorName: 'Panic', args: [0x11n] })
-    expect(revertReason('execution reverted', panic)).toBe('Panic(0x11)')
-    expect(revertReason('out of gas', null)).toBe('out of gas')
-    expect(revertReason(null, '0xdeadbeef')).toBe('Reverted')
-  })
-
   test('blockReward: the tips above the base fee, nothing for the burnt part', () => {
     expect(blockReward([{ gasUsed: 21_000, effectiveGasPrice: '10', gasPrice: null }, { gasUsed: 50_000, effectiveGasPrice: '7', gasPrice: '9' }], '7')).toBe('63000')
     expect(blockReward([], null)).toBe('0')
   })
 
-  test('functionName: Etherscan’s form of a signature', () => {
-    expect(functionName(parseAbiItem('function transfer(address to, uint256 value)') as AbiFunction)).toBe('transfer(address to, uint256 value)')
-    expect(functionName(parseAbiItem('function deposit()') as AbiFunction)).toBe('deposit()')
+  test('functionName: Etherscan’s form of a decoded call, names where the ABI has them', () => {
+    const arg = (name: string, type: string) => ({ name, type, value: null })
+    expect(functionName({ name: 'transfer', signature: 'transfer(address,uint256)', args: [arg('to', 'address'), arg('value', 'uint256')] })).toBe('transfer(address to, uint256 value)')
+    expect(functionName({ name: 'deposit', signature: 'deposit()', args: [] })).toBe('deposit()')
+    expect(functionName({ name: 'collect', signature: 'collect((uint256,address,uint128,uint128))', args: [arg('params', 'tuple')] })).toBe('collect((uint256,address,uint128,uint128) params)')
+    expect(functionName({ name: 'f', signature: 'f(uint256,(bool,bytes)[])', args: [arg('arg0', 'uint256'), arg('legs', 'tuple[]')] })).toBe('f(uint256, (bool,bytes)[] legs)')
   })
 })

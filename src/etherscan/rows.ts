@@ -1,5 +1,5 @@
-import { toFunctionSelector, type AbiFunction } from 'viem'
 import type { ContractBook } from '../contracts/book.ts'
+import { decodeInput, decodeWith, type DecodedCall, type DecodeWith } from '../decode/decode.ts'
 import { hex } from '../eth/bytes.ts'
 import type { TxInBlock } from '../spool/read.ts'
 
@@ -15,30 +15,48 @@ export const confirmations = (head: number, blockNumber: number): string => Stri
 /** The price a transaction paid per gas (the effective price once it is known). */
 export const paidGasPrice = (tx: Pick<TxInBlock, 'effectiveGasPrice' | 'gasPrice'>): string => tx.effectiveGasPrice ?? tx.gasPrice ?? '0'
 
-/** A function as Etherscan names it: `transfer(address to, uint256 value)`. */
-export function functionName(item: AbiFunction): string {
-  return `${item.name}(${item.inputs.map((input) => (input.name ? `${input.type} ${input.name}` : input.type)).join(', ')})`
+/**
+ * A call as Etherscan names its function, `transfer(address to, uint256 value)`: the types of
+ * the decoder's canonical signature, each with its parameter's name where the ABI gives one.
+ */
+export function functionName(call: Pick<DecodedCall, 'name' | 'signature' | 'args'>): string {
+  const inner = call.signature.slice(call.signature.indexOf('(') + 1, call.signature.lastIndexOf(')'))
+  const types: string[] = []
+  let depth = 0
+  let from = 0
+  for (let at = 0; at <= inner.length; at++) {
+    const char = inner[at]
+    if (char === '(') depth++
+    else if (char === ')') depth--
+    else if ((char === ',' && depth === 0) || at === inner.length) {
+      if (at > from) types.push(inner.slice(from, at))
+      from = at + 1
+    }
+  }
+  const named = types.map((type, index) => {
+    const name = call.args[index]?.name
+    return name && name !== `arg${index}` ? `${type} ${name}` : type
+  })
+  return `${call.name}(${named.join(', ')})`
 }
 
 /**
- * The names of the functions called by a page of transactions, by recipient and selector, from
- * the ABIs the contract book knows (verified contracts, the stack's own); "" for the rest. Each
- * recipient is looked up once a page.
+ * The names of the functions called by a page of transactions, by recipient and selector, with
+ * the one decoder: the ABI the contract book knows of the recipient (a verified contract's, the
+ * stack's own), then the fixed table of signatures; "" for the rest. Each recipient is looked up
+ * once a page.
  */
-export async function functionNames(book: ContractBook, calls: Array<{ to: Uint8Array | null; selector: Uint8Array | null }>): Promise<Map<string, string>> {
+export async function functionNames(book: ContractBook, calls: Array<{ to: Uint8Array | null; input: Uint8Array }>): Promise<Map<string, string>> {
   const names = new Map<string, string>()
-  const byRecipient = new Map<string, Map<string, string> | null>()
-  for (const { to, selector } of calls) {
-    if (!to || !selector || selector.length < 4) continue
+  const byRecipient = new Map<string, DecodeWith>()
+  for (const { to, input } of calls) {
+    if (!to || input.length < 4) continue
     const recipient = lower(to)
-    if (!byRecipient.has(recipient)) {
-      const known = await book.lookup(recipient)
-      const abi = [...(known?.abi ?? []), ...(known?.proxy?.target?.abi ?? [])]
-      const functions = abi.filter((item): item is AbiFunction => item.type === 'function')
-      byRecipient.set(recipient, functions.length > 0 ? new Map(functions.map((item) => [toFunctionSelector(item), functionName(item)])) : null)
-    }
-    const name = byRecipient.get(recipient)?.get(lower(selector))
-    if (name) names.set(`${recipient}:${lower(selector)}`, name)
+    const key = callKey(to, input.subarray(0, 4))
+    if (names.has(key)) continue
+    if (!byRecipient.has(recipient)) byRecipient.set(recipient, decodeWith(await book.lookup(recipient)))
+    const call = decodeInput(hex(input), { using: byRecipient.get(recipient)! })
+    if (call) names.set(key, functionName(call))
   }
   return names
 }

@@ -1,4 +1,6 @@
-import type { CallFrame } from './traces.ts'
+import type { Database } from 'bun:sqlite'
+import { blob, hex } from '../eth/bytes.ts'
+import { unpackTrace, type CallFrame, type TxCall } from './traces.ts'
 
 /** A nested call of a transaction as a list of internal transactions shows it; `traceId` is its path in the tree (`0`, `0_1`, ...). */
 export type InternalCall = { frame: CallFrame; traceId: string }
@@ -31,4 +33,24 @@ export function internalParties(root: CallFrame): Set<string> {
     if (frame.to) parties.add(frame.to.toLowerCase())
   }
   return parties
+}
+
+type StoredTx = { id: number; from_addr: Uint8Array; to_addr: Uint8Array | null; value: string; input: Uint8Array; trace: string }
+
+/**
+ * Fills internal_calls for a spool that held traces before it kept it: only the call trees with
+ * nested calls are read (a packed tree lists them under `"c":[`, a tree stored whole under
+ * `"calls":[{`), which are the fewer.
+ */
+export function backfillInternalCalls(db: Database): void {
+  const insert = db.prepare('INSERT OR IGNORE INTO internal_calls (address, tx_id) VALUES (?, ?)')
+  const candidates = db.query<StoredTx, []>(
+    `SELECT t.id, t.from_addr, t.to_addr, t.value, t.input, r.trace
+     FROM traces r JOIN txs t ON t.id = r.tx_id
+     WHERE instr(r.trace, '"c":[') > 0 OR instr(r.trace, '"calls":[{') > 0`,
+  )
+  for (const row of candidates.iterate()) {
+    const call: TxCall = { from: hex(row.from_addr), to: hex(row.to_addr), value: `0x${BigInt(row.value).toString(16)}`, input: hex(row.input) }
+    for (const party of internalParties(unpackTrace(row.trace, call))) insert.run(blob(party), row.id)
+  }
 }

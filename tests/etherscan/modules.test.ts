@@ -118,6 +118,11 @@ describe('lists field by field against the node', () => {
       expect(Number(row.confirmations)).toBeGreaterThanOrEqual(head - Number(tx.blockNumber) + 1)
       expect(row.from === TREASURY || row.to === TREASURY || row.contractAddress === TREASURY).toBe(true)
     }
+    // Function names by the one decoder: the contract's ABI, else the table of known signatures.
+    const named = new Map(result.map((row: any) => [row.methodId, row.functionName]))
+    expect(named.get('0xa9059cbb')).toBe('transfer(address to, uint256 value)')
+    expect(named.get('0x095ea7b3')).toBe('approve(address spender, uint256 value)')
+    expect(named.get('0x')).toBe('')
     // In chain order, and the page rule cuts the same list.
     const numbers = result.map((row: any) => BigInt(row.blockNumber) * 1_000_000n + BigInt(row.transactionIndex))
     expect(numbers).toEqual([...numbers].sort((a, b) => (a < b ? -1 : 1)))

@@ -72,7 +72,7 @@ export function accountModule({ db, rpc, book, tokenInfo }: AccountDeps): Ethers
     const page = listPage(fields)
     const txs = txsInFull(db, addressTxIds(db, address, range, page))
     if (txs.length === 0) return nothingFound(NO_TRANSACTIONS)
-    const names = await functionNames(book, txs.map((tx) => ({ to: tx.to, selector: tx.input.length >= 4 ? tx.input.subarray(0, 4) : null })))
+    const names = await functionNames(book, txs)
     return ok(txs.map((tx) => txRow(tx, top, names)))
   }
 

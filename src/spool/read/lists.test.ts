@@ -6,6 +6,7 @@ import type { Hex } from 'viem'
 import { blob } from '../../eth/bytes.ts'
 import { openReader, openSpool, type Database } from '../db.ts'
 import type { BlockBundle, RawLog } from '../fetchBlocks.ts'
+import { backfillInternalCalls } from '../internalCalls.ts'
 import { prepare, rollbackTo, writeBatch } from '../store.ts'
 import type { CallFrame } from '../traces.ts'
 import { addressTxIds, blockByTime, internalCallTxIds, minedBlocks } from './lists.ts'
@@ -182,6 +183,17 @@ describe('internal calls, mined blocks, a block by time', () => {
     expect(internalCallTxIds(db, blob(X), range, 1000, false)).toEqual(paid.filter((id) => id < (BLOCKS - 8) * 2 ** 20))
     writeBatch(writer, prepare(writer), Array.from({ length: 8 }, (_, index) => bundle(BLOCKS - 8 + index)))
     expect(internalCallTxIds(db, blob(X), range, 1000, false)).toEqual(paid)
+  })
+
+  test('a spool that held traces before the index is filled from its stored call trees', () => {
+    const range = { first: 0, last: 1e8 }
+    const before = internalCallTxIds(db, null, range, 1000, false)
+    writer.run('DELETE FROM internal_calls')
+    expect(internalCallTxIds(db, blob(X), range, 1000, false)).toEqual([])
+    writer.transaction(() => backfillInternalCalls(writer))()
+    expect(internalCallTxIds(db, null, range, 1000, false)).toEqual(before)
+    expect(internalCallTxIds(db, blob(X), range, 1000, false)).toEqual(before)
+    expect(internalCallTxIds(db, blob(TOKEN), range, 1000, false)).toEqual(before)
   })
 
   test('the blocks an address mined and the block closest to a time, each from its index', () => {
