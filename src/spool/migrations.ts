@@ -189,8 +189,15 @@ export const spoolMigrations: Migration[] = [
     //   TransferSingle and TransferBatch logs only (ERC-20's Transfer has no third topic,
     //   ERC-721's has the token id there), so the other logs pay nothing for them.
     // - blocks by time (a block by its time) and by miner (the blocks an address mined).
+    // - each transaction's cumulative gas (its block's gas used up to and including it, as its
+    //   receipt says), kept rather than summed again for every row of a list.
     id: 'spool/007-address-lists',
     sql: `
+      ALTER TABLE txs ADD COLUMN cumulative_gas_used INTEGER;
+      UPDATE txs SET cumulative_gas_used = running.total
+        FROM (SELECT id, sum(gas_used) OVER (PARTITION BY block_number ORDER BY id) AS total FROM txs) AS running
+        WHERE running.id = txs.id;
+
       CREATE INDEX txs_created ON txs(created) WHERE created IS NOT NULL;
 
       CREATE TABLE internal_calls (

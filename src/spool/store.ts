@@ -33,8 +33,8 @@ export function prepare(db: Database) {
     mini: db.prepare('INSERT INTO minis (number, block_number, hash, timestamp_us, tx_count) VALUES (?, ?, ?, ?, ?)'),
     tx: db.prepare(
       `INSERT INTO txs (id, hash, block_number, tx_index, from_addr, to_addr, created, value, nonce, type, gas, gas_price,
-         max_fee, max_priority_fee, input, status, gas_used, effective_gas_price, log_count)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         max_fee, max_priority_fee, input, status, gas_used, effective_gas_price, log_count, cumulative_gas_used)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     log: db.prepare(
       `INSERT INTO logs (tx_id, log_index, block_number, address, topic0, topic1, topic2, topic3, data)
@@ -72,9 +72,12 @@ export function writeBatch(db: Database, statements: Statements, bundles: BlockB
       // No mini-blocks on this node: the block is its own mini-block (the chain layer's rule).
       const mini = blockAsMiniBlock({ number, hash: block.hash, timestamp, txCount: block.transactions.length })
       statements.mini.run(mini.number, mini.block, blob(mini.hash), mini.timestampUs, mini.txCount)
+      // The gas the block had used up to and including each transaction, as its receipt says.
+      let cumulativeGas = 0
       block.transactions.forEach((tx, index) => {
         const receipt = receipts[index]!
         const id = txId(number, index)
+        cumulativeGas += quantity(receipt.gasUsed)
         statements.tx.run(
           id,
           blob(tx.hash),
@@ -95,6 +98,7 @@ export function writeBatch(db: Database, statements: Statements, bundles: BlockB
           quantity(receipt.gasUsed),
           decimal(receipt.effectiveGasPrice),
           receipt.logs.length,
+          cumulativeGas,
         )
         for (const log of receipt.logs) {
           const [topic0, topic1, topic2, topic3] = log.topics

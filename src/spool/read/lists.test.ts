@@ -10,6 +10,7 @@ import { backfillInternalCalls } from '../internalCalls.ts'
 import { prepare, rollbackTo, writeBatch } from '../store.ts'
 import type { CallFrame } from '../traces.ts'
 import { addressTxIds, blockByTime, internalCallTxIds, minedBlocks } from './lists.ts'
+import { txsInFull } from './transactions.ts'
 import { findLogs, topicOfAddress, transferLogs } from './logs.ts'
 
 // An address's lists over a spool filled through its own write path: each page equals the same
@@ -91,7 +92,7 @@ function plans(run: (db: Database) => unknown): string[] {
         return new Proxy(statement, {
           get(inner, name) {
             const value = Reflect.get(inner, name)
-            if (name === 'all' || name === 'get') return (...params: unknown[]) => (explain(params), value.apply(inner, params))
+            if (name === 'all' || name === 'get' || name === 'values') return (...params: unknown[]) => (explain(params), value.apply(inner, params))
             return typeof value === 'function' ? value.bind(inner) : value
           },
         })
@@ -134,6 +135,18 @@ describe('an address’s transactions', () => {
     expect(lines.join('\n')).toContain('txs_to')
     expect(lines.join('\n')).toContain('txs_created')
     expect(isIndexWalk(lines)).toBe(true)
+    // Merged as they come, never gathered and sorted.
+    expect(lines).toContain('MERGE (UNION)')
+    expect(lines.join('\n')).not.toContain('TEMP B-TREE')
+  })
+})
+
+describe('cumulative gas', () => {
+  test('each transaction’s block gas up to it: kept by the write path, summed where a row has none', () => {
+    const ids = [5 * 2 ** 20, 5 * 2 ** 20 + 1, 5 * 2 ** 20 + 2]
+    expect(txsInFull(db, ids).map((tx) => tx.cumulativeGasUsed)).toEqual([21_000, 42_000, 63_000])
+    writer.run('UPDATE txs SET cumulative_gas_used = NULL WHERE block_number = 5')
+    expect(txsInFull(db, ids).map((tx) => tx.cumulativeGasUsed)).toEqual([21_000, 42_000, 63_000])
   })
 })
 

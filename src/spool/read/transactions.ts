@@ -94,7 +94,7 @@ export function txsInFull(db: Database, ids: readonly number[]): TxInBlock[] {
   if (ids.length === 0) return []
   const rows = db
     .query<TxInBlock, number[]>(
-      `SELECT ${FULL}, (SELECT sum(c.gas_used) FROM txs c WHERE c.id BETWEEN t.block_number * ${TX_PER_BLOCK} AND t.id) AS cumulativeGasUsed
+      `SELECT ${FULL}, coalesce(t.cumulative_gas_used, (SELECT sum(c.gas_used) FROM txs c WHERE c.id BETWEEN t.block_number * ${TX_PER_BLOCK} AND t.id)) AS cumulativeGasUsed
        ${FROM} WHERE t.id IN (${marks(ids.length)})`,
     )
     .all(...ids)
