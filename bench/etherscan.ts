@@ -15,7 +15,7 @@ import { parseConfig } from '../src/config/load.ts'
 import { createEtherscanApp } from '../src/etherscan/app.ts'
 import { listen } from '../src/http/serve.ts'
 import { closeSpool, openReader, openSpool } from '../src/spool/db.ts'
-import type { BlockBundle } from '../src/spool/fetchBlocks.ts'
+import type { BlockBundle, RawTx } from '../src/spool/fetchBlocks.ts'
 import type { Spool } from '../src/spool/spool.ts'
 import { prepare, writeBatch } from '../src/spool/store.ts'
 import { againstCeiling, fileLogger, findWrk, fmt, HTTP_COLUMNS, httpCells, printTable, scratchDir } from './harness.ts'
@@ -32,7 +32,7 @@ const word = (value: number | string, width = 64): Hex => `0x${value.toString(16
 
 /** Block `number`: every even transaction is the address's (sent, or received from another account), every odd one between others. */
 function block(number: number): BlockBundle {
-  const transactions = Array.from({ length: PER_BLOCK }, (_, index) => {
+  const transactions = Array.from({ length: PER_BLOCK }, (_, index): RawTx => {
     const n = number * PER_BLOCK + index
     const other = word(1 + (n % 997), 40)
     const own = index % 2 === 0

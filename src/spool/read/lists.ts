@@ -28,7 +28,7 @@ export function addressTxIds(db: Database, address: Uint8Array, range: BlockRang
   return db
     .query<[number], Array<Uint8Array | number>>(`${side('from_addr')} UNION ${side('to_addr')} UNION ${side('created')} ORDER BY id ${direction(page)} LIMIT ? OFFSET ?`)
     .values(...bounds, ...bounds, ...bounds, page.limit, page.offset)
-    .map((row) => row[0])
+    .map((row) => row[0] as number)
 }
 
 /**
