@@ -62,8 +62,11 @@ describe('ethers EtherscanProvider against the listener', () => {
     const direct = new JsonRpcProvider(nodeUrl, undefined, { staticNetwork: true })
     try {
       expect(await scan.getBalance(TREASURY)).toBe(await direct.getBalance(TREASURY))
-      const head = await direct.getBlockNumber()
-      expect(await scan.getBlockNumber()).toBe(head)
+      // The dev chain's price keeper may mine a block in between: the node's head before and after bound it.
+      const before = await direct.getBlockNumber()
+      const viaProxy = await scan.getBlockNumber()
+      expect(viaProxy).toBeGreaterThanOrEqual(before)
+      expect(viaProxy).toBeLessThanOrEqual(await direct.getBlockNumber())
       const { result: [latest] } = await api(`module=account&action=txlist&address=${TREASURY}&page=1&offset=1&sort=desc`)
       const viaScan = await scan.getTransaction(latest.hash)
       const viaNode = await direct.getTransaction(latest.hash)
@@ -85,10 +88,13 @@ describe('ethers EtherscanProvider against the listener', () => {
 
 describe('lists field by field against the node', () => {
   test('txlist: every row of the treasury as the node gives its transaction, receipt and block', async () => {
+    // Confirmations count from the spool's head, read just before and after the list.
+    const spoolHead = async () => ((await (await fetch(`${etherscan}/health`)).json()) as { spoolHeadBlock: number }).spoolHeadBlock
+    const headBefore = await spoolHead()
     const { status, result } = await api(`module=account&action=txlist&address=${TREASURY}&startblock=0&endblock=99999999&sort=asc`)
+    const headAfter = await spoolHead()
     expect(status).toBe('1')
     expect(result.length).toBeGreaterThan(5)
-    const head = Number(await node.getBlockNumber())
     for (const row of result) {
       const tx = await node.getTransaction({ hash: row.hash })
       const receipt = await node.getTransactionReceipt({ hash: row.hash })
@@ -115,7 +121,8 @@ describe('lists field by field against the node', () => {
         methodId: tx.input.length >= 10 ? tx.input.slice(0, 10) : '0x',
         functionName: expect.any(String),
       })
-      expect(Number(row.confirmations)).toBeGreaterThanOrEqual(head - Number(tx.blockNumber) + 1)
+      expect(Number(row.confirmations)).toBeGreaterThanOrEqual(headBefore - Number(tx.blockNumber) + 1)
+      expect(Number(row.confirmations)).toBeLessThanOrEqual(headAfter - Number(tx.blockNumber) + 1)
       expect(row.from === TREASURY || row.to === TREASURY || row.contractAddress === TREASURY).toBe(true)
     }
     // Function names by the one decoder: the contract's ABI, else the table of known signatures.
@@ -219,7 +226,8 @@ describe('lists field by field against the node', () => {
   })
 
   test('getLogs: the node’s eth_getLogs, in hex as Etherscan writes it, and the and/or topic rule', async () => {
-    const head = Number(await node.getBlockNumber())
+    // Up to the spool's head, which may be a block behind the node's.
+    const head = ((await (await fetch(`${etherscan}/health`)).json()) as { spoolHeadBlock: number }).spoolHeadBlock
     const fromNode = (await node.request({ method: 'eth_getLogs', params: [{ fromBlock: '0x0', toBlock: `0x${head.toString(16)}`, address: BX, topics: [TRANSFER] }] })) as any[]
     const { status, result } = await api(`module=logs&action=getLogs&fromBlock=0&toBlock=${head}&address=${BX}&topic0=${TRANSFER}`)
     expect(status).toBe('1')
@@ -253,6 +261,9 @@ describe('lists field by field against the node', () => {
     const precedence = await api(`module=logs&action=getLogs&fromBlock=0&toBlock=latest&topic0=${TRANSFER}&topic0_1_opr=and&topic1=${topic}&topic1_2_opr=or&topic2=${topic}`)
     const nodePrecedence = [...(await nodeLogs({ topics: [TRANSFER, topic] })), ...(await nodeLogs({ topics: [null, null, topic] }))]
     expect(new Set(precedence.result.map(key))).toEqual(new Set(nodePrecedence.map(key)))
+    // A later topic alone: no index serves it, and the dev chain's logs are well inside the budget read for it.
+    const second = await api(`module=logs&action=getLogs&fromBlock=0&toBlock=latest&topic1=${topic}`)
+    expect(new Set(second.result.map(key))).toEqual(new Set((await nodeLogs({ topics: [null, topic] })).map(key)))
     const both = await api(`module=logs&action=getLogs&fromBlock=0&toBlock=latest&topic0=${TRANSFER}&topic1=${topic}`)
     expect(new Set(both.result.map(key))).toEqual(new Set((await nodeLogs({ topics: [TRANSFER, topic] })).map(key)))
     const paged = await api(`module=logs&action=getLogs&fromBlock=0&toBlock=latest&address=${BX}&page=2&offset=2`)

@@ -1,6 +1,6 @@
 import type { Database } from 'bun:sqlite'
 import { blob } from '../../eth/bytes.ts'
-import { findLogs, spoolHead, type FoundLog } from '../../spool/read.ts'
+import { filterHasIndex, findLogs, logsInRangeExceed, spoolHead, type FoundLog } from '../../spool/read.ts'
 import { nothingFound, ok, type EtherscanAnswer } from '../answer.ts'
 import type { EtherscanModule, Fields } from '../dispatch.ts'
 import { blockRange, integerParam, optionalAddress, Refusal, refusing, RESULT_WINDOW, RESULT_WINDOW_ROWS } from '../params.ts'
@@ -10,6 +10,10 @@ import { lower, paidGasPrice, quantityHex } from '../rows.ts'
 export const MAX_LOGS = 1000
 
 const TOPIC = /^0x[0-9a-fA-F]{64}$/
+
+/** The most logs a getLogs whose filter no index serves may read (its block range's): some tens of milliseconds. */
+export const UNINDEXED_LOGS = 200_000
+export const TOO_LARGE = 'Query Timeout occured. Please select a smaller result dataset'
 
 /** A getLogs row as Etherscan writes it: quantities in hex. */
 export function logRow(log: FoundLog) {
@@ -52,7 +56,11 @@ export function logsModule(db: Database): EtherscanModule {
     const page = integerParam(fields, 'page', 1, 'Error! Invalid page number') || 1
     const offset = Math.min(integerParam(fields, 'offset', MAX_LOGS, 'Error! Invalid offset number') || MAX_LOGS, MAX_LOGS)
     if (page * offset > RESULT_WINDOW_ROWS) throw new Refusal(RESULT_WINDOW)
-    const logs = findLogs(db, { range, address, topics, joins }, offset, (page - 1) * offset)
+    const filter = { range, address, topics, joins }
+    // A filter no index serves reads the range's logs in order; past a budget of them it is
+    // refused in Etherscan's words for a query too large, rather than read the whole chain.
+    if (!filterHasIndex(filter) && logsInRangeExceed(db, range, UNINDEXED_LOGS)) throw new Refusal(TOO_LARGE)
+    const logs = findLogs(db, filter, offset, (page - 1) * offset)
     return logs.length === 0 ? nothingFound('No records found') : ok(logs.map(logRow))
   }
   return { getLogs: refusing(getLogs) }

@@ -11,7 +11,7 @@ import { prepare, rollbackTo, writeBatch } from '../store.ts'
 import type { CallFrame } from '../traces.ts'
 import { addressTxIds, blockByTime, internalCallTxIds, minedBlocks } from './lists.ts'
 import { txsInFull } from './transactions.ts'
-import { findLogs, topicOfAddress, transferLogs } from './logs.ts'
+import { filterHasIndex, findLogs, logsInRangeExceed, topicOfAddress, transferLogs } from './logs.ts'
 
 // An address's lists over a spool filled through its own write path: each page equals the same
 // page cut from every row in a plain loop, and each query walks an index (its plan says so),
@@ -178,6 +178,18 @@ describe('token transfer logs', () => {
     expect(plans((spy) => findLogs(spy, { range, address: null, topics: [blob(SINGLE), null, null, null], joins: [] }, 5, 0)).join('\n')).toContain('logs_topic0')
     const byKey = plans((spy) => findLogs(spy, { range: { first: 50, last: 60 }, address: null, topics: [null, topicOfAddress(blob(X)), null, null], joins: [] }, 5, 0))
     expect(byKey.join('\n')).toMatch(/SEARCH logs USING (PRIMARY KEY|INDEX sqlite_autoindex_logs_1) \(tx_id>\? AND tx_id<\?\)/)
+    // What no index serves is bounded by counting the range's logs first, cut at the budget.
+    expect(filterHasIndex({ range, address: blob(TOKEN), topics: none, joins: [] })).toBe(true)
+    expect(filterHasIndex({ range, address: null, topics: [blob(TRANSFER), blob(TRANSFER), null, null], joins: ['and'] })).toBe(true)
+    expect(filterHasIndex({ range, address: null, topics: [blob(TRANSFER), blob(TRANSFER), null, null], joins: ['or'] })).toBe(false)
+    expect(filterHasIndex({ range, address: null, topics: [null, blob(TRANSFER), null, null], joins: [] })).toBe(false)
+    const logsOfBlocks = (first: number, last: number) => {
+      let count = 0
+      for (let number = first; number <= last; number++) count += 3 + (number % 5 === 0 ? 1 : 0) + (number % 7 === 0 ? 1 : 0)
+      return count
+    }
+    expect(logsInRangeExceed(db, { first: 0, last: 9 }, logsOfBlocks(0, 9))).toBe(false)
+    expect(logsInRangeExceed(db, { first: 0, last: 9 }, logsOfBlocks(0, 9) - 1)).toBe(true)
     // and binds before or: (topic0 = Transfer and topic1 = X) or topic3 = Y holds X's ERC-20 sends and the ERC-1155 singles.
     const mixed = findLogs(db, { range, address: null, topics: [blob(TRANSFER), topicOfAddress(blob(X)), null, topicOfAddress(blob(Y))], joins: ['and', 'or'] }, 1000, 0)
     expect(mixed.length).toBe((BLOCKS / 2) * 3 + Math.ceil(BLOCKS / 7))

@@ -67,6 +67,22 @@ export function findLogs(db: Database, filter: LogFilter, limit: number, offset:
     .all(...params)
 }
 
+/**
+ * Whether SQLite can walk an index for the filter: the address's, or topic0's when every topic is
+ * joined by `and`. Any other filter reads the logs' own key over its range.
+ */
+export function filterHasIndex(filter: LogFilter): boolean {
+  return filter.address !== null || (filter.topics[0] !== null && filter.joins.every((join) => join === 'and'))
+}
+
+/** Whether the range holds more than `max` logs: one walk of the logs' key, cut at `max`. */
+export function logsInRangeExceed(db: Database, range: BlockRange, max: number): boolean {
+  const row = db
+    .query<{ n: number }, [number, number, number]>('SELECT count(*) AS n FROM (SELECT 1 FROM logs WHERE tx_id BETWEEN ? AND ? LIMIT ?)')
+    .get(txId(range.first, 0), txId(range.last + 1, 0) - 1, max + 1)
+  return (row?.n ?? 0) > max
+}
+
 /** The token standards whose transfer logs are listed. */
 export type TokenStandard = 20 | 721 | 1155
 
