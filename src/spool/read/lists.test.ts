@@ -1,3 +1,4 @@
+import { Database as SqliteDatabase } from 'bun:sqlite'
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -10,8 +11,8 @@ import { backfillInternalCalls } from '../internalCalls.ts'
 import { prepare, rollbackTo, writeBatch } from '../store.ts'
 import type { CallFrame } from '../traces.ts'
 import { addressTxIds, blockByTime, internalCallTxIds, minedBlocks } from './lists.ts'
-import { txsInFull } from './transactions.ts'
 import { filterHasIndex, findLogs, logsInRangeExceed, topicOfAddress, transferLogs } from './logs.ts'
+import { txsInFull } from './transactions.ts'
 
 // An address's lists over a spool filled through its own write path: each page equals the same
 // page cut from every row in a plain loop, and each query walks an index (its plan says so),
@@ -138,6 +139,30 @@ describe('an address’s transactions', () => {
     // Merged as they come, never gathered and sorted.
     expect(lines).toContain('MERGE (UNION)')
     expect(lines.join('\n')).not.toContain('TEMP B-TREE')
+  })
+})
+
+describe('a spool made before the lists', () => {
+  test('the migration makes the indexes and fills the internal calls and the cumulative gas from what the spool holds', () => {
+    const copy = join(mkdtempSync(join(tmpdir(), 'stack-spool-lists-old-')), 'spool.db')
+    writer.run(`VACUUM INTO '${copy}'`)
+    const rows = (db: Database) => ({
+      calls: db.query('SELECT hex(address) AS a, tx_id FROM internal_calls ORDER BY address, tx_id').all(),
+      gas: db.query('SELECT id, cumulative_gas_used AS g FROM txs ORDER BY id').all(),
+    })
+    const expected = rows(writer)
+    expect(expected.calls.length).toBeGreaterThan(BLOCKS / 4)
+    const old = new SqliteDatabase(copy, { strict: true })
+    const made = old.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'index' AND sql LIKE '%logs_erc%' OR name IN ('txs_created', 'blocks_time', 'blocks_miner')").all()
+    for (const { name } of made) old.run(`DROP INDEX ${name}`)
+    old.run('DROP TABLE internal_calls')
+    old.run('ALTER TABLE txs DROP COLUMN cumulative_gas_used')
+    old.run("DELETE FROM migrations WHERE id = 'spool/007-address-lists'")
+    old.close()
+    const migrated = openSpool(copy)
+    expect(rows(migrated)).toEqual(expected)
+    expect(migrated.query("SELECT count(*) AS n FROM sqlite_master WHERE name GLOB 'logs_erc*'").get()).toEqual({ n: 8 })
+    migrated.close()
   })
 })
 
