@@ -67,7 +67,7 @@ export function blockParam(fields: Fields, name: string, fallback: number, head:
 
 /** `startblock` to `endblock` (0 and the last block by default). */
 export function blockRange(fields: Fields, head: number, names: [string, string] = ['startblock', 'endblock']): BlockRange {
-  const first = blockParam(fields, names[0], 0, head)
+  const first = Math.min(blockParam(fields, names[0], 0, head), LAST_BLOCK + 1)
   const last = blockParam(fields, names[1], LAST_BLOCK, head)
   return { first, last: Math.max(-1, Math.min(last, LAST_BLOCK)) }
 }

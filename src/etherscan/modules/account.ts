@@ -134,11 +134,9 @@ export function accountModule({ db, rpc, book, tokenInfo }: AccountDeps): Ethers
     const pageMoves = moves.slice(page.offset, page.offset + page.limit)
     if (pageMoves.length === 0) return nothingFound(NO_TRANSACTIONS)
     const txs = new Map(txsInFull(db, [...new Set(pageMoves.map((move) => move.log.txId))]).map((tx) => [tx.id, tx]))
-    const infos = new Map<string, TokenInfo>()
-    for (const move of pageMoves) {
-      const key = lower(move.log.address)
-      if (!infos.has(key)) infos.set(key, await tokenInfo(move.log.address))
-    }
+    // Each token of the page read once, all at once (kept ten minutes after).
+    const tokens = new Map(pageMoves.map((move) => [lower(move.log.address), move.log.address]))
+    const infos = new Map(await Promise.all([...tokens].map(async ([key, token]) => [key, await tokenInfo(token)] as const)))
     const rows = pageMoves.flatMap(({ log, from, to, id, amount }) => {
       const tx = txs.get(log.txId)
       if (!tx) return []
