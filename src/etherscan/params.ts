@@ -1,3 +1,5 @@
+import { RpcError } from '../chain/rpc.ts'
+import { NodeUnreachableError } from '../errors.ts'
 import { parseAddressAnyCase } from '../eth/address.ts'
 import { blob, parseHash } from '../eth/bytes.ts'
 import type { BlockRange, ListPage } from '../spool/read.ts'
@@ -10,17 +12,24 @@ import type { Action, Fields } from './dispatch.ts'
 /** A parameter Etherscan would refuse: `message` is the answer's `result`. */
 export class Refusal extends Error {}
 
-/** An action whose refusals are answers, not errors. */
+/**
+ * An action whose refusals are answers, not errors: a Refusal, and what the node says or fails
+ * to say where only the node knows (a balance with the node away), each as Etherscan's NOTOK.
+ */
 export function refusing(action: (fields: Fields) => EtherscanAnswer | Promise<EtherscanAnswer>): Action {
   return async (fields) => {
     try {
       return await action(fields)
     } catch (error) {
       if (error instanceof Refusal) return notOk(error.message)
+      if (error instanceof NodeUnreachableError) return notOk(NODE_AWAY)
+      if (error instanceof RpcError) return notOk(`Error! ${error.nodeMessage}`)
       throw error
     }
   }
 }
+
+export const NODE_AWAY = 'Error! The node cannot be reached; only what the spool holds can be answered now'
 
 export const INVALID_ADDRESS = 'Error! Invalid address format'
 export const RESULT_WINDOW = 'Result window is too large, PageNo x Offset size must be less than or equal to 10000'

@@ -7,6 +7,7 @@ import { createRpc, type Rpc } from '../../src/chain/rpc.ts'
 import { devAccounts } from '../../src/devnet/accounts.ts'
 import { createEtherscanApp } from '../../src/etherscan/app.ts'
 import { CALL_GAS_CAP } from '../../src/etherscan/node.ts'
+import { NODE_AWAY } from '../../src/etherscan/params.ts'
 import type { Listening } from '../../src/http/serve.ts'
 import { openReader } from '../../src/spool/db.ts'
 import type { Spool } from '../../src/spool/spool.ts'
@@ -139,7 +140,10 @@ describe('with the node away', () => {
     for (const query of ['action=eth_blockNumber', `action=eth_getCode&address=${BX}`, `action=eth_call&to=${BX}&data=0x18160ddd`]) {
       expect(await get(base, `module=proxy&${query}`)).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32000, message: expect.stringContaining('the node cannot be reached') } })
     }
-    // The lists still answer from the spool.
+    // What only the node knows is Etherscan's NOTOK that says so; the lists still answer from the spool.
+    for (const query of [`module=account&action=balance&address=${TREASURY}`, `module=account&action=tokenbalance&contractaddress=${BX}&address=${TREASURY}`, `module=stats&action=tokensupply&contractaddress=${BX}`]) {
+      expect(await get(base, query)).toEqual({ status: '0', message: 'NOTOK', result: NODE_AWAY })
+    }
     expect(await get(base, `module=account&action=txlist&address=${TREASURY}&page=1&offset=1&sort=desc`)).toEqual({ status: '1', message: 'OK', result: [row] })
   })
 })
