@@ -1,3 +1,4 @@
+import type { Hex } from 'viem'
 import type { ContractBook } from '../contracts/book.ts'
 import { decodeInput, decodeWith, type DecodedCall, type DecodeWith } from '../decode/decode.ts'
 import { hex } from '../eth/bytes.ts'
@@ -40,26 +41,30 @@ export function functionName(call: Pick<DecodedCall, 'name' | 'signature' | 'arg
   return `${call.name}(${named.join(', ')})`
 }
 
+/** A call as a list row has it already: its recipient and input in lower-case hex ("" for no recipient). */
+export type RowCall = { to: string; input: string }
+
+/** The key functionNames answers a call under: its recipient and selector. */
+export const callKey = ({ to, input }: RowCall): string => `${to}:${input.slice(0, 10)}`
+
 /**
  * The names of the functions called by a page of transactions, by recipient and selector, with
  * the one decoder: the ABI the contract book knows of the recipient (a verified contract's, the
  * stack's own), then the fixed table of signatures; "" for the rest. Each recipient is looked up
- * once a page.
+ * once a page, each recipient's selector decoded once.
  */
-export async function functionNames(book: ContractBook, calls: Array<{ to: Uint8Array | null; input: Uint8Array }>): Promise<Map<string, string>> {
+export async function functionNames(book: ContractBook, calls: RowCall[]): Promise<Map<string, string>> {
   const names = new Map<string, string>()
+  const tried = new Set<string>()
   const byRecipient = new Map<string, DecodeWith>()
-  for (const { to, input } of calls) {
-    if (!to || input.length < 4) continue
-    const recipient = lower(to)
-    const key = callKey(to, input.subarray(0, 4))
-    if (names.has(key)) continue
-    if (!byRecipient.has(recipient)) byRecipient.set(recipient, decodeWith(await book.lookup(recipient)))
-    const call = decodeInput(hex(input), { using: byRecipient.get(recipient)! })
-    if (call) names.set(key, functionName(call))
+  for (const call of calls) {
+    if (call.to === '' || call.input.length < 10) continue
+    const key = callKey(call)
+    if (tried.has(key)) continue
+    tried.add(key)
+    if (!byRecipient.has(call.to)) byRecipient.set(call.to, decodeWith(await book.lookup(call.to)))
+    const decoded = decodeInput(call.input as Hex, { using: byRecipient.get(call.to)! })
+    if (decoded) names.set(key, functionName(decoded))
   }
   return names
 }
-
-/** The key functionNames answers a call under. */
-export const callKey = (to: Uint8Array | null, selector: Uint8Array | null): string => `${lower(to)}:${lower(selector)}`

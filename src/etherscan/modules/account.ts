@@ -24,7 +24,7 @@ import { nothingFound, ok, type EtherscanAnswer } from '../answer.ts'
 import type { EtherscanModule, Fields } from '../dispatch.ts'
 import { readTokenUint, type TokenInfo } from '../node.ts'
 import { addressParam, blockRange, hashParam, latestTag, listPage, optionalAddress, Refusal, refusing, INVALID_ADDRESS } from '../params.ts'
-import { callKey, confirmations, functionNames, lower, paidGasPrice } from '../rows.ts'
+import { callKey, confirmations, functionNames, lower, paidGasPrice, type RowCall } from '../rows.ts'
 import { blockReward } from './block.ts'
 
 export type AccountDeps = { db: Database; rpc: Rpc; book: ContractBook; tokenInfo: (token: Uint8Array) => Promise<TokenInfo> }
@@ -39,31 +39,28 @@ export function accountModule({ db, rpc, book, tokenInfo }: AccountDeps): Ethers
 
   const balanceOf = async (address: Uint8Array): Promise<string> => BigInt(await rpc.call<string>('eth_getBalance', [hex(address), 'latest'])).toString()
 
-  const txRow = (tx: TxInBlock, top: number, names: Map<string, string>) => {
-    const selector = tx.input.length >= 4 ? tx.input.subarray(0, 4) : null
-    return {
-      blockNumber: String(tx.blockNumber),
-      timeStamp: String(tx.timestamp),
-      hash: lower(tx.hash),
-      nonce: String(tx.nonce),
-      blockHash: lower(tx.blockHash),
-      transactionIndex: String(tx.index),
-      from: lower(tx.from),
-      to: lower(tx.to),
-      value: tx.value,
-      gas: String(tx.gas),
-      gasPrice: paidGasPrice(tx),
-      isError: tx.status === 1 ? '0' : '1',
-      txreceipt_status: String(tx.status),
-      input: lower(tx.input),
-      contractAddress: lower(tx.created),
-      cumulativeGasUsed: String(tx.cumulativeGasUsed),
-      gasUsed: String(tx.gasUsed),
-      confirmations: confirmations(top, tx.blockNumber),
-      methodId: selector ? lower(selector) : '0x',
-      functionName: names.get(callKey(tx.to, selector)) ?? '',
-    }
-  }
+  const txRow = (tx: TxInBlock, top: number, call: RowCall, names: Map<string, string>) => ({
+    blockNumber: String(tx.blockNumber),
+    timeStamp: String(tx.timestamp),
+    hash: lower(tx.hash),
+    nonce: String(tx.nonce),
+    blockHash: lower(tx.blockHash),
+    transactionIndex: String(tx.index),
+    from: lower(tx.from),
+    to: call.to,
+    value: tx.value,
+    gas: String(tx.gas),
+    gasPrice: paidGasPrice(tx),
+    isError: tx.status === 1 ? '0' : '1',
+    txreceipt_status: String(tx.status),
+    input: call.input,
+    contractAddress: lower(tx.created),
+    cumulativeGasUsed: String(tx.cumulativeGasUsed),
+    gasUsed: String(tx.gasUsed),
+    confirmations: confirmations(top, tx.blockNumber),
+    methodId: call.input.length >= 10 ? call.input.slice(0, 10) : '0x',
+    functionName: names.get(callKey(call)) ?? '',
+  })
 
   const txlist = async (fields: Fields): Promise<EtherscanAnswer> => {
     const address = addressParam(fields)
@@ -72,8 +69,9 @@ export function accountModule({ db, rpc, book, tokenInfo }: AccountDeps): Ethers
     const page = listPage(fields)
     const txs = txsInFull(db, addressTxIds(db, address, range, page))
     if (txs.length === 0) return nothingFound(NO_TRANSACTIONS)
-    const names = await functionNames(book, txs)
-    return ok(txs.map((tx) => txRow(tx, top, names)))
+    const calls = txs.map((tx): RowCall => ({ to: lower(tx.to), input: lower(tx.input) }))
+    const names = await functionNames(book, calls)
+    return ok(txs.map((tx, index) => txRow(tx, top, calls[index]!, names)))
   }
 
   const txlistinternal = (fields: Fields): EtherscanAnswer => {
