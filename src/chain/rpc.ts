@@ -19,6 +19,8 @@ export class RpcError extends StackError {
     readonly code: number,
     message: string,
     readonly method: string,
+    /** The error's `data`, as the node sent it: a reverted eth_call's return data. */
+    readonly data?: unknown,
   ) {
     super(`${method}: ${message} (${code})`)
   }
@@ -27,12 +29,12 @@ export class RpcError extends StackError {
 export type RpcResult = { ok: true; value: unknown } | { ok: false; error: RpcError }
 
 /** One JSON-RPC answer object as the node sends it. */
-export type RpcAnswer = { id?: unknown; result?: unknown; error?: { code: number; message: string } }
+export type RpcAnswer = { id?: unknown; result?: unknown; error?: { code: number; message: string; data?: unknown } }
 
 /** The result of a call from the node's answer to it (none: the node left it out of the batch). */
 export function readAnswer(method: string, answer: RpcAnswer | undefined): RpcResult {
   if (!answer) return { ok: false, error: new RpcError(-32603, 'no answer in the batch', method) }
-  if (answer.error) return { ok: false, error: new RpcError(answer.error.code, answer.error.message, method) }
+  if (answer.error) return { ok: false, error: new RpcError(answer.error.code, answer.error.message, method, answer.error.data) }
   return { ok: true, value: answer.result }
 }
 

@@ -10,6 +10,7 @@ import { createExplorer, type ExplorerTimings } from './explorer.ts'
 import { registerExplorerMetrics } from './metrics.ts'
 import { accountRoutes } from './routes/accounts.ts'
 import { blockRoutes } from './routes/blocks.ts'
+import { contractRoutes } from './routes/contracts.ts'
 import { EXCHANGE_PROXY_PREFIX, exchangeProxy } from './routes/exchangeProxy.ts'
 import { feeRoutes } from './routes/fees.ts'
 import { miniRoutes } from './routes/minis.ts'
@@ -62,6 +63,7 @@ export function createExplorerApp(context: ServiceContext, spool: Spool, timings
     .use(miniRoutes(explorer))
     .use(txRoutes(explorer))
     .use(accountRoutes(explorer))
+    .use(contractRoutes(explorer))
     .use(tokenRoutes(explorer))
     .use(nftRoutes(explorer))
     .use(feeRoutes(explorer))

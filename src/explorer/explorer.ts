@@ -1,6 +1,7 @@
 import type { Database } from 'bun:sqlite'
 import { getAddress, type Address } from 'viem'
 import type { ServiceContext } from '../context.ts'
+import { createContractBook, type ContractBook } from '../contracts/book.ts'
 import type { RegistryCopy } from '../registry/copy.ts'
 import type { Spool } from '../spool/spool.ts'
 import { AnswerCache } from '../http/answerCache.ts'
@@ -45,6 +46,10 @@ export type Explorer = {
   metadata: NftMetadata
   /** The names addresses go by, for the pages' rows. */
   names: ReverseNames
+  /** What the stack knows of a contract: its verification, ABI, sources and proxy. */
+  book: ContractBook
+  /** The gas a read of a contract may use (explorer.callGasCap). */
+  callGasCap: number
   timings: ExplorerTimings
   /** Answers kept a few seconds (docs/explorer.md), keyed by route and paging: an address, a transaction, the token lists, an NFT. */
   answers: AnswerCache
@@ -82,6 +87,8 @@ export function createExplorer(context: ServiceContext, spool: Spool, copy: Regi
     probes: new ContractProbes(node, t.answerCacheMs),
     metadata: new NftMetadata(node, t.metadata),
     names: new ReverseNames(node, nameRegistry, t.answerCacheMs),
+    book: createContractBook(db),
+    callGasCap: config.explorer.callGasCap,
     timings: t,
     answers: new AnswerCache(() => 0, t.answerCacheMs),
     collections: new AnswerCache(() => 0, t.collectionCacheMs),

@@ -1,0 +1,140 @@
+import { decodeAbiParameters, toFunctionSelector, toHex, type Abi, type AbiFunction, type Address, type Hex } from 'viem'
+import { formatAbiItem } from 'viem/utils'
+import type { KnownContract } from '../contracts/book.ts'
+import { RpcError } from '../chain/rpc.ts'
+import { InvalidInputError, NodeUnreachableError, NotFoundError } from '../errors.ts'
+import { jsonSafe } from '../eth/quantity.ts'
+import { decodeRevert, type RevertReason } from './decode/revert.ts'
+import type { LiveNode } from './node.ts'
+
+/** How the stack knows a contract, as the API says it. */
+export type ContractHow = { kind: 'verified' } | { kind: 'similar'; via: Address } | { kind: 'artifact'; path: string }
+
+/** `/address/{address}/contract`: what the contract book knows of an address; every field null when nothing. */
+export type ContractAnswer = {
+  address: Address
+  name: string | null
+  match: 'exact_match' | 'match' | null
+  by: ContractHow | null
+  compilerVersion: string | null
+  optimizer: { enabled: boolean; runs: number } | null
+  evmVersion: string | null
+  licence: string | null
+  constructorArguments: string | null
+  libraries: Record<string, Address> | null
+  sources: Array<{ path: string; content: string }> | null
+  abi: Abi | null
+  proxy: { kind: string; implementation: Address; name: string | null; match: 'exact_match' | 'match' | null; by: ContractHow | null; abi: Abi | null } | null
+}
+
+const how = (known: KnownContract): ContractHow =>
+  known.by.kind === 'similar' ? { kind: 'similar', via: known.by.via } : known.by.kind === 'artifact' ? { kind: 'artifact', path: known.by.path } : { kind: 'verified' }
+
+export function contractAnswer(address: Address, known: KnownContract | null): ContractAnswer {
+  if (!known) {
+    return { address, name: null, match: null, by: null, compilerVersion: null, optimizer: null, evmVersion: null, licence: null, constructorArguments: null, libraries: null, sources: null, abi: null, proxy: null }
+  }
+  const verification = known.by.kind === 'artifact' ? null : known.by.verification
+  const details = verification?.details
+  const sources = details?.sources ?? (known.by.kind === 'artifact' ? known.by.sources : null)
+  const target = known.proxy?.target ?? null
+  return {
+    address,
+    name: known.name,
+    match: known.by.match,
+    by: how(known),
+    compilerVersion: verification?.compilerVersion ?? null,
+    optimizer: details?.optimizer ?? null,
+    evmVersion: details?.evmVersion ?? null,
+    licence: details?.licence ?? null,
+    constructorArguments: details?.constructorArguments ?? null,
+    libraries: details?.libraries ?? null,
+    sources: sources ? Object.entries(sources).map(([path, content]) => ({ path, content })) : null,
+    abi: known.abi,
+    proxy: known.proxy
+      ? { kind: known.proxy.kind, implementation: known.proxy.implementation, name: target?.name ?? null, match: target?.by.match ?? null, by: target ? how(target) : null, abi: target?.abi ?? null }
+      : null,
+  }
+}
+
+/** The calldata a read may carry: a request line stays well under the 16 KiB Bun accepts. */
+export const CALLDATA_MAX_BYTES = 4096
+
+export type CallAnswer = {
+  address: Address
+  function: { name: string; signature: string; selector: Hex; stateMutability: string }
+  result: Hex | null
+  outputs: Array<{ name: string; type: string; value: unknown }> | null
+  reverted: boolean
+  revertReason: RevertReason | null
+}
+
+const isRead = (item: AbiFunction) => item.stateMutability === 'view' || item.stateMutability === 'pure' || (item as { constant?: boolean }).constant === true
+
+/** The function of `abis` (the contract's, then a proxy's implementation's) whose selector starts `data`. */
+function functionOf(abis: readonly Abi[], selector: Hex): AbiFunction | null {
+  for (const abi of abis) {
+    for (const item of abi) {
+      if (item.type === 'function' && toFunctionSelector(item) === selector) return item
+    }
+  }
+  return null
+}
+
+/** The ABIs a call to `known` is read with: its own and, behind a proxy, its implementation's. */
+export const abisOf = (known: KnownContract): Abi[] => [known.abi, ...(known.proxy?.target ? [known.proxy.target.abi] : [])]
+
+/**
+ * One `eth_call` of a view or pure function of the contract's known ABI, at the latest block,
+ * with the gas cap and the node's time limit: the calldata is checked first, so that the route
+ * is no general eth_call proxy. A revert is an answer (its reason decoded), not an error.
+ */
+export async function callContract(node: LiveNode, known: KnownContract | null, address: Address, query: { data?: unknown; from?: Address | null }, gasCap: number): Promise<CallAnswer> {
+  const data = typeof query.data === 'string' ? query.data : ''
+  if (!/^0x([0-9a-fA-F]{2})*$/.test(data)) throw new InvalidInputError('data must be the calldata in hex, 0x and an even number of hex digits')
+  if ((data.length - 2) / 2 > CALLDATA_MAX_BYTES) throw new InvalidInputError(`data is at most ${CALLDATA_MAX_BYTES} bytes`)
+  if (data.length < 10) throw new InvalidInputError('data must start with a function selector (4 bytes)')
+  if (!known) throw new NotFoundError('no ABI is known for this address: it is not verified nor matched')
+  const selector = data.slice(0, 10).toLowerCase() as Hex
+  const abis = abisOf(known)
+  const fn = functionOf(abis, selector)
+  if (!fn) throw new InvalidInputError(`${selector} is not a function of the contract's ABI`)
+  const signature = formatAbiItem(fn)
+  if (!isRead(fn)) throw new InvalidInputError(`${signature} is not a view or pure function: send it from a wallet instead`)
+
+  const call = { to: address, data: data.toLowerCase() as Hex, gas: toHex(gasCap), ...(query.from ? { from: query.from } : {}) }
+  const results = await node.batch([{ method: 'eth_call', params: [call, 'latest'] }])
+  const answer = results?.[0]
+  if (!answer) throw new NodeUnreachableError('the node cannot be reached')
+  const about = { name: fn.name, signature, selector, stateMutability: fn.stateMutability }
+  if (!answer.ok) {
+    const revertData = revertDataOf(answer.error)
+    const reason = revertData !== null ? decodeRevert(revertData, abis) : { kind: 'empty' as const, message: nodeMessage(answer.error) }
+    return { address, function: about, result: null, outputs: null, reverted: true, revertReason: reason }
+  }
+  const result = typeof answer.value === 'string' ? (answer.value as Hex) : '0x'
+  return { address, function: about, result, outputs: decodeOutputs(fn, result), reverted: false, revertReason: null }
+}
+
+/** The outputs by name and type, or null when the answer does not decode as the ABI says (the wrong ABI, or no code). */
+function decodeOutputs(fn: AbiFunction, result: Hex): CallAnswer['outputs'] {
+  try {
+    const values = decodeAbiParameters(fn.outputs, result)
+    return fn.outputs.map((output, index) => ({ name: output.name ?? '', type: output.type, value: jsonSafe(values[index]) }))
+  } catch {
+    return null
+  }
+}
+
+/** A revert's return data as nodes send it: the error's `data` as hex (anvil, geth), or under `data.data` (Hardhat's). */
+function revertDataOf(error: RpcError): Hex | null {
+  const data = error.data as unknown
+  if (typeof data === 'string' && /^0x([0-9a-fA-F]{2})*$/.test(data)) return data as Hex
+  if (data && typeof data === 'object' && typeof (data as { data?: unknown }).data === 'string') return revertDataOf(new RpcError(error.code, '', error.method, (data as { data: string }).data))
+  return /revert/i.test(error.message) ? '0x' : null
+}
+
+/** The node's words for a call that failed without reverting (out of gas under the cap), without its JSON-RPC wrapping. */
+function nodeMessage(error: RpcError): string {
+  return error.message.replace(/^eth_call: /, '').replace(/ \(-?\d+\)$/, '')
+}
