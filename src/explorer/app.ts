@@ -23,6 +23,15 @@ import { statsRoutes } from './routes/stats.ts'
 import { tokenRoutes } from './routes/tokens.ts'
 import { txRoutes } from './routes/txs.ts'
 
+/**
+ * The node's URL as the pages may tell a wallet (to add the chain): none when it has credentials,
+ * a path or a query, where a provider's key would be, which the pages must never show.
+ */
+function publicRpc(url: string): string | null {
+  const parsed = new URL(url)
+  return parsed.username || parsed.password || parsed.search || parsed.pathname.length > 1 ? null : url
+}
+
 /** The request body: there is nothing to POST; larger declared bodies answer 413. */
 export const EXPLORER_MAX_BODY = 600_000
 
@@ -72,7 +81,7 @@ export function createExplorerApp(context: ServiceContext, spool: Spool, timings
   const local = (request: Request) => fromThisMachine(request.headers, shared.client(request), host)
   return new Elysia({ nativeStaticResponse: false })
     .use(shared.plugin)
-    .use(pageRoutes(context.peers))
+    .use(pageRoutes(context.peers, { id: config.chain.chainId, rpc: publicRpc(config.chain.rpc) }))
     .use(exchangeProxy(context.peers))
     .use(operatorRoutes(explorer, local))
     .use(api)

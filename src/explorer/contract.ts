@@ -109,7 +109,7 @@ export async function callContract(node: LiveNode, known: KnownContract | null, 
   const about = { name: fn.name, signature, selector, stateMutability: fn.stateMutability }
   if (!answer.ok) {
     const revertData = revertDataOf(answer.error)
-    const reason = revertData !== null ? decodeRevert(revertData, abis) : { kind: 'empty' as const, message: nodeMessage(answer.error) }
+    const reason = revertData !== null ? decodeRevert(revertData, abis) : failure(answer.error, gasCap)
     return { address, function: about, result: null, outputs: null, reverted: true, revertReason: reason }
   }
   const result = typeof answer.value === 'string' ? (answer.value as Hex) : '0x'
@@ -134,7 +134,9 @@ function revertDataOf(error: RpcError): Hex | null {
   return /revert/i.test(error.message) ? '0x' : null
 }
 
-/** The node's words for a call that failed without reverting (out of gas under the cap), without its JSON-RPC wrapping. */
-function nodeMessage(error: RpcError): string {
-  return error.message.replace(/^eth_call: /, '').replace(/ \(-?\d+\)$/, '')
+/** A call that failed without reverting: out of gas under the cap, else the node's words without their JSON-RPC wrapping. */
+function failure(error: RpcError, gasCap: number): RevertReason {
+  const words = error.message.replace(/^eth_call: /, '').replace(/ \(-?\d+\)$/, '')
+  const message = /out ?of ?gas/i.test(words) ? `ran out of gas: a read may use at most ${gasCap.toLocaleString('en-US')} gas` : words
+  return { kind: 'failed', message }
 }

@@ -50,6 +50,11 @@ export type Explorer = {
   book: ContractBook
   /** The gas a read of a contract may use (explorer.callGasCap). */
   callGasCap: number
+  /**
+   * The node for reads of contracts (the Read tab): apart from `node`, so that a read that runs
+   * out its time limit does not make every other request skip the node for a while.
+   */
+  callNode: LiveNode
   timings: ExplorerTimings
   /** Answers kept a few seconds (docs/explorer.md), keyed by route and paging: an address, a transaction, the token lists, an NFT. */
   answers: AnswerCache
@@ -89,6 +94,7 @@ export function createExplorer(context: ServiceContext, spool: Spool, copy: Regi
     names: new ReverseNames(node, nameRegistry, t.answerCacheMs),
     book: createContractBook(db),
     callGasCap: config.explorer.callGasCap,
+    callNode: new LiveNode(config.chain.rpc, config.explorer.nodeTimeoutMs),
     timings: t,
     answers: new AnswerCache(() => 0, t.answerCacheMs),
     collections: new AnswerCache(() => 0, t.collectionCacheMs),

@@ -6,10 +6,11 @@ import { jsonSafe } from '../../eth/quantity.ts'
  * Why a call reverted, in words: `error` a `require` or `revert` with a message (`Error(string)`),
  * `panic` a `Panic(uint256)` with its meaning, `custom` an error of the contract's ABI by name
  * and arguments, `unknown` return data no ABI given reads (its selector and the raw data), `empty`
- * a revert with no data (a bare `revert()`, `require` without a message, or out of gas).
+ * a revert with no data (a bare `revert()`, `require` without a message), `failed` a call that
+ * stopped without reverting (out of gas), in the node's words.
  */
 export type RevertReason = {
-  kind: 'error' | 'panic' | 'custom' | 'unknown' | 'empty'
+  kind: 'error' | 'panic' | 'custom' | 'unknown' | 'empty' | 'failed'
   message: string
   name?: string
   signature?: string

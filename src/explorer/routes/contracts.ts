@@ -28,6 +28,6 @@ export function contractRoutes(explorer: Explorer) {
         from = parseAddress(query.from)
         if (!from) throw new InvalidInputError('from must be an address')
       }
-      return callContract(explorer.node, await explorer.book.lookup(address), address, { data: query.data, from }, explorer.callGasCap)
+      return callContract(explorer.callNode, await explorer.book.lookup(address), address, { data: query.data, from }, explorer.callGasCap)
     })
 }

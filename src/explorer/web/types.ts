@@ -98,4 +98,9 @@ export type TxDetail = TxRow & {
   traces: CallFrame[] | null
   tokenTransfers: TokenTransfer[]
   nftTransfers: NftTransfer[]
+  /** Why a failed transaction failed, in words; absent or null when nothing says. */
+  revertReason?: RevertReason | null
 }
+
+/** A revert's reason as the API decodes it: `message` is the words a page shows. */
+export type RevertReason = { kind: string; message: string; name?: string; args?: DecodedArg[] }
