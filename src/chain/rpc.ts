@@ -12,15 +12,14 @@ export type RpcCall = { method: string; params: unknown[] }
 /** A call as it goes on the wire. */
 export const rpcMessage = (id: number, { method, params }: RpcCall) => ({ jsonrpc: '2.0', id, method, params })
 
-/** The node answered the call with a JSON-RPC error. */
+/** The node answered the call with a JSON-RPC error; `data` is the error's own (an eth_call's revert data). */
 export class RpcError extends StackError {
   override name = 'RpcError'
   constructor(
     readonly code: number,
     message: string,
     readonly method: string,
-    /** The error's `data`, as the node sent it: a reverted eth_call's return data. */
-    readonly data?: unknown,
+    readonly data: unknown = undefined,
   ) {
     super(`${method}: ${message} (${code})`)
   }
@@ -107,7 +106,7 @@ export function createRpc(url: string, { timeoutMs = 30_000 } = {}): Rpc {
     nextId += calls.length
     const { answer: answers, bytes } = await post(calls.map((call, index) => rpcMessage(first + index, call)))
     if (!Array.isArray(answers)) {
-      const error = (answers as { error?: { code: number; message: string } })?.error
+      const error = (answers as { error?: { code: number; message: string; data?: unknown } })?.error
       throw new NodeUnreachableError(`the node refused the batch: ${error?.message ?? 'not an array'}`)
     }
     const byId = new Map<number, RpcAnswer>()

@@ -4,7 +4,8 @@ import type { KnownContract } from '../contracts/book.ts'
 import { RpcError } from '../chain/rpc.ts'
 import { InvalidInputError, NodeUnreachableError, NotFoundError } from '../errors.ts'
 import { jsonSafe } from '../eth/quantity.ts'
-import { decodeRevert, type RevertReason } from './decode/revert.ts'
+import { decodeWith } from '../decode/decode.ts'
+import { decodeRevert, type RevertReason } from '../decode/revert.ts'
 import type { LiveNode } from './node.ts'
 
 /** How the stack knows a contract, as the API says it. */
@@ -81,9 +82,6 @@ function functionOf(abis: readonly Abi[], selector: Hex): AbiFunction | null {
   return null
 }
 
-/** The ABIs a call to `known` is read with: its own and, behind a proxy, its implementation's. */
-export const abisOf = (known: KnownContract): Abi[] => [known.abi, ...(known.proxy?.target ? [known.proxy.target.abi] : [])]
-
 /**
  * One `eth_call` of a view or pure function of the contract's known ABI, at the latest block,
  * with the gas cap and the node's time limit: the calldata is checked first, so that the route
@@ -96,8 +94,8 @@ export async function callContract(node: LiveNode, known: KnownContract | null, 
   if (data.length < 10) throw new InvalidInputError('data must start with a function selector (4 bytes)')
   if (!known) throw new NotFoundError('no ABI is known for this address: it is not verified nor matched')
   const selector = data.slice(0, 10).toLowerCase() as Hex
-  const abis = abisOf(known)
-  const fn = functionOf(abis, selector)
+  const using = decodeWith(known)
+  const fn = functionOf(using.abis, selector)
   if (!fn) throw new InvalidInputError(`${selector} is not a function of the contract's ABI`)
   const signature = formatAbiItem(fn)
   if (!isRead(fn)) throw new InvalidInputError(`${signature} is not a view or pure function: send it from a wallet instead`)
@@ -108,8 +106,7 @@ export async function callContract(node: LiveNode, known: KnownContract | null, 
   if (!answer) throw new NodeUnreachableError('the node cannot be reached')
   const about = { name: fn.name, signature, selector, stateMutability: fn.stateMutability }
   if (!answer.ok) {
-    const revertData = revertDataOf(answer.error)
-    const reason = revertData !== null ? decodeRevert(revertData, abis) : failure(answer.error, gasCap)
+    const reason = decodeRevert(revertDataOf(answer.error), using, failure(answer.error, gasCap))
     return { address, function: about, result: null, outputs: null, reverted: true, revertReason: reason }
   }
   const result = typeof answer.value === 'string' ? (answer.value as Hex) : '0x'
@@ -126,17 +123,15 @@ function decodeOutputs(fn: AbiFunction, result: Hex): CallAnswer['outputs'] {
   }
 }
 
-/** A revert's return data as nodes send it: the error's `data` as hex (anvil, geth), or under `data.data` (Hardhat's). */
+/** A revert's return data as nodes send it: the error's `data` as hex (anvil, geth), or under `data.data` (Hardhat's); null for none. */
 function revertDataOf(error: RpcError): Hex | null {
   const data = error.data as unknown
-  if (typeof data === 'string' && /^0x([0-9a-fA-F]{2})*$/.test(data)) return data as Hex
-  if (data && typeof data === 'object' && typeof (data as { data?: unknown }).data === 'string') return revertDataOf(new RpcError(error.code, '', error.method, (data as { data: string }).data))
-  return /revert/i.test(error.message) ? '0x' : null
+  const hex = typeof data === 'string' ? data : data && typeof data === 'object' ? (data as { data?: unknown }).data : null
+  return typeof hex === 'string' && /^0x([0-9a-fA-F]{2})*$/.test(hex) ? (hex as Hex) : null
 }
 
-/** A call that failed without reverting: out of gas under the cap, else the node's words without their JSON-RPC wrapping. */
-function failure(error: RpcError, gasCap: number): RevertReason {
+/** The node's words for how the call failed, without their JSON-RPC wrapping; out of gas says the cap. */
+function failure(error: RpcError, gasCap: number): string {
   const words = error.message.replace(/^eth_call: /, '').replace(/ \(-?\d+\)$/, '')
-  const message = /out ?of ?gas/i.test(words) ? `ran out of gas: a read may use at most ${gasCap.toLocaleString('en-US')} gas` : words
-  return { kind: 'failed', message }
+  return /out ?of ?gas/i.test(words) ? `ran out of gas: a read may use at most ${gasCap.toLocaleString('en-US')} gas` : words
 }

@@ -44,20 +44,20 @@ async function injectWallet(context: BrowserContext, log: WalletLog): Promise<vo
       return { error: { code: -32603, message: (error as Error).message } }
     }
   })
-  await context.addInitScript(() => {
-    const forward = (window as unknown as { __wallet: (method: string, params: unknown[]) => Promise<{ result?: unknown; error?: { code: number; message: string } }> }).__wallet
-    ;(window as unknown as { ethereum: unknown }).ethereum = {
-      request: async ({ method, params = [] }: { method: string; params?: unknown[] }) => {
-        const answer = await forward(method, params)
+  // The page's side, as an extension's content script puts it there: errors keep their EIP-1193 code.
+  await context.addInitScript({
+    content: `window.ethereum = {
+      request: async ({ method, params = [] }) => {
+        const answer = await window.__wallet(method, params)
         if (answer.error) throw Object.assign(new Error(answer.error.message), { code: answer.error.code })
         return answer.result
       },
-    }
+    }`,
   })
 }
 
 /** Nothing is wider than the viewport: the page does not scroll sideways. */
-const pageWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth)
+const pageWidth = (page: Page) => page.evaluate<number>('document.documentElement.scrollWidth')
 
 describe('a verified contract: Code, Read and Write', () => {
   let page: Page
