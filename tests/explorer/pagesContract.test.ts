@@ -146,13 +146,14 @@ describe('a verified contract: Code, Read and Write', () => {
     expect(errors).toEqual([])
   })
 
-  test('a failed transaction of it: its page says Failed at the top, with the reason when the API gives one', async () => {
+  test('a failed transaction of it: its page says Failed and the reason in words at the top', async () => {
     const hash = failed
     await waitFor(async () => (await counter.rpc.call<{ status: Hex } | null>('eth_getTransactionReceipt', [hash]))?.status === '0x0', 'the failed transaction mined, reverted')
     await waitFor(async () => (await fetch(`${stack.origin}/api/tx/${hash}`)).status === 200, 'the failed transaction indexed')
-    const tx = await stack.api<{ revertReason?: { message: string } | null }>(`/tx/${hash}`)
+    const tx = await stack.api<{ revertReason: { kind: string; message: string } | null }>(`/tx/${hash}`)
+    expect(tx.revertReason).toMatchObject({ kind: 'error', message: 'the counter refuses' })
     await page.goto(`${stack.origin}/tx/${hash}`)
-    await expectText(page, '#tx-revert', tx.revertReason ? `Failed: ${tx.revertReason.message}` : 'Failed')
+    await expectText(page, '#tx-revert', 'Failed: the counter refuses')
     await screenshot(page, 'tx-failed')
     expect(errors).toEqual([])
   })
