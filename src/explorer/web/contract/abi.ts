@@ -58,7 +58,8 @@ export function parseInput(param: AbiParameter, text: string, label = param.name
     }
     return fromJson(param, json, label)
   }
-  return scalar(type, text.trim(), label)
+  // Text is taken as typed; every other scalar without the spaces around it.
+  return scalar(type, type === 'string' ? text : text.trim(), label)
 }
 
 function fromJson(param: AbiParameter, value: unknown, label: string): unknown {
@@ -79,7 +80,7 @@ function fromJson(param: AbiParameter, value: unknown, label: string): unknown {
   if (typeof value === 'boolean' && type === 'bool') return value
   if (typeof value === 'number' && Number.isSafeInteger(value)) return scalar(type, String(value), label)
   if (typeof value !== 'string') throw new InputError(`${label}: a ${type} is written as a string`)
-  return scalar(type, value.trim(), label)
+  return scalar(type, type === 'string' ? value : value.trim(), label)
 }
 
 const HEX = /^0x([0-9a-fA-F]{2})*$/
