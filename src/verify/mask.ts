@@ -1,7 +1,7 @@
 import { keccak256, type Hex } from 'viem'
 
 /** Where the compiler put an immutable's value in the runtime code: byte offsets and lengths, by the immutable's AST id. */
-export type ImmutableReferences = Record<string, ReadonlyArray<{ start: number; length: number }>>
+export type ImmutableReferences = Record<string, Array<{ start: number; length: number }>>
 
 /**
  * The length in bytes of the CBOR metadata solc appends to runtime code (with its two-byte
