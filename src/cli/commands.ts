@@ -109,7 +109,7 @@ export async function dev(fileConfig: Config, options: RunOptions): Promise<void
     throw error
   }
   const keeper = feedKeeper(config, devnet, log)
-  const book = devContractBook(config, spool, chain)
+  const book = devContractBook(config, spool.reader, chain)
   const services = await serve({ config, log, chain, book }, spool, [...(keeper ? [keeper.stop] : []), devnet.stop])
   const stopServices = () => Promise.all(services.map((service) => service.stop())).then(() => undefined)
 

@@ -187,7 +187,7 @@ export function createArtifactIndex(folders: string[], options: ArtifactIndexOpt
 
 /** The code with the immutables' bytes zeroed and its metadata kept, as an artifact holds it. */
 function zeroImmutables(code: Uint8Array, references: ImmutableReferences): Uint8Array {
-  const zeroed = code.slice()
+  const zeroed = Uint8Array.from(code)
   for (const spots of Object.values(references)) for (const { start, length } of spots) zeroed.fill(0, start, start + length)
   return zeroed
 }

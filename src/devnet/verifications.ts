@@ -151,7 +151,7 @@ export function verificationOf(address: Address, artifact: string, code: Uint8Ar
   if (!runtime || !source || code.length !== runtime.code.length) return null
   const codeHash = maskedRuntimeHash(code, runtime.immutableReferences)
   if (codeHash !== maskedRuntimeHash(runtime.code, runtime.immutableReferences)) return null
-  const zeroed = code.slice()
+  const zeroed = Uint8Array.from(code)
   for (const spots of Object.values(runtime.immutableReferences)) for (const { start, length } of spots) zeroed.fill(0, start, start + length)
   const match = Buffer.from(zeroed).equals(Buffer.from(runtime.code)) ? 'exact_match' : 'match'
   const sources = Object.fromEntries(Object.entries(source.sources).map(([name, file]) => [name, OWN_SOURCES.files[file]!]))

@@ -79,6 +79,10 @@ describe('maskedRuntimeHash', () => {
     expect(maskedRuntimeHash(hex, withIpfs.references)).toBe(maskedRuntimeHash(withIpfs.code, withIpfs.references))
     maskRuntime(withIpfs.code, withIpfs.references)
     expect(Buffer.from(withIpfs.code).equals(Buffer.from(copy))).toBe(true)
+    // a Buffer too, whose slice() is a view and not a copy
+    const buffer = Buffer.from(copy)
+    maskRuntime(buffer, withIpfs.references)
+    expect(buffer.equals(Buffer.from(copy))).toBe(true)
   })
 
   test('references past the end of the code are not applied and do not fit', () => {

@@ -25,7 +25,7 @@ export function metadataLength(code: Uint8Array): number {
  * References that do not fit inside the code are ignored: they belong to another code.
  */
 export function maskRuntime(code: Uint8Array, immutableReferences: ImmutableReferences = {}): Uint8Array {
-  const masked = code.slice()
+  const masked = Uint8Array.from(code) // a copy: slice() of a Buffer is a view
   for (const spots of Object.values(immutableReferences)) {
     for (const { start, length } of spots) {
       if (start >= 0 && length > 0 && start + length <= masked.length) masked.fill(0, start, start + length)
