@@ -1,6 +1,6 @@
 import { decodeAbiParameters, toFunctionSelector, toHex, type Abi, type AbiFunction, type Address, type Hex } from 'viem'
 import { formatAbiItem } from 'viem/utils'
-import type { KnownContract } from '../contracts/book.ts'
+import type { ContractBook, KnownContract, ProxyInfo } from '../contracts/book.ts'
 import { RpcError } from '../chain/rpc.ts'
 import { InvalidInputError, NodeUnreachableError, NotFoundError } from '../errors.ts'
 import { jsonSafe } from '../eth/quantity.ts'
@@ -31,14 +31,30 @@ export type ContractAnswer = {
 const how = (known: KnownContract): ContractHow =>
   known.by.kind === 'similar' ? { kind: 'similar', via: known.by.via } : known.by.kind === 'artifact' ? { kind: 'artifact', path: known.by.path } : { kind: 'verified' }
 
-export function contractAnswer(address: Address, known: KnownContract | null): ContractAnswer {
+/**
+ * What reads and writes of `address` go by: what the book knows of it and its proxy, or, for a
+ * proxy the book does not know itself (a clone is never verified on its own), that proxy alone.
+ */
+export type ContractAt = { known: KnownContract | null; proxy: ProxyInfo | null }
+
+export async function contractAt(book: ContractBook, address: Address): Promise<ContractAt> {
+  const known = await book.lookup(address)
+  return { known, proxy: known ? known.proxy : await book.proxyOf(address) }
+}
+
+function proxyAnswer(proxy: ProxyInfo | null): ContractAnswer['proxy'] {
+  if (!proxy) return null
+  const target = proxy.target
+  return { kind: proxy.kind, implementation: proxy.implementation, name: target?.name ?? null, match: target?.by.match ?? null, by: target ? how(target) : null, abi: target?.abi ?? null }
+}
+
+export function contractAnswer(address: Address, { known, proxy }: ContractAt): ContractAnswer {
   if (!known) {
-    return { address, name: null, match: null, by: null, compilerVersion: null, optimizer: null, evmVersion: null, licence: null, constructorArguments: null, libraries: null, sources: null, abi: null, proxy: null }
+    return { address, name: null, match: null, by: null, compilerVersion: null, optimizer: null, evmVersion: null, licence: null, constructorArguments: null, libraries: null, sources: null, abi: null, proxy: proxyAnswer(proxy) }
   }
   const verification = known.by.kind === 'artifact' ? null : known.by.verification
   const details = verification?.details
   const sources = details?.sources ?? (known.by.kind === 'artifact' ? known.by.sources : null)
-  const target = known.proxy?.target ?? null
   return {
     address,
     name: known.name,
@@ -52,9 +68,7 @@ export function contractAnswer(address: Address, known: KnownContract | null): C
     libraries: details?.libraries ?? null,
     sources: sources ? Object.entries(sources).map(([path, content]) => ({ path, content })) : null,
     abi: known.abi,
-    proxy: known.proxy
-      ? { kind: known.proxy.kind, implementation: known.proxy.implementation, name: target?.name ?? null, match: target?.by.match ?? null, by: target ? how(target) : null, abi: target?.abi ?? null }
-      : null,
+    proxy: proxyAnswer(known.proxy),
   }
 }
 
@@ -87,14 +101,16 @@ function functionOf(abis: readonly Abi[], selector: Hex): AbiFunction | null {
  * with the gas cap and the node's time limit: the calldata is checked first, so that the route
  * is no general eth_call proxy. A revert is an answer (its reason decoded), not an error.
  */
-export async function callContract(node: LiveNode, known: KnownContract | null, address: Address, query: { data?: unknown; from?: Address | null }, gasCap: number): Promise<CallAnswer> {
+export async function callContract(node: LiveNode, { known, proxy }: ContractAt, address: Address, query: { data?: unknown; from?: Address | null }, gasCap: number): Promise<CallAnswer> {
   const data = typeof query.data === 'string' ? query.data : ''
   if (!/^0x([0-9a-fA-F]{2})*$/.test(data)) throw new InvalidInputError('data must be the calldata in hex, 0x and an even number of hex digits')
   if ((data.length - 2) / 2 > CALLDATA_MAX_BYTES) throw new InvalidInputError(`data is at most ${CALLDATA_MAX_BYTES} bytes`)
   if (data.length < 10) throw new InvalidInputError('data must start with a function selector (4 bytes)')
-  if (!known) throw new NotFoundError('no ABI is known for this address: it is not verified nor matched')
+  // Its own ABI and its implementation's, or the implementation's alone behind a proxy not known itself.
+  const by = known ?? proxy?.target
+  if (!by) throw new NotFoundError('no ABI is known for this address: it is not verified nor matched')
   const selector = data.slice(0, 10).toLowerCase() as Hex
-  const using = decodeWith(known)
+  const using = decodeWith(by)
   const fn = functionOf(using.abis, selector)
   if (!fn) throw new InvalidInputError(`${selector} is not a function of the contract's ABI`)
   const signature = formatAbiItem(fn)

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from 'bun:test'
 import { encodeFunctionData, type Hex } from 'viem'
 import { CALLDATA_MAX_BYTES } from '../../src/explorer/contract.ts'
 import { pagesStack, type PagesStack } from '../helpers/explorerPages.ts'
-import { COUNTER_SOURCE, deployVerifiedCounter, SENDER, SOURCE_PATH, START, type Counter } from './counterContract.ts'
+import { COUNTER_SOURCE, deployProxy, deployVerifiedCounter, SENDER, SOURCE_PATH, START, type Counter } from './counterContract.ts'
 
 // The explorer's contract routes on `stack dev`, with a contract compiled by solc-js, deployed and
 // verified in the stack's spool: what the book knows of it, and reads of its view functions
@@ -52,6 +52,25 @@ describe('/api/address/{address}/contract', () => {
     const bad = await get('/address/0x1234/contract')
     expect(bad.status).toBe(404)
     expect(bad.body).toEqual({ error: 'not an address' })
+  })
+})
+
+describe('a proxy nobody verified, to the verified contract', () => {
+  test('its contract answer names the implementation and its ABI; reads of the implementation\'s functions run at the proxy', async () => {
+    const proxy = await deployProxy(counter.rpc, counter.address)
+    const { status, body } = await get(`/address/${proxy}/contract`)
+    expect(status).toBe(200)
+    expect(body).toMatchObject({ address: proxy, name: null, by: null, abi: null, sources: null, proxy: { kind: 'eip1967', implementation: counter.address, name: 'Counter', match: 'exact_match', by: { kind: 'verified' } } })
+    expect(body.proxy.abi).toEqual(counter.abi)
+    // The proxy's storage is its own: its count is 0, the implementation's START.
+    const read = await get(`/address/${proxy}/call?data=${data('describe', ['Proxied'])}`)
+    expect(read.body.outputs).toEqual([
+      { name: 'label', type: 'string', value: 'Proxied is at' },
+      { name: 'value', type: 'uint256', value: '0' },
+    ])
+    const tooMany = await get(`/address/${proxy}/call?data=${data('ratio', [5000n])}`)
+    expect(tooMany.body.revertReason).toMatchObject({ kind: 'custom', message: 'TooMany(5000, 1000)' })
+    expect((await get(`/address/${proxy}/call?data=${data('add', [1n])}`)).status).toBe(400)
   })
 })
 

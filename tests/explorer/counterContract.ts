@@ -144,3 +144,30 @@ export async function deployVerifiedCounter(dir: string, indexedBlock: () => Pro
     writer.close()
   }
 }
+
+const IMPLEMENTATION_SLOT = '0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc'
+
+/** An EIP-1967 proxy, verified by nobody: the counter's pages offer their functions through it. */
+const PROXY_SOURCE = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.20;
+
+contract Proxy1967 {
+    constructor(address implementation) { assembly { sstore(${IMPLEMENTATION_SLOT}, implementation) } }
+    fallback() external payable {
+        assembly {
+            calldatacopy(0, 0, calldatasize())
+            let ok := delegatecall(gas(), sload(${IMPLEMENTATION_SLOT}), 0, calldatasize(), 0, 0)
+            returndatacopy(0, 0, returndatasize())
+            switch ok case 0 { revert(0, returndatasize()) } default { return(0, returndatasize()) }
+        }
+    }
+}
+`
+
+/** Deploys an EIP-1967 proxy to `implementation`: its storage is its own, so its count starts at 0. */
+export async function deployProxy(rpc: Rpc, implementation: Address): Promise<Address> {
+  const output = JSON.parse(solc.compile(JSON.stringify({ language: 'Solidity', sources: { 'Proxy.sol': { content: PROXY_SOURCE } }, settings: { outputSelection: { '*': { '*': ['evm.bytecode.object'] } } } })))
+  const bytecode = output.contracts['Proxy.sol'].Proxy1967.evm.bytecode.object as string
+  const { receipt } = await sendAndWait(rpc, { data: `0x${bytecode}${implementation.slice(2).toLowerCase().padStart(64, '0')}`, gas: '0xf4240' })
+  return getAddress(receipt.contractAddress!)
+}

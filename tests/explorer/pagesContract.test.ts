@@ -3,7 +3,7 @@ import type { BrowserContext, Page } from 'playwright-core'
 import { encodeFunctionData, type Hash, type Hex } from 'viem'
 import { expectText, openPage, pagesStack, screenshot, type PagesStack } from '../helpers/explorerPages.ts'
 import { waitFor } from '../helpers/wait.ts'
-import { deployVerifiedCounter, SENDER, START, type Counter } from './counterContract.ts'
+import { deployProxy, deployVerifiedCounter, SENDER, START, type Counter } from './counterContract.ts'
 
 // A developer's own verified contract in Chromium against `stack dev`: its Code, Read and Write
 // tabs, and the page of a transaction of it that failed. The wallet is an EIP-1193 provider
@@ -156,6 +156,42 @@ describe('a verified contract: Code, Read and Write', () => {
     await expectText(page, '#tx-revert', 'Failed: the counter refuses')
     await screenshot(page, 'tx-failed')
     expect(errors).toEqual([])
+  })
+})
+
+describe('a proxy nobody verified, to the verified contract', () => {
+  test('its page offers the implementation\'s Read and Write, called at the proxy', async () => {
+    const proxy = await deployProxy(counter.rpc, counter.address)
+    const { page, errors, close } = await openPage(stack.browser)
+    const wallet: WalletLog = []
+    await injectWallet(page.context(), wallet)
+    try {
+      await page.goto(`${stack.origin}/address/${proxy}?tab=read`)
+      await expectText(page, '#address-proxy', 'Counter')
+      await expectText(page, '#contract-proxy-note', 'as its implementation Counter')
+      const describe = page.locator('form[data-function="describe"]')
+      await describe.locator('input').fill('Proxied')
+      await describe.locator('button[type="submit"]').click()
+      await expectText(page, 'form[data-function="describe"] .result', 'label string')
+      // The proxy's own storage: its count is 0.
+      expect(await describe.locator('.result dd').allTextContents()).toEqual(['Proxied is at', '0'])
+      await screenshot(page, 'contract-proxy-read')
+      await page.locator('#tab-write').click()
+      await page.locator('#wallet-connect').click()
+      const add = page.locator('form[data-function="add"]')
+      await add.locator('input').fill('3')
+      await add.locator('button[type="submit"]').click()
+      await expectText(page, 'form[data-function="add"] .result', 'Sent:')
+      const sent = wallet.find((entry) => entry.method === 'eth_sendTransaction')
+      expect(sent?.params[0]).toMatchObject({ to: proxy })
+      const hash = (await add.locator('.result a').getAttribute('title')) as Hash
+      await waitFor(async () => (await counter.rpc.call<{ status: Hex } | null>('eth_getTransactionReceipt', [hash]))?.status === '0x1', 'the send through the proxy mined')
+      const count = await stack.api<{ outputs: Array<{ value: string }> }>(`/address/${proxy}/call?data=${encodeFunctionData({ abi: counter.abi, functionName: 'count' })}`)
+      expect(count.outputs[0]!.value).toBe('3')
+      expect(errors).toEqual([])
+    } finally {
+      await close()
+    }
   })
 })
 

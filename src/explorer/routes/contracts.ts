@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import { InvalidInputError, NotFoundError } from '../../errors.ts'
 import { parseAddress } from '../../eth/address.ts'
-import { callContract, contractAnswer } from '../contract.ts'
+import { callContract, contractAnswer, contractAt } from '../contract.ts'
 import type { Explorer } from '../explorer.ts'
 
 /**
@@ -19,7 +19,7 @@ export function contractRoutes(explorer: Explorer) {
   return new Elysia({ name: 'explorer-contracts' })
     .get('/address/:address/contract', ({ params }) => {
       const address = addressOf(params.address)
-      return explorer.answers.answer(`contract:${address}`, async () => contractAnswer(address, await explorer.known.lookup(address)))
+      return explorer.answers.answer(`contract:${address}`, async () => contractAnswer(address, await contractAt(explorer.book, address)))
     })
     .get('/address/:address/call', async ({ params, query }) => {
       const address = addressOf(params.address)
@@ -28,6 +28,6 @@ export function contractRoutes(explorer: Explorer) {
         from = parseAddress(query.from)
         if (!from) throw new InvalidInputError('from must be an address')
       }
-      return callContract(explorer.callNode, await explorer.known.lookup(address), address, { data: query.data, from }, explorer.callGasCap)
+      return callContract(explorer.callNode, await contractAt(explorer.book, address), address, { data: query.data, from }, explorer.callGasCap)
     })
 }

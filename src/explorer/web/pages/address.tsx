@@ -43,7 +43,8 @@ export function AddressPage() {
   const label = labelText(data.label)
   const base = `/address/${data.address}`
   const tab = CONTRACT_TABS.find(([id]) => id === query.tab)?.[0] ?? ('code' as ContractTab)
-  const verified = known?.abi ? known : null
+  // Tabs for a contract whose ABI is known, or a proxy whose implementation's is.
+  const verified = known?.abi || known?.proxy?.abi ? known : null
   return (
     <>
       <Section title={data.contract ? 'Contract' : 'Account'} id="address" main>
@@ -56,7 +57,8 @@ export function AddressPage() {
             ['Nonce', data.nonce === null ? '–' : count(data.nonce)],
             ['Transactions', `${count(data.counts.transactions)} (${count(data.counts.sent)} sent, ${count(data.counts.received)} received)`],
             ['Bytecode', data.contract ? `${count(data.bytecodeSize)} bytes` : null],
-            ['Code', verified ? <span id="address-match">{verified.name} · <MatchWords match={verified.match} by={verified.by} /></span> : null],
+            ['Code', verified?.name ? <span id="address-match">{verified.name} · <MatchWords match={verified.match} by={verified.by} /></span> : null],
+            ['Proxy to', verified?.proxy ? <span id="address-proxy"><AddressLink address={verified.proxy.implementation} />{verified.proxy.name ? ` (${verified.proxy.name})` : ''}</span> : null],
             ['Created by', data.creator ? <><AddressLink address={data.creator.address} label={data.creator.label} /> in <TxLink hash={data.creator.txHash} /></> : null],
           ]}
         />

@@ -39,6 +39,9 @@ export const CONTRACT_TABS: Array<[ContractTab, string]> = [
   ['write', 'Write'],
 ]
 
+/** The standards a proxy is read by, as people write them. */
+const PROXY_KINDS: Record<string, string> = { eip1967: 'An EIP-1967', 'eip1967-beacon': 'An EIP-1967 beacon', eip1822: 'An EIP-1822', eip1167: 'An EIP-1167 minimal', recorded: 'A' }
+
 /** How the stack knows the contract, in words. */
 export function MatchWords({ match, by }: { match: Match; by: How | null }) {
   if (!by) return <>Not verified</>
@@ -69,20 +72,20 @@ export function ContractTabs({ info, tab, base }: { info: ContractInfo; tab: Con
 
 function CodeTab({ info }: { info: ContractInfo }) {
   const libraries = Object.entries(info.libraries ?? {})
-  const abiText = JSON.stringify(info.abi ?? [], null, 2)
+  const abiText = info.abi ? JSON.stringify(info.abi, null, 2) : ''
   return (
     <>
       <Fields
         rows={[
           ['Contract', info.name ? <strong id="contract-name">{info.name}</strong> : null],
-          ['Match', <span id="contract-match"><MatchWords match={info.match} by={info.by} /></span>],
+          ['Match', info.by || !info.proxy ? <span id="contract-match"><MatchWords match={info.match} by={info.by} /></span> : null],
           ['Compiler', info.compilerVersion ? <span class="mono" id="contract-compiler">{info.compilerVersion}</span> : null],
           ['Optimizer', info.optimizer ? <span id="contract-optimizer">{info.optimizer.enabled ? `on, ${count(info.optimizer.runs)} runs` : 'off'}</span> : null],
           ['EVM version', info.evmVersion ? <span id="contract-evm">{info.evmVersion}</span> : info.compilerVersion ? 'the compiler’s default' : null],
           ['Licence', info.licence],
           ['Constructor arguments', info.constructorArguments ? <span class="mono wrap small">0x{info.constructorArguments}</span> : null],
           ['Libraries', libraries.length > 0 ? <ul class="plain">{libraries.map(([name, address]) => <li key={name}><span class="mono">{name}</span>: <AddressLink address={address} full="unnamed" /></li>)}</ul> : null],
-          ['Proxy', info.proxy ? <>{info.proxy.kind.toUpperCase()} proxy to <AddressLink address={info.proxy.implementation} full="unnamed" />{info.proxy.name ? ` (${info.proxy.name})` : ''}</> : null],
+          ['Proxy', info.proxy ? <>{PROXY_KINDS[info.proxy.kind] ?? info.proxy.kind} proxy to <AddressLink address={info.proxy.implementation} full="unnamed" />{info.proxy.name ? ` (${info.proxy.name})` : ''}</> : null],
         ]}
       />
       <h3>Source {info.sources && info.sources.length > 1 ? <span class="muted small">({info.sources.length} files)</span> : null}</h3>
@@ -92,15 +95,23 @@ function CodeTab({ info }: { info: ContractInfo }) {
             <SourceFile key={source.path} path={source.path} content={source.content} open={index === mainSource(info)} />
           ))}
         </div>
-      ) : (
+      ) : info.abi ? (
         <p class="muted">No source is known for this contract: only its ABI.</p>
+      ) : (
+        <p class="muted">
+          Nothing is known of this proxy's own code; its implementation's is on <AddressLink address={info.proxy?.implementation} />'s page.
+        </p>
       )}
-      <h3>
-        ABI <CopyButton text={JSON.stringify(info.abi ?? [])} what="the ABI" />
-      </h3>
-      <pre class="abi" id="contract-abi" tabIndex={0}>
-        {abiText}
-      </pre>
+      {info.abi ? (
+        <>
+          <h3>
+            ABI <CopyButton text={JSON.stringify(info.abi)} what="the ABI" />
+          </h3>
+          <pre class="abi" id="contract-abi" tabIndex={0}>
+            {abiText}
+          </pre>
+        </>
+      ) : null}
     </>
   )
 }
