@@ -46,7 +46,7 @@ const PROXY_KINDS: Record<string, string> = { eip1967: 'An EIP-1967', 'eip1967-b
 export function MatchWords({ match, by }: { match: Match; by: How | null }) {
   if (!by) return <>Not verified</>
   const closeness = match === 'exact_match' ? 'exact match' : 'partial match'
-  if (by.kind === 'similar') return <>Same code as <AddressLink address={by.via} full="unnamed" /> ({closeness})</>
+  if (by.kind === 'similar') return <>Same code as <AddressLink address={by.via} /> ({closeness})</>
   if (by.kind === 'artifact') return <>Matched from local artifacts <span class="muted">({by.path}, {closeness})</span></>
   return <>Verified ({closeness})</>
 }
