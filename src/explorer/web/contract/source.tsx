@@ -58,12 +58,14 @@ export function CopyButton({ text, what, label = 'Copy' }: { text: string; what:
       type="button"
       class="secondary small-button"
       aria-label={`Copy ${what}`}
-      onClick={() =>
+      onClick={() => {
+        // Browsers offer the clipboard only to secure origins (https, or this machine).
+        if (!navigator.clipboard) return setState('failed')
         navigator.clipboard.writeText(text).then(
           () => setState('copied'),
           () => setState('failed'),
         )
-      }
+      }}
     >
       {state === 'copied' ? 'Copied' : state === 'failed' ? 'Could not copy' : label}
     </button>
