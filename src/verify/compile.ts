@@ -64,10 +64,10 @@ function inWorker(request: CompileWorkerRequest, limits: CompileLimits): Promise
 }
 
 async function runNative(path: string, input: string, limits: CompileLimits): Promise<CompilerRun> {
-  let child: Bun.Subprocess<'pipe', 'pipe', 'pipe'>
+  let child: Bun.Subprocess<Blob, 'pipe', 'pipe'>
   try {
-    // An empty working folder: the input's sources are inline, so solc has nothing to read there.
-    child = Bun.spawn([path, '--standard-json'], { stdin: 'pipe', stdout: 'pipe', stderr: 'pipe', cwd: tmpdir() })
+    // The temporary folder as the working folder: the input's sources are inline, so solc reads nothing there.
+    child = Bun.spawn([path, '--standard-json'], { stdin: new Blob([input]), stdout: 'pipe', stderr: 'pipe', cwd: tmpdir() })
   } catch (error) {
     throw new CompilerFailedError(`cannot run ${path}: ${(error as Error).message}`, { cause: error })
   }
@@ -79,8 +79,6 @@ async function runNative(path: string, input: string, limits: CompileLimits): Pr
   const stop = () => child.kill('SIGKILL')
   limits.signal?.addEventListener('abort', stop, { once: true })
   try {
-    child.stdin.write(input)
-    void child.stdin.end()
     const [stdout, stderr] = await Promise.all([readBounded(child.stdout, limits.maxOutputBytes, () => child.kill('SIGKILL')), readBounded(child.stderr, 4096, null)])
     const code = await child.exited
     if (timedOut) throw new CompileTimeoutError(limits.timeoutSeconds)
