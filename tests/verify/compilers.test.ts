@@ -6,6 +6,7 @@ import { probeBundled, probeNative, runCompiler } from '../../src/verify/compile
 import { compilerPlaces, findCompiler } from '../../src/verify/compilers.ts'
 import { CompilerFailedError, CompilerNotFoundError, CompileTimeoutError, InputTooLargeError } from '../../src/verify/errors.ts'
 import { parseCompilerVersion } from '../../src/verify/version.ts'
+import { endIdleWorkers, idleWorkers } from '../../src/verify/warmWorkers.ts'
 import { ROOT } from '../helpers/stack.ts'
 import { installSolcStandin, SOLCJS_VERSION, standardInput } from '../helpers/verifyFixtures.ts'
 
@@ -107,6 +108,19 @@ describe('a compile off the event loop', () => {
     expect(native.message).toBe("the compiler's output is larger than 100 bytes")
     const worker = await runCompiler({ kind: 'solcjs', path: null, version: null, source: 'bundled' }, input, { timeoutSeconds: 60, maxOutputBytes: 100 }).catch((caught) => caught)
     expect(worker).toBeInstanceOf(InputTooLargeError)
+  })
+
+  test('a worker that answered stays loaded for the next compile; one killed at its limit does not', async () => {
+    endIdleWorkers()
+    const bundled = { kind: 'solcjs', path: null, version: null, source: 'bundled' } as const
+    const first = await runCompiler(bundled, input, { timeoutSeconds: 60, maxOutputBytes: 1 << 24 })
+    expect(idleWorkers()).toBe(1)
+    const second = await runCompiler(bundled, input, { timeoutSeconds: 60, maxOutputBytes: 1 << 24 })
+    expect(second.output).toBe(first.output)
+    expect(idleWorkers()).toBe(1)
+    // The idle worker is taken, killed at the limit, and not given back.
+    await expect(runCompiler(bundled, input, { timeoutSeconds: 0.001, maxOutputBytes: 1 << 24 })).rejects.toBeInstanceOf(CompileTimeoutError)
+    expect(idleWorkers()).toBe(0)
   })
 
   test('a compiler that fails says so with its first line of errors', async () => {
