@@ -43,7 +43,6 @@ export const RULES: Rule[] = [
   { name: 'the answer shapes stand on nothing of the stack', files: 'src/answers', forbid: ['src/'] },
   { name: 'the contract book imports no service and no wiring', files: 'src/contracts', forbid: [...SERVICES, ...ROOT_WIRING, 'src/devnet', 'src/http', 'src/registry'] },
   { name: 'the decoder imports no service, no spool, no node and no wiring', files: 'src/decode', forbid: [...SERVICES, ...ROOT_WIRING, 'src/spool', 'src/chain', 'src/devnet', 'src/http', 'src/registry', 'src/config'] },
-  { name: 'the verification rules import no service, no wiring and no storage', files: 'src/verify', forbid: [...SERVICES, ...ROOT_WIRING, 'src/spool', 'src/devnet', 'src/http', 'src/registry'] },
 ]
 
 /** The answers' shapes are shared by a service and the pages of another: types only, nothing that runs. */
