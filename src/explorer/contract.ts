@@ -1,32 +1,13 @@
 import { decodeAbiParameters, toFunctionSelector, toHex, type Abi, type AbiFunction, type Address, type Hex } from 'viem'
 import { formatAbiItem } from 'viem/utils'
+import type { CallAnswer, ContractAnswer, ContractHow } from '../answers/contract.ts'
 import type { ContractBook, KnownContract, ProxyInfo } from '../contracts/book.ts'
 import { RpcError } from '../chain/rpc.ts'
 import { InvalidInputError, NodeUnreachableError, NotFoundError } from '../errors.ts'
 import { jsonSafe } from '../eth/quantity.ts'
 import { decodeWith } from '../decode/decode.ts'
-import { decodeRevert, type RevertReason } from '../decode/revert.ts'
+import { decodeRevert } from '../decode/revert.ts'
 import type { LiveNode } from './node.ts'
-
-/** How the stack knows a contract, as the API says it. */
-export type ContractHow = { kind: 'verified' } | { kind: 'similar'; via: Address } | { kind: 'artifact'; path: string }
-
-/** `/address/{address}/contract`: what the contract book knows of an address; every field null when nothing. */
-export type ContractAnswer = {
-  address: Address
-  name: string | null
-  match: 'exact_match' | 'match' | null
-  by: ContractHow | null
-  compilerVersion: string | null
-  optimizer: { enabled: boolean; runs: number } | null
-  evmVersion: string | null
-  licence: string | null
-  constructorArguments: string | null
-  libraries: Record<string, Address> | null
-  sources: Array<{ path: string; content: string }> | null
-  abi: Abi | null
-  proxy: { kind: string; implementation: Address; name: string | null; match: 'exact_match' | 'match' | null; by: ContractHow | null; abi: Abi | null } | null
-}
 
 const how = (known: KnownContract): ContractHow =>
   known.by.kind === 'similar' ? { kind: 'similar', via: known.by.via } : known.by.kind === 'artifact' ? { kind: 'artifact', path: known.by.path } : { kind: 'verified' }
@@ -74,15 +55,6 @@ export function contractAnswer(address: Address, { known, proxy }: ContractAt): 
 
 /** The calldata a read may carry: a request line stays well under the 16 KiB Bun accepts. */
 export const CALLDATA_MAX_BYTES = 4096
-
-export type CallAnswer = {
-  address: Address
-  function: { name: string; signature: string; selector: Hex; stateMutability: string }
-  result: Hex | null
-  outputs: Array<{ name: string; type: string; value: unknown }> | null
-  reverted: boolean
-  revertReason: RevertReason | null
-}
 
 const isRead = (item: AbiFunction) => item.stateMutability === 'view' || item.stateMutability === 'pure' || (item as { constant?: boolean }).constant === true
 

@@ -1,4 +1,5 @@
 // The shapes of the explorer API's answers that the pages read (docs/explorer.md lists the fields).
+import type { RevertWords } from '../../answers/contract.ts'
 
 export type Stats = {
   latestBlock?: number
@@ -98,9 +99,6 @@ export type TxDetail = TxRow & {
   traces: CallFrame[] | null
   tokenTransfers: TokenTransfer[]
   nftTransfers: NftTransfer[]
-  /** Why a failed transaction failed, in words; absent or null when nothing says. */
-  revertReason?: RevertReason | null
+  /** Why a failed transaction failed, in words; null when it succeeded or nothing says. */
+  revertReason: RevertWords | null
 }
-
-/** A revert's reason as the API decodes it: `message` is the words a page shows. */
-export type RevertReason = { kind: string; message: string; name?: string; args?: DecodedArg[] }

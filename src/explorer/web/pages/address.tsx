@@ -5,7 +5,8 @@ import { count, ether, units } from '../format.ts'
 import { TokenTransferTable, TxTable, ageColumn, txColumn, type TokenTransferRow } from '../tables.tsx'
 import { AddressLink, Failure, Fields, Loading, PAGE_ROWS, Section, TxLink, Verified, offsetOf } from '../ui.tsx'
 import type { TxRow } from '../types.ts'
-import { ContractTabs, CONTRACT_TABS, MatchWords, type ContractInfo, type ContractTab } from './contract.tsx'
+import type { ContractAnswer } from '../../../answers/contract.ts'
+import { ContractTabs, CONTRACT_TABS, MatchWords, type ContractTab } from './contract.tsx'
 import { ItemImage, type Metadata } from './nfts.tsx'
 import { TokenLogo, labelText, type LabelValue } from './tokens.tsx'
 
@@ -37,7 +38,7 @@ export function AddressPage() {
   const offset = offsetOf(query)
   const { data, error } = useApi<Address>(`/address/${encodeURIComponent(params.address ?? '')}?limit=${PAGE_ROWS}&offset=${offset}`)
   // What the stack knows of a contract's code: asked once it is known to be a contract.
-  const known = useApi<ContractInfo>(data?.contract ? `/address/${data.address}/contract` : null).data
+  const known = useApi<ContractAnswer>(data?.contract ? `/address/${data.address}/contract` : null).data
   if (error) return <Failure error={error} what="address" />
   if (!data) return <Loading what="the address" />
   const label = labelText(data.label)

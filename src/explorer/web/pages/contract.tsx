@@ -1,36 +1,15 @@
 import { useState } from 'preact/hooks'
-import { encodeFunctionData, parseEther, type Abi, type AbiFunction, type AbiParameter } from 'viem'
+import { encodeFunctionData, parseEther, type AbiFunction, type AbiParameter } from 'viem'
 import { ApiError, getJson } from '../api.ts'
 import { count } from '../format.ts'
 import { AddressLink, Fields, TxLink } from '../ui.tsx'
-import type { DecodedValue, RevertReason } from '../types.ts'
+import type { CallAnswer, ContractAnswer, ContractHow, MatchKind } from '../../../answers/contract.ts'
+import type { DecodedValue } from '../types.ts'
 import { functionsOf, InputError, isRead, parseInput, placeholderOf, signatureOf } from '../contract/abi.ts'
 import { CopyButton, SourceFile } from '../contract/source.tsx'
 import { chainInfo, connect, injectedWallet, send, switchChain, walletMessage } from '../contract/wallet.ts'
 import { Value } from './txs.tsx'
 import '../contract/contract.css'
-
-type How = { kind: 'verified' } | { kind: 'similar'; via: string } | { kind: 'artifact'; path: string }
-type Match = 'exact_match' | 'match' | null
-
-/** `/api/address/{address}/contract`. */
-export type ContractInfo = {
-  address: string
-  name: string | null
-  match: Match
-  by: How | null
-  compilerVersion: string | null
-  optimizer: { enabled: boolean; runs: number } | null
-  evmVersion: string | null
-  licence: string | null
-  constructorArguments: string | null
-  libraries: Record<string, string> | null
-  sources: Array<{ path: string; content: string }> | null
-  abi: Abi | null
-  proxy: { kind: string; implementation: string; name: string | null; match: Match; by: How | null; abi: Abi | null } | null
-}
-
-type CallAnswer = { outputs: Array<{ name: string; type: string; value: DecodedValue }> | null; result: string | null; reverted: boolean; revertReason: RevertReason | null }
 
 export type ContractTab = 'code' | 'read' | 'write'
 export const CONTRACT_TABS: Array<[ContractTab, string]> = [
@@ -43,7 +22,7 @@ export const CONTRACT_TABS: Array<[ContractTab, string]> = [
 const PROXY_KINDS: Record<string, string> = { eip1967: 'An EIP-1967', 'eip1967-beacon': 'An EIP-1967 beacon', eip1822: 'An EIP-1822', eip1167: 'An EIP-1167 minimal', recorded: 'A' }
 
 /** How the stack knows the contract, in words. */
-export function MatchWords({ match, by }: { match: Match; by: How | null }) {
+export function MatchWords({ match, by }: { match: MatchKind | null; by: ContractHow | null }) {
   if (!by) return <>Not verified</>
   const closeness = match === 'exact_match' ? 'exact match' : 'partial match'
   if (by.kind === 'similar') return <>Same code as <AddressLink address={by.via} /> ({closeness})</>
@@ -52,7 +31,7 @@ export function MatchWords({ match, by }: { match: Match; by: How | null }) {
 }
 
 /** The Code, Read and Write tabs of a contract the stack knows, below its address card. */
-export function ContractTabs({ info, tab, base }: { info: ContractInfo; tab: ContractTab; base: string }) {
+export function ContractTabs({ info, tab, base }: { info: ContractAnswer; tab: ContractTab; base: string }) {
   return (
     <section class="card" id="contract" aria-labelledby="contract-title">
       <h2 id="contract-title" class="visually-hidden">Contract</h2>
@@ -70,7 +49,7 @@ export function ContractTabs({ info, tab, base }: { info: ContractInfo; tab: Con
   )
 }
 
-function CodeTab({ info }: { info: ContractInfo }) {
+function CodeTab({ info }: { info: ContractAnswer }) {
   const libraries = Object.entries(info.libraries ?? {})
   const abiText = info.abi ? JSON.stringify(info.abi, null, 2) : ''
   return (
@@ -117,14 +96,14 @@ function CodeTab({ info }: { info: ContractInfo }) {
 }
 
 /** The file that declares the contract, opened first; the first file when none says so. */
-function mainSource(info: ContractInfo): number {
+function mainSource(info: ContractAnswer): number {
   const declares = new RegExp(`\\b(contract|library|interface)\\s+${info.name ?? '\\0'}\\b`)
   const index = info.sources?.findIndex((source) => declares.test(source.content)) ?? -1
   return Math.max(index, 0)
 }
 
 /** The functions the tab offers: behind a proxy, the implementation's first (called through the proxy). */
-function CallTab({ info, write }: { info: ContractInfo; write: boolean }) {
+function CallTab({ info, write }: { info: ContractAnswer; write: boolean }) {
   const functions = functionsOf([info.proxy?.abi, info.abi]).filter((item) => isRead(item) !== write)
   const [account, setAccount] = useState<string | null>(null)
   return (
@@ -273,7 +252,7 @@ function Result({ outcome }: { outcome: Outcome | null }) {
               {output.name || `#${index + 1}`} <code>{output.type}</code>
             </dt>
             <dd class="output">
-              <Value value={output.value} />
+              <Value value={output.value as DecodedValue} />
             </dd>
           </div>
         ))}
