@@ -18,19 +18,10 @@ import { nameRoutes } from './routes/names.ts'
 import { nftRoutes } from './routes/nfts.ts'
 import { operatorRoutes } from './routes/operator.ts'
 import { overviewRoutes } from './routes/overview.ts'
-import { pageRoutes } from './routes/pages.ts'
+import { pageRoutes, publicRpc } from './routes/pages.ts'
 import { statsRoutes } from './routes/stats.ts'
 import { tokenRoutes } from './routes/tokens.ts'
 import { txRoutes } from './routes/txs.ts'
-
-/**
- * The node's URL as the pages may tell a wallet (to add the chain): none when it has credentials,
- * a path or a query, where a provider's key would be, which the pages must never show.
- */
-function publicRpc(url: string): string | null {
-  const parsed = new URL(url)
-  return parsed.username || parsed.password || parsed.search || parsed.pathname.length > 1 ? null : url
-}
 
 /** The request body: there is nothing to POST; larger declared bodies answer 413. */
 export const EXPLORER_MAX_BODY = 600_000

@@ -19,6 +19,15 @@ const escape = (text: string) => text.replace(/[&<>"]/g, (char) => `&#${char.cha
 /** The chain the pages are of, for the wallet the Write tab asks to switch to it (or add it). */
 export type PageChain = { id: number; rpc: string | null }
 
+/**
+ * The node's URL as the pages may tell a wallet (to add the chain): none when it has credentials,
+ * a path or a query, where a provider's key would be, which the pages must never show.
+ */
+export function publicRpc(url: string): string | null {
+  const parsed = new URL(url)
+  return parsed.username || parsed.password || parsed.search || parsed.hash || parsed.pathname.length > 1 ? null : url
+}
+
 function shell(faucetUrl: string | null, chain: PageChain): string {
   const faucet = faucetUrl ? `<meta name="faucet" content="${escape(faucetUrl)}">` : ''
   const chainMeta = `<meta name="chain" content="${escape(JSON.stringify(chain))}">`
