@@ -19,6 +19,8 @@ export type Config = ConfigFile & {
   dataDir: string
   /** `dev.state` resolved to an absolute path the same way; null without one. */
   devState: string | null
+  /** `verify.compilers` resolved to an absolute path the same way; null without one. */
+  verifyCompilers: string | null
   secrets: Secrets
 }
 
@@ -74,6 +76,7 @@ export function parseConfig(text: string, file: string | null, env: Record<strin
     file,
     dataDir: isAbsolute(value.data.dir) ? value.data.dir : resolve(base, value.data.dir),
     devState: value.dev.state === '' ? null : resolve(base, value.dev.state),
+    verifyCompilers: value.verify.compilers === '' ? null : resolve(base, value.verify.compilers),
     secrets,
   }
 }
