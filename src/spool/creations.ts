@@ -1,4 +1,5 @@
 import type { Database } from 'bun:sqlite'
+import { parseAddressAnyCase } from '../eth/address.ts'
 import { blob, hex } from '../eth/bytes.ts'
 import { unpackTrace, type CallFrame, type TxCall } from './traces.ts'
 
@@ -18,7 +19,12 @@ export function frameCreations(top: CallFrame): FrameCreation[] {
   const found: FrameCreation[] = []
   const walk = (frame: CallFrame, path: string) => {
     if (frame.error !== null) return
-    if (path !== '' && CREATES.has(frame.type.toUpperCase()) && frame.to) found.push({ address: frame.to, creator: frame.from, frame: path })
+    if (path !== '' && CREATES.has(frame.type.toUpperCase())) {
+      // A frame the node gave without a well-formed address is passed over rather than stop the copy.
+      const address = parseAddressAnyCase(frame.to)
+      const creator = parseAddressAnyCase(frame.from)
+      if (address && creator) found.push({ address, creator, frame: path })
+    }
     frame.calls.forEach((call, index) => walk(call, path === '' ? String(index) : `${path}.${index}`))
   }
   walk(top, '')
