@@ -181,6 +181,52 @@ describe("forge's requests (--verifier blockscout, --verifier-url …/api/)", ()
   })
 })
 
+describe('proxies: verifyproxycontract and checkproxyverification', () => {
+  test('an EIP-1967 proxy: the implementation its slot names is recorded, and getsourcecode answers Proxy 1 with it', async () => {
+    const implementation = await deployCounter()
+    const proxyInput = standardInput({ 'Proxy.sol': PROXY_SOURCE })
+    const proxy = await deployFixture(stack.node.anvil.rpcUrl, compileFixture(proxyInput, 'src/Proxy.sol:Proxy'), { args: [implementation.address] })
+    const before = (await api(`module=contract&action=getsourcecode&address=${proxy.address}`)).result[0]
+    expect(before).toMatchObject({ Proxy: '0', Implementation: '' })
+
+    const submitted = await post([['module', 'contract'], ['action', 'verifyproxycontract'], ['address', proxy.address], ['expectedimplementation', implementation.address]])
+    expect(submitted.status).toBe('1')
+    const status = await waitFor(async () => {
+      const answer = await api(`module=contract&action=checkproxyverification&guid=${submitted.result}`)
+      return answer.result === 'Pending in queue' ? null : answer
+    }, 'the proxy verification to end')
+    expect(status).toEqual({
+      status: '1',
+      message: 'OK',
+      result: `The proxy's (${getAddress(proxy.address)}) implementation contract is found at ${getAddress(implementation.address)} and is successfully updated.`,
+    })
+    const after = (await api(`module=contract&action=getsourcecode&address=${proxy.address}`)).result[0]
+    expect(after).toMatchObject({ Proxy: '1', Implementation: implementation.address.toLowerCase(), SourceCode: '' })
+    // A contract job's guid is not a proxy job's, and the other way round.
+    expect(await api(`module=contract&action=checkverifystatus&guid=${submitted.result}`)).toEqual({ status: '0', message: 'NOTOK', result: 'Unknown UID' })
+  })
+
+  test('an expected implementation other than the slot’s fails, and a contract that is no proxy is not detected', async () => {
+    const implementation = await deployCounter()
+    const other = await deployCounter()
+    const proxy = await deployFixture(stack.node.anvil.rpcUrl, compileFixture(standardInput({ 'Proxy.sol': PROXY_SOURCE }), 'src/Proxy.sol:Proxy'), { args: [implementation.address] })
+    const check = async (fields: Array<[string, string]>) => {
+      const submitted = await post([['module', 'contract'], ['action', 'verifyproxycontract'], ...fields])
+      expect(submitted.status).toBe('1')
+      return waitFor(async () => {
+        const answer = await api(`module=contract&action=checkproxyverification&guid=${submitted.result}`)
+        return answer.result === 'Pending in queue' ? null : answer
+      }, 'the proxy verification to end')
+    }
+    const mismatch = await check([['address', proxy.address], ['expectedimplementation', other.address]])
+    expect(mismatch.status).toBe('0')
+    expect(mismatch.result).toContain('does not match the expected implementation')
+    const plain = await check([['address', other.address]])
+    expect(plain).toEqual({ status: '0', message: 'NOTOK', result: 'A corresponding implementation contract was unfortunately not detected for the proxy address.' })
+    expect((await api(`module=contract&action=getsourcecode&address=${proxy.address}`)).result[0].Proxy).toBe('0')
+  })
+})
+
 describe("hardhat-verify's requests (module, action, apikey, chainid in the query; the rest in the form; GET polls)", () => {
   test('a contract with immutables verifies', async () => {
     const input = standardInput(['Vault.sol'])
