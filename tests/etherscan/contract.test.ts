@@ -174,6 +174,16 @@ describe("forge's requests (--verifier blockscout, --verifier-url …/api/)", ()
     expect(again.submitted).toEqual({ status: '0', message: 'NOTOK', result: 'Contract source code already verified' })
   })
 
+  test('a verification follows the chain: a reorganisation that takes the creation back takes the verification with it', async () => {
+    const deployed = await deployCounter()
+    const { statuses } = await forgeVerify(stack.url, { address: deployed.address, input: counterInput, contractName: 'src/Counter.sol:Counter', compilerVersion: SOLCJS_VERSION })
+    expect(statuses.at(-1)!.result).toBe('Pass - Verified')
+    const head = await stack.node.head()
+    await stack.node.reorg(head - (await blockOf(deployed)) + 1)
+    await waitFor(() => verifiedContract(stack.spool.reader, deployed.address) === null, 'the spool to roll the verification back')
+    expect(await api(`module=contract&action=getabi&address=${deployed.address}`)).toEqual({ status: '0', message: 'NOTOK', result: 'Contract source code not verified' })
+  })
+
   test('an address without code: Unable to locate ContractCode at <address>', async () => {
     const empty = '0x000000000000000000000000000000000000dEaD'
     const { submitted } = await forgeVerify(stack.url, { address: empty, input: counterInput, contractName: 'src/Counter.sol:Counter', compilerVersion: SOLCJS_VERSION })
