@@ -60,7 +60,7 @@ export function auxdataRanges(code: string, auxdatas: Iterable<string>): ByteRan
   const trailing = trailingAuxdata(code)
   if (trailing) ranges.set(trailing.start, trailing)
   for (const auxdata of new Set(auxdatas)) {
-    if (auxdata.length === 0) continue
+    if (auxdata.length === 0 || auxdata.length % 2 !== 0) continue
     for (let at = code.indexOf(auxdata); at !== -1; at = code.indexOf(auxdata, at + 1)) {
       if (at % 2 === 0 && !ranges.has(at / 2)) ranges.set(at / 2, { start: at / 2, length: auxdata.length / 2 })
     }

@@ -1,7 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Compiler } from './compilers.ts'
 import type { CompileWorkerAnswer, CompileWorkerRequest } from './compileWorker.ts'
 import { CompilerFailedError, CompileTimeoutError, InputTooLargeError } from './errors.ts'
+import { giveBack, takeWorker } from './warmWorkers.ts'
 
 /**
  * The compile worker's entry. Run from source, a module's URL is its own file; in the compiled
@@ -42,33 +45,46 @@ async function runSoljson(soljson: string | null, input: string, limits: Compile
   return { output: answer.output ?? '', version: answer.version }
 }
 
-function inWorker(request: CompileWorkerRequest, limits: CompileLimits): Promise<Exclude<CompileWorkerAnswer, never>> {
+function inWorker(request: CompileWorkerRequest, limits: CompileLimits): Promise<CompileWorkerAnswer> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(limits.workerUrl ?? COMPILE_WORKER_URL)
+    const key = request.soljson ?? ''
+    const worker = takeWorker(key, limits.workerUrl ?? COMPILE_WORKER_URL)
     let settled = false
-    const settle = (finish: () => void) => {
+    const settle = (finish: () => void, keep: boolean) => {
       if (settled) return
       settled = true
       clearTimeout(timer)
-      worker.terminate()
+      limits.signal?.removeEventListener('abort', onAbort)
+      worker.removeEventListener('message', onMessage)
+      worker.removeEventListener('error', onError)
+      worker.removeEventListener('close', onClose)
+      if (keep) giveBack(key, worker)
+      else worker.terminate()
       finish()
     }
-    // terminate() stops the worker even inside a long WebAssembly call; its memory goes with it.
-    const timer = setTimeout(() => settle(() => reject(new CompileTimeoutError(limits.timeoutSeconds))), limits.timeoutSeconds * 1000)
-    limits.signal?.addEventListener('abort', () => settle(() => reject(new CompilerFailedError('the compile was stopped'))), { once: true })
-    worker.onmessage = (event: MessageEvent<CompileWorkerAnswer>) => settle(() => resolve(event.data))
-    worker.onerror = (event) => settle(() => reject(new CompilerFailedError(`the compile worker failed: ${event.message}`)))
-    worker.addEventListener('close', () => settle(() => reject(new CompilerFailedError('the compile worker stopped without an answer'))))
+    // terminate() stops the worker even inside a long WebAssembly call.
+    const timer = setTimeout(() => settle(() => reject(new CompileTimeoutError(limits.timeoutSeconds)), false), limits.timeoutSeconds * 1000)
+    const onAbort = () => settle(() => reject(new CompilerFailedError('the compile was stopped')), false)
+    const onMessage = (event: MessageEvent<CompileWorkerAnswer>) => settle(() => resolve(event.data), !('error' in event.data))
+    const onError = (event: ErrorEvent) => settle(() => reject(new CompilerFailedError(`the compile worker failed: ${event.message}`)), false)
+    const onClose = () => settle(() => reject(new CompilerFailedError('the compile worker stopped without an answer')), false)
+    limits.signal?.addEventListener('abort', onAbort, { once: true })
+    worker.addEventListener('message', onMessage)
+    worker.addEventListener('error', onError)
+    worker.addEventListener('close', onClose)
     worker.postMessage(request)
   })
 }
 
 async function runNative(path: string, input: string, limits: CompileLimits): Promise<CompilerRun> {
-  let child: Bun.Subprocess<'pipe', 'pipe', 'pipe'>
+  let child: Bun.Subprocess<Blob, 'pipe', 'pipe'>
+  // An empty folder of its own to work in: solc looks for an import missing from the input
+  // beside it, and must find nothing there.
+  const cwd = mkdtempSync(join(tmpdir(), 'stack-solc-'))
   try {
-    // An empty working folder: the input's sources are inline, so solc has nothing to read there.
-    child = Bun.spawn([path, '--standard-json'], { stdin: 'pipe', stdout: 'pipe', stderr: 'pipe', cwd: tmpdir() })
+    child = Bun.spawn([path, '--standard-json'], { stdin: new Blob([input]), stdout: 'pipe', stderr: 'pipe', cwd })
   } catch (error) {
+    rmSync(cwd, { recursive: true, force: true })
     throw new CompilerFailedError(`cannot run ${path}: ${(error as Error).message}`, { cause: error })
   }
   let timedOut = false
@@ -79,8 +95,6 @@ async function runNative(path: string, input: string, limits: CompileLimits): Pr
   const stop = () => child.kill('SIGKILL')
   limits.signal?.addEventListener('abort', stop, { once: true })
   try {
-    child.stdin.write(input)
-    void child.stdin.end()
     const [stdout, stderr] = await Promise.all([readBounded(child.stdout, limits.maxOutputBytes, () => child.kill('SIGKILL')), readBounded(child.stderr, 4096, null)])
     const code = await child.exited
     if (timedOut) throw new CompileTimeoutError(limits.timeoutSeconds)
@@ -91,6 +105,7 @@ async function runNative(path: string, input: string, limits: CompileLimits): Pr
   } finally {
     clearTimeout(timer)
     limits.signal?.removeEventListener('abort', stop)
+    rmSync(cwd, { recursive: true, force: true })
   }
 }
 

@@ -8,6 +8,7 @@ import { prepareInput, type StandardJsonInput } from './input.ts'
 import { matchContract, type MatchKind } from './match.ts'
 import { readOutput } from './output.ts'
 import { JobQueue } from './queue.ts'
+import { endIdleWorkers } from './warmWorkers.ts'
 import { longVersion, parseCompilerVersion } from './version.ts'
 
 export type VerifierSettings = {
@@ -152,7 +153,10 @@ export function createVerifier(settings: VerifierSettings, log: Logger): Verifie
     },
     queueLength: () => queue.waiting,
     isFull: () => queue.full,
-    stop: () => stopping.abort(),
+    stop: () => {
+      stopping.abort()
+      endIdleWorkers()
+    },
   }
 }
 

@@ -201,6 +201,25 @@ describe('bad input and the limits', () => {
     expect(performance.now() - started).toBeLessThan(2000)
   })
 
+  test('the event loop keeps turning while a compile runs', async () => {
+    const verifier = createVerifier(settings(), log)
+    let last = performance.now()
+    let longest = 0
+    const ticker = setInterval(() => {
+      const now = performance.now()
+      longest = Math.max(longest, now - last)
+      last = now
+    }, 5)
+    const started = performance.now()
+    await verifier.verify(request(standardInput(['PairFactory.sol', 'Counter.sol', 'Vault.sol']), 'src/PairFactory.sol:PairFactory', someCode))
+    clearInterval(ticker)
+    // The compile takes seconds; on the loop it would stop the ticker for all of them. Loading
+    // the compiler in its worker costs the loop a few tens of milliseconds on a busy machine.
+    const elapsed = performance.now() - started
+    expect(elapsed).toBeGreaterThan(1000)
+    expect(longest).toBeLessThan(Math.min(400, elapsed / 4))
+  })
+
   test('a full queue refuses at once; the queue frees as compiles finish', async () => {
     const verifier = createVerifier(settings({ concurrency: 1, queue: 1 }), log)
     const input = standardInput(['Counter.sol'])
