@@ -42,6 +42,7 @@ export const RULES: Rule[] = [
   { name: 'no file imports a test file (its tests would run twice)', files: '', forbid: ['*.test.ts'] },
   { name: 'the answer shapes stand on nothing of the stack', files: 'src/answers', forbid: ['src/'] },
   { name: 'the contract book imports no service and no wiring', files: 'src/contracts', forbid: [...SERVICES, ...ROOT_WIRING, 'src/devnet', 'src/http', 'src/registry'] },
+  { name: 'the decoder imports no service, no spool, no node and no wiring', files: 'src/decode', forbid: [...SERVICES, ...ROOT_WIRING, 'src/spool', 'src/chain', 'src/devnet', 'src/http', 'src/registry', 'src/config'] },
 ]
 
 /** The answers' shapes are shared by a service and the pages of another: types only, nothing that runs. */
