@@ -28,6 +28,13 @@ describe('defaults', () => {
     expect(config.dataDir).toBe('/srv/stack/data')
   })
 
+  test("dev.artifacts: ./out and ./artifacts beside the config file by default; a list given is resolved against the file's folder", () => {
+    expect(parseConfig('', '/srv/stack/stack.toml').devArtifacts).toEqual(['/srv/stack/out', '/srv/stack/artifacts'])
+    expect(parseConfig('[dev]\nartifacts = ["../app/out", "/abs/artifacts"]', '/srv/stack/stack.toml').devArtifacts).toEqual(['/srv/app/out', '/abs/artifacts'])
+    expect(parseConfig('[dev]\nartifacts = []', '/srv/stack/stack.toml').devArtifacts).toEqual([])
+    expect(() => parseConfig('[dev]\nartifacts = "./out"', '/srv/stack/stack.toml')).toThrow(/dev\.artifacts/)
+  })
+
   test('no file at the default path uses the defaults', () => {
     const cwd = mkdtempSync(join(tmpdir(), 'stack-config-'))
     const config = loadConfig(undefined, {}, cwd)

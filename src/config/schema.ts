@@ -205,6 +205,12 @@ export const ConfigSchema = T.Object(
       pinEthUsd: T.Boolean({ default: false, description: 'true or false' }),
       // A chain that outlives a restart: anvil's --state (loaded at start, saved at stop).
       state: T.String({ default: '', description: 'a file path (relative to the config file) where the dev chain is saved on stop and loaded on start, or "" for a fresh chain every start' }),
+      // Local build artifacts: forge's out/ and hardhat's artifacts/ (build-info/ included).
+      artifacts: T.Array(T.String({ minLength: 1, maxLength: 4096, description: 'a folder path (relative to the config file)' }), {
+        maxItems: 32,
+        default: ['./out', './artifacts'],
+        description: 'a list of at most 32 folders (relative to the config file) of forge or hardhat build artifacts',
+      }),
       // A chain that starts from another: anvil's --fork-url and --fork-block-number.
       fork: table('dev.fork', {
         url: T.String({ pattern: '^(https?://[^\\s]+)?$', default: '', description: 'the JSON-RPC URL (http or https) of the chain to fork, or "" for none' }),
