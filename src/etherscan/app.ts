@@ -45,8 +45,8 @@ export function createEtherscanApp(context: ServiceContext, spool: Spool) {
   const engine = createVerifier({ compilers: config.verifyCompilers, concurrency, timeoutSeconds, queue }, log)
   const jobs = createJobs()
   // A job waits for the spool before it reaches the engine's queue: no more may wait than it holds.
-  const verifications = createVerifications({ spool, client: context.chain.publicClient, engine, jobs, log, maxPending: concurrency + queue })
-  const book = createContractBook(spool.reader)
+  const verifications = createVerifications({ spool, chain: context.chain, engine, jobs, log, maxPending: concurrency + queue })
+  const book = context.book ?? createContractBook(spool.reader, { chain: context.chain })
   const modules: Record<string, EtherscanModule> = {
     contract: contractModule({ reader: spool.reader, book, jobs, verifications }),
   }

@@ -1,5 +1,6 @@
-import type { Address, Hex, PublicClient } from 'viem'
-import { fromChain } from '../chain/client.ts'
+import type { Address, Hex } from 'viem'
+import { fromChain, type Chain } from '../chain/client.ts'
+import { detectProxy } from '../contracts/proxy.ts'
 import { ConflictError, firstLine, InvalidInputError, LimitError, NotFoundError } from '../errors.ts'
 import { addressKey } from '../eth/address.ts'
 import { blob, hex } from '../eth/bytes.ts'
@@ -9,7 +10,6 @@ import type { Spool } from '../spool/spool.ts'
 import { openVerificationWriter, verifiedContract, type MatchKind, type VerificationOrigin, type VerificationWriter, type VerifiedContract } from '../spool/verified.ts'
 import { pollUntil } from '../time/poll.ts'
 import type { Job, Jobs } from './jobs.ts'
-import { readProxy } from './proxySlots.ts'
 import { maskedRuntimeHash } from '../verify/bytecode.ts'
 import { CompilerFailedError, VerificationInputError, VerificationQueueFullError } from '../verify/errors.ts'
 import type { Verifier } from '../verify/verifier.ts'
@@ -44,7 +44,7 @@ export class DuplicateVerificationError extends LimitError {
 
 export type VerificationsOptions = {
   spool: Spool
-  client: PublicClient
+  chain: Chain
   engine: Verifier
   jobs: Jobs
   log: Logger
@@ -64,7 +64,8 @@ const FAIL = 'no_match'
  * the spool, kept with the creation's block so it follows reorganisations.
  */
 export function createVerifications(options: VerificationsOptions) {
-  const { spool, client, engine, jobs, log } = options
+  const { spool, chain, engine, jobs, log } = options
+  const client = chain.publicClient
   const creationWaitMs = options.creationWaitMs ?? 30_000
   const maxPending = options.maxPending ?? 16
   let writer: VerificationWriter | null = null
@@ -114,7 +115,9 @@ export function createVerifications(options: VerificationsOptions) {
       origin: request.origin,
       name: result.contractName,
       compilerVersion: result.compilerVersion,
-      codeHash: maskedRuntimeHash(chainCode, { immutableReferences: result.immutableReferences, auxdata: result.runtimeAuxdata }),
+      // The same-code rule's key as the contract book computes it for any address: immutables
+      // and the trailing metadata masked (not the metadata of code the contract embeds).
+      codeHash: maskedRuntimeHash(chainCode, { immutableReferences: result.immutableReferences }),
       details: {
         abi: result.abi,
         sources: result.sources,
@@ -170,7 +173,7 @@ export function createVerifications(options: VerificationsOptions) {
       if ((await codeAt(address)) === '0x') throw new NoContractCodeError(`Unable to locate ContractCode at ${address}`)
       const job = jobs.start('proxy', address)
       background(job, async () => {
-        const proxy = await readProxy(client, address)
+        const proxy = await detectProxy(chain, address)
         if (!proxy) return fail(job, 'A corresponding implementation contract was unfortunately not detected for the proxy address.')
         if (expected && expected.toLowerCase() !== proxy.implementation.toLowerCase()) {
           return fail(job, `The implementation contract at ${proxy.implementation} does not match the expected implementation ${expected}.`)

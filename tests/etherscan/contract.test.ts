@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { encodeAbiParameters, getAddress, parseAbi, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { ANVIL_DEV_KEYS } from '../../src/devnet/accounts.ts'
-import { verifiedContract } from '../../src/spool/verified.ts'
+import { verifiedContract, verifiedProxy } from '../../src/spool/verified.ts'
 import { maskedRuntimeHash } from '../../src/verify/bytecode.ts'
 import { compileFixture, deployFixture, fixtureSource, SOLCJS_VERSION, standardInput, type Deployed } from '../helpers/verifyFixtures.ts'
 import { waitFor } from '../helpers/wait.ts'
@@ -45,6 +45,14 @@ const post = (fields: Array<[string, string]>) =>
 
 const counterInput = standardInput(['Counter.sol'])
 const deployCounter = () => deployFixture(stack.node.anvil.rpcUrl, compileFixture(counterInput, 'src/Counter.sol:Counter'))
+/**
+ * A Counter of code no other contract of the file has (its limit changed): the contract book
+ * knows every contract of a verified one's code, so a test of an unverified one needs its own.
+ */
+async function deployUniqueCounter(limit: number) {
+  const input = standardInput({ 'Counter.sol': fixtureSource('Counter.sol').replaceAll('1000', String(limit)) })
+  return { input, deployed: await deployFixture(stack.node.anvil.rpcUrl, compileFixture(input, 'src/Counter.sol:Counter')) }
+}
 
 /** The creation block of a deployment, as the chain has it. */
 async function blockOf(deployed: Deployed): Promise<number> {
@@ -91,7 +99,8 @@ describe("forge's requests (--verifier blockscout, --verifier-url …/api/)", ()
   })
 
   test('an unverified contract: getsourcecode is status 1 with an empty SourceCode, getabi the NOTOK', async () => {
-    const deployed = await deployCounter()
+    const { deployed } = await deployUniqueCounter(5151)
+    expect(await api(`module=contract&action=getabi&address=${deployed.address}`)).toEqual({ status: '0', message: 'NOTOK', result: 'Contract source code not verified' })
     const answer = await api(`module=contract&action=getsourcecode&address=${deployed.address}`)
     expect(answer).toMatchObject({ status: '1', message: 'OK' })
     expect(answer.result[0]).toMatchObject({ SourceCode: '', ABI: 'Contract source code not verified', ContractName: '', Proxy: '0' })
@@ -142,6 +151,11 @@ describe("forge's requests (--verifier blockscout, --verifier-url …/api/)", ()
     const record = verifiedContract(stack.spool.reader, pair)!
     expect(record.name).toBe('Pair')
     expect(record.blockNumber).toBe(Number(receipt.blockNumber))
+    // Every other pair the factory makes is known by the same code (its immutables masked), unasked.
+    await stack.node.write(account, factory.address, abi, 'create')
+    const second = (await stack.node.clients.publicClient.readContract({ address: factory.address, abi, functionName: 'pairs', args: [1n] })) as Hex
+    expect(JSON.parse((await api(`module=contract&action=getabi&address=${second}`)).result)).toEqual(compileFixture(input, 'src/PairFactory.sol:Pair').abi)
+    expect((await api(`module=contract&action=getsourcecode&address=${second}`)).result[0].ContractName).toBe('Pair')
 
     const creation = await api(`module=contract&action=getcontractcreation&contractaddresses=${pair},${factory.address}`)
     expect(creation).toEqual({
@@ -175,8 +189,8 @@ describe("forge's requests (--verifier blockscout, --verifier-url …/api/)", ()
   })
 
   test('a verification follows the chain: a reorganisation that takes the creation back takes the verification with it', async () => {
-    const deployed = await deployCounter()
-    const { statuses } = await forgeVerify(stack.url, { address: deployed.address, input: counterInput, contractName: 'src/Counter.sol:Counter', compilerVersion: SOLCJS_VERSION })
+    const { input, deployed } = await deployUniqueCounter(6161)
+    const { statuses } = await forgeVerify(stack.url, { address: deployed.address, input, contractName: 'src/Counter.sol:Counter', compilerVersion: SOLCJS_VERSION })
     expect(statuses.at(-1)!.result).toBe('Pass - Verified')
     const head = await stack.node.head()
     await stack.node.reorg(head - (await blockOf(deployed)) + 1)
@@ -192,12 +206,14 @@ describe("forge's requests (--verifier blockscout, --verifier-url …/api/)", ()
 })
 
 describe('proxies: verifyproxycontract and checkproxyverification', () => {
-  test('an EIP-1967 proxy: the implementation its slot names is recorded, and getsourcecode answers Proxy 1 with it', async () => {
+  test('an EIP-1967 proxy: getsourcecode answers Proxy 1 with the implementation its slot names, and verifyproxycontract records it', async () => {
     const implementation = await deployCounter()
     const proxyInput = standardInput({ 'Proxy.sol': PROXY_SOURCE })
     const proxy = await deployFixture(stack.node.anvil.rpcUrl, compileFixture(proxyInput, 'src/Proxy.sol:Proxy'), { args: [implementation.address] })
+    // The contract book reads the proxy from the chain before anyone confirms it.
     const before = (await api(`module=contract&action=getsourcecode&address=${proxy.address}`)).result[0]
-    expect(before).toMatchObject({ Proxy: '0', Implementation: '' })
+    expect(before).toMatchObject({ Proxy: '1', Implementation: implementation.address.toLowerCase(), SourceCode: '' })
+    expect(verifiedProxy(stack.spool.reader, proxy.address)).toBeNull()
 
     const submitted = await post([['module', 'contract'], ['action', 'verifyproxycontract'], ['address', proxy.address], ['expectedimplementation', implementation.address]])
     expect(submitted.status).toBe('1')
@@ -210,13 +226,14 @@ describe('proxies: verifyproxycontract and checkproxyverification', () => {
       message: 'OK',
       result: `The proxy's (${getAddress(proxy.address)}) implementation contract is found at ${getAddress(implementation.address)} and is successfully updated.`,
     })
+    expect(verifiedProxy(stack.spool.reader, proxy.address)).toMatchObject({ address: getAddress(proxy.address), implementation: getAddress(implementation.address) })
     const after = (await api(`module=contract&action=getsourcecode&address=${proxy.address}`)).result[0]
     expect(after).toMatchObject({ Proxy: '1', Implementation: implementation.address.toLowerCase(), SourceCode: '' })
     // A contract job's guid is not a proxy job's, and the other way round.
     expect(await api(`module=contract&action=checkverifystatus&guid=${submitted.result}`)).toEqual({ status: '0', message: 'NOTOK', result: 'Unknown UID' })
   })
 
-  test('an expected implementation other than the slot’s fails, and a contract that is no proxy is not detected', async () => {
+  test('an expected implementation other than the slot’s fails, and a contract that is no proxy is not detected; neither is recorded', async () => {
     const implementation = await deployCounter()
     const other = await deployCounter()
     const proxy = await deployFixture(stack.node.anvil.rpcUrl, compileFixture(standardInput({ 'Proxy.sol': PROXY_SOURCE }), 'src/Proxy.sol:Proxy'), { args: [implementation.address] })
@@ -233,7 +250,8 @@ describe('proxies: verifyproxycontract and checkproxyverification', () => {
     expect(mismatch.result).toContain('does not match the expected implementation')
     const plain = await check([['address', other.address]])
     expect(plain).toEqual({ status: '0', message: 'NOTOK', result: 'A corresponding implementation contract was unfortunately not detected for the proxy address.' })
-    expect((await api(`module=contract&action=getsourcecode&address=${proxy.address}`)).result[0].Proxy).toBe('0')
+    expect(verifiedProxy(stack.spool.reader, proxy.address)).toBeNull()
+    expect(verifiedProxy(stack.spool.reader, other.address)).toBeNull()
   })
 })
 

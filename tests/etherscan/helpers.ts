@@ -1,4 +1,5 @@
 import { expect } from 'bun:test'
+import type { Chain } from '../../src/chain/client.ts'
 import { createEtherscanApp } from '../../src/etherscan/app.ts'
 import type { Listening } from '../../src/http/serve.ts'
 import { startSpool, type Spool } from '../../src/spool/spool.ts'
@@ -9,6 +10,8 @@ import { rpcProxy } from '../spool/helpers.ts'
 
 export type EtherscanStack = {
   node: RunningNode
+  /** The listener's way to the node. */
+  chain: Chain
   spool: Spool
   /** The spool's own way to the node: stop it to hold the spool back while the listener still reaches the node. */
   spoolProxy: ReturnType<typeof rpcProxy>
@@ -33,6 +36,7 @@ export async function etherscanStack(toml = ''): Promise<EtherscanStack> {
   const listener = serveOnFreePort(createEtherscanApp(context, spool), 'etherscan')
   return {
     node,
+    chain: context.chain,
     spool,
     spoolProxy,
     listener,

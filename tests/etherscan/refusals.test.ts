@@ -133,8 +133,8 @@ describe('failures inside a job, through the contract module itself', () => {
   const parts = (creationWaitMs: number, timeoutSeconds: number) => {
     const engine = createVerifier({ compilers: null, concurrency: 1, timeoutSeconds, queue: 4, places: compilerPlaces({ home: emptyHome, env: {} }) }, log)
     const jobs = createJobs()
-    const verifications = createVerifications({ spool: stack.spool, client: stack.node.clients.publicClient, engine, jobs, log, creationWaitMs })
-    const module = contractModule({ reader: stack.spool.reader, book: createContractBook(stack.spool.reader), jobs, verifications })
+    const verifications = createVerifications({ spool: stack.spool, chain: stack.chain, engine, jobs, log, creationWaitMs })
+    const module = contractModule({ reader: stack.spool.reader, book: createContractBook(stack.spool.reader, { chain: stack.chain }), jobs, verifications })
     return { engine, module, verifications }
   }
   const fields = (address: string, more: Record<string, string> = {}) =>

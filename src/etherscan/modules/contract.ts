@@ -5,7 +5,6 @@ import { InvalidInputError } from '../../errors.ts'
 import { addressKey, parseAddress } from '../../eth/address.ts'
 import { blob, hex } from '../../eth/bytes.ts'
 import { creationsOf, MAX_CREATION_LOOKUPS } from '../../spool/read.ts'
-import { verifiedProxy } from '../../spool/verified.ts'
 import { notOk, nothingFound, ok, type EtherscanAnswer } from '../answer.ts'
 import type { EtherscanModule, Fields } from '../dispatch.ts'
 import type { Jobs } from '../jobs.ts'
@@ -30,9 +29,8 @@ export function contractModule({ reader, book, jobs, verifications }: ContractMo
     async getsourcecode(fields) {
       const address = requiredAddress(fields, 'address')
       if (typeof address !== 'string') return address
-      const known = await book.lookup(address)
-      const confirmed = verifiedProxy(reader, address)
-      const implementation = known?.proxy?.implementation ?? confirmed?.implementation ?? null
+      const [known, proxy] = await Promise.all([book.lookup(address), book.proxyOf(address)])
+      const implementation = proxy?.implementation ?? null
       return ok([{ ...sourceCodeEntry(known), Proxy: implementation ? '1' : '0', Implementation: implementation ? implementation.toLowerCase() : '', SwarmSource: '' }])
     },
 
