@@ -198,6 +198,14 @@ describe("forge's requests (--verifier blockscout, --verifier-url …/api/)", ()
     expect(await api(`module=contract&action=getabi&address=${deployed.address}`)).toEqual({ status: '0', message: 'NOTOK', result: 'Contract source code not verified' })
   })
 
+  test('two submissions at once: one passes, the other finds it verified meanwhile and answers Already Verified', async () => {
+    const { input, deployed } = await deployUniqueCounter(7373)
+    const options = { address: deployed.address, input, contractName: 'src/Counter.sol:Counter', compilerVersion: SOLCJS_VERSION }
+    const [first, second] = await Promise.all([forgeVerify(stack.url, options), forgeVerify(stack.url, options)])
+    const results = [first.statuses.at(-1), second.statuses.at(-1)].map((answer) => `${answer!.status} ${answer!.result}`).sort()
+    expect(results).toEqual(['0 Already Verified', '1 Pass - Verified'])
+  })
+
   test('an address without code: Unable to locate ContractCode at <address>', async () => {
     const empty = '0x000000000000000000000000000000000000dEaD'
     const { submitted } = await forgeVerify(stack.url, { address: empty, input: counterInput, contractName: 'src/Counter.sol:Counter', compilerVersion: SOLCJS_VERSION })
