@@ -56,6 +56,6 @@ export function checkedInput(request: SourceInput): SourceInput {
   const { input, path, name } = prepareInput(request.stdJsonInput, request.contractIdentifier, ETHERSCAN_MAX_BODY)
   parseCompilerVersion(request.compilerVersion)
   const declares = new RegExp(`\\b(contract|library)\\s+${name.replace(/\$/g, '\\$')}\\b`)
-  if (!declares.test(input.sources[path]!.content)) throw new ContractNotFoundError(`the contract ${name} is not in the input: ${path} declares no contract ${name}`)
+  if (!declares.test(input.sources[path]!.content)) throw new ContractNotFoundError(`the contract ${name.slice(0, 100)} is not in the input: ${path.slice(0, 200)} declares no contract ${name.slice(0, 100)}`)
   return request
 }

@@ -9,10 +9,10 @@ import { creationOf } from '../spool/read.ts'
 import type { Spool } from '../spool/spool.ts'
 import { openVerificationWriter, verifiedContract, type MatchKind, type VerificationOrigin, type VerificationWriter, type VerifiedContract } from '../spool/verified.ts'
 import { pollUntil } from '../time/poll.ts'
-import type { Job, Jobs } from './jobs.ts'
 import { maskedRuntimeHash } from '../verify/bytecode.ts'
 import { CompilerFailedError, VerificationInputError, VerificationQueueFullError } from '../verify/errors.ts'
 import type { Verifier } from '../verify/verifier.ts'
+import type { Job, Jobs } from './jobs.ts'
 
 /** What either API asks to verify: a standard JSON input, the compiler and the contract in it. */
 export type VerificationRequest = {

@@ -5,11 +5,11 @@ import { InvalidInputError } from '../../errors.ts'
 import { addressKey, parseAddress } from '../../eth/address.ts'
 import { blob, hex } from '../../eth/bytes.ts'
 import { creationsOf, MAX_CREATION_LOOKUPS } from '../../spool/read.ts'
+import { VerificationQueueFullError } from '../../verify/errors.ts'
 import { notOk, nothingFound, ok, type EtherscanAnswer } from '../answer.ts'
 import type { EtherscanModule, Fields } from '../dispatch.ts'
 import type { Jobs } from '../jobs.ts'
 import { etherscanInput, SUPPORTED_FORMATS } from '../sourceInput.ts'
-import { VerificationQueueFullError } from '../../verify/errors.ts'
 import { AlreadyVerifiedError, NoContractCodeError, type Verifications } from '../verifications.ts'
 
 const NOT_VERIFIED = 'Contract source code not verified'
@@ -38,7 +38,7 @@ export function contractModule({ reader, book, jobs, verifications }: ContractMo
       const address = requiredAddress(fields, 'contractaddress')
       if (typeof address !== 'string') return address
       const format = fields.get('codeformat') ?? 'solidity-single-file'
-      if (!SUPPORTED_FORMATS.includes(format)) return notOk(`codeformat ${format} is not supported; use one of ${SUPPORTED_FORMATS.join(', ')}`)
+      if (!SUPPORTED_FORMATS.includes(format)) return notOk(`codeformat ${format.slice(0, 64)} is not supported; use one of ${SUPPORTED_FORMATS.join(', ')}`)
       try {
         const input = etherscanInput(format, fields)
         const constructorArguments = fields.get('constructorArguements') ?? fields.get('constructorArguments') ?? null
