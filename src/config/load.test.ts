@@ -86,7 +86,7 @@ describe('bad files name the key path, the value and what was expected', () => {
 
   test('unknown key lists the known ones', () => {
     expect(problems('[log]\nlevle = "info"')).toEqual(['log.levle: unknown key (expected one of: level)'])
-    expect(problems('[explorr]\nport = 1')[0]).toMatch(/^explorr: unknown key \(expected one of: chain, .*explorer, exchange, faucet, .*arcade\)$/)
+    expect(problems('[explorr]\nport = 1')[0]).toMatch(/^explorr: unknown key \(expected one of: chain, .*explorer, exchange, faucet, .*arcade, etherscan\)$/)
   })
 
   test('a secret in the file is refused and pointed at the environment', () => {
