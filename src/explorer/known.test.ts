@@ -52,7 +52,7 @@ function bookOver(address: Address) {
       if (failing) throw new Error('the node is away')
       return real.lookup(target)
     },
-    proxyOf: (target) => real.proxyOf(target),
+    proxyOf: real.proxyOf,
   }
   return { book, asked, fail: (on: boolean) => (failing = on) }
 }
