@@ -12,13 +12,14 @@ export type RpcCall = { method: string; params: unknown[] }
 /** A call as it goes on the wire. */
 export const rpcMessage = (id: number, { method, params }: RpcCall) => ({ jsonrpc: '2.0', id, method, params })
 
-/** The node answered the call with a JSON-RPC error. */
+/** The node answered the call with a JSON-RPC error; `data` is the error's own (an eth_call's revert data). */
 export class RpcError extends StackError {
   override name = 'RpcError'
   constructor(
     readonly code: number,
     message: string,
     readonly method: string,
+    readonly data: unknown = undefined,
   ) {
     super(`${method}: ${message} (${code})`)
   }
@@ -27,12 +28,12 @@ export class RpcError extends StackError {
 export type RpcResult = { ok: true; value: unknown } | { ok: false; error: RpcError }
 
 /** One JSON-RPC answer object as the node sends it. */
-export type RpcAnswer = { id?: unknown; result?: unknown; error?: { code: number; message: string } }
+export type RpcAnswer = { id?: unknown; result?: unknown; error?: { code: number; message: string; data?: unknown } }
 
 /** The result of a call from the node's answer to it (none: the node left it out of the batch). */
 export function readAnswer(method: string, answer: RpcAnswer | undefined): RpcResult {
   if (!answer) return { ok: false, error: new RpcError(-32603, 'no answer in the batch', method) }
-  if (answer.error) return { ok: false, error: new RpcError(answer.error.code, answer.error.message, method) }
+  if (answer.error) return { ok: false, error: new RpcError(answer.error.code, answer.error.message, method, answer.error.data) }
   return { ok: true, value: answer.result }
 }
 
@@ -105,7 +106,7 @@ export function createRpc(url: string, { timeoutMs = 30_000 } = {}): Rpc {
     nextId += calls.length
     const { answer: answers, bytes } = await post(calls.map((call, index) => rpcMessage(first + index, call)))
     if (!Array.isArray(answers)) {
-      const error = (answers as { error?: { code: number; message: string } })?.error
+      const error = (answers as { error?: { code: number; message: string; data?: unknown } })?.error
       throw new NodeUnreachableError(`the node refused the batch: ${error?.message ?? 'not an array'}`)
     }
     const byId = new Map<number, RpcAnswer>()

@@ -57,6 +57,13 @@ describe('defaults', () => {
     expect(loadConfig('conf/absolute.toml', {}, cwd).dataDir).toBe('/var/lib/stack')
   })
 
+  test('verify.compilers resolves from the config file folder; the verification bounds default to one compile of 60 s and 16 waiting', () => {
+    expect(parseConfig('', '/srv/stack/stack.toml')).toMatchObject({ verifyCompilers: null, verify: { compilers: '', concurrency: 1, timeoutSeconds: 60, queue: 16 } })
+    expect(parseConfig('[verify]\ncompilers = "solc"\n', '/srv/stack/stack.toml').verifyCompilers).toBe('/srv/stack/solc')
+    expect(parseConfig('[verify]\ncompilers = "/opt/solc"\n', '/srv/stack/stack.toml').verifyCompilers).toBe('/opt/solc')
+    expect(() => parseConfig('[verify]\nconcurrency = 0\n', null)).toThrow('verify.concurrency = 0: expected compiles run at once, an integer from 1 to 16')
+  })
+
   test('stack.example.toml lists every key with its default value', () => {
     const example = Bun.TOML.parse(readFileSync(join(import.meta.dir, '../../stack.example.toml'), 'utf8'))
     const defaults = Value.Default(ConfigSchema, {})
@@ -79,7 +86,7 @@ describe('bad files name the key path, the value and what was expected', () => {
 
   test('unknown key lists the known ones', () => {
     expect(problems('[log]\nlevle = "info"')).toEqual(['log.levle: unknown key (expected one of: level)'])
-    expect(problems('[explorr]\nport = 1')[0]).toMatch(/^explorr: unknown key \(expected one of: chain, .*explorer, exchange, faucet, .*arcade\)$/)
+    expect(problems('[explorr]\nport = 1')[0]).toMatch(/^explorr: unknown key \(expected one of: chain, .*explorer, exchange, faucet, .*arcade, etherscan\)$/)
   })
 
   test('a secret in the file is refused and pointed at the environment', () => {

@@ -21,6 +21,8 @@ export type Config = ConfigFile & {
   devState: string | null
   /** `dev.artifacts` resolved to absolute paths the same way. */
   devArtifacts: string[]
+  /** `verify.compilers` resolved to an absolute path the same way; null without one. */
+  verifyCompilers: string | null
   secrets: Secrets
 }
 
@@ -77,6 +79,7 @@ export function parseConfig(text: string, file: string | null, env: Record<strin
     dataDir: isAbsolute(value.data.dir) ? value.data.dir : resolve(base, value.data.dir),
     devState: value.dev.state === '' ? null : resolve(base, value.dev.state),
     devArtifacts: value.dev.artifacts.map((folder) => resolve(base, folder)),
+    verifyCompilers: value.verify.compilers === '' ? null : resolve(base, value.verify.compilers),
     secrets,
   }
 }

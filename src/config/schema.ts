@@ -99,6 +99,14 @@ export const ConfigSchema = T.Object(
         { default: 'info', description: 'one of "trace", "debug", "info", "warn", "error", "fatal", "silent"' },
       ),
     }),
+    // Verification of contracts (docs/verification.md): where compilers are found besides the
+    // bundled solc-js, svm's folders and hardhat's cache, and the bounds on compiling.
+    verify: table('verify', {
+      compilers: T.String({ default: '', description: 'a folder of solc compilers (relative to the config file), or "" for none' }),
+      concurrency: T.Integer({ minimum: 1, maximum: 16, default: 1, description: 'compiles run at once, an integer from 1 to 16' }),
+      timeoutSeconds: T.Integer({ minimum: 1, maximum: 3600, default: 60, description: 'seconds a compile may take before it is killed, an integer from 1 to 3600' }),
+      queue: T.Integer({ minimum: 0, maximum: 10_000, default: 16, description: 'verifications that may wait for a compile, an integer from 0 to 10000' }),
+    }),
     registry: table('registry', {
       source: T.String({
         minLength: 1,

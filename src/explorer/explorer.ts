@@ -3,7 +3,9 @@ import { getAddress, type Address } from 'viem'
 import type { ServiceContext } from '../context.ts'
 import type { RegistryCopy } from '../registry/copy.ts'
 import type { Spool } from '../spool/spool.ts'
+import { createContractBook } from '../contracts/book.ts'
 import { AnswerCache } from '../http/answerCache.ts'
+import { KnownContracts } from './known.ts'
 import { LiveHub } from './live.ts'
 import { METADATA_DEFAULTS, NftMetadata, type MetadataOptions } from './nftMetadata.ts'
 import { LiveNode } from './node.ts'
@@ -45,6 +47,8 @@ export type Explorer = {
   metadata: NftMetadata
   /** The names addresses go by, for the pages' rows. */
   names: ReverseNames
+  /** What the contract book knows of the contracts a transaction or a list calls, for decoding. */
+  known: KnownContracts
   timings: ExplorerTimings
   /** Answers kept a few seconds (docs/explorer.md), keyed by route and paging: an address, a transaction, the token lists, an NFT. */
   answers: AnswerCache
@@ -82,6 +86,7 @@ export function createExplorer(context: ServiceContext, spool: Spool, copy: Regi
     probes: new ContractProbes(node, t.answerCacheMs),
     metadata: new NftMetadata(node, t.metadata),
     names: new ReverseNames(node, nameRegistry, t.answerCacheMs),
+    known: new KnownContracts(createContractBook(db), t.answerCacheMs),
     timings: t,
     answers: new AnswerCache(() => 0, t.answerCacheMs),
     collections: new AnswerCache(() => 0, t.collectionCacheMs),

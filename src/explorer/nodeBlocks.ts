@@ -1,8 +1,8 @@
 import type { Hex } from 'viem'
 import { blockAsMiniBlock } from '../chain/miniBlocks.ts'
-import { methodName } from './decode/decode.ts'
 import { checksum, checksumOrNull } from '../eth/address.ts'
 import { decimal, quantity } from '../eth/quantity.ts'
+import { tableNamer, type MethodNamer } from './known.ts'
 import type { RegistryView } from './registryView.ts'
 
 /** A block as the node's JSON-RPC gives it, with full transactions. */
@@ -35,9 +35,10 @@ export function miniFromBlock(block: NodeBlock) {
 }
 
 /** A transaction the node gave, as a list line (the spool's fields it cannot know are absent). */
-export function nodeTxSummary(tx: NodeTx, block: NodeBlock, registry: RegistryView) {
+export function nodeTxSummary(tx: NodeTx, block: NodeBlock, registry: RegistryView, nameMethod: MethodNamer = tableNamer) {
   const from = checksum(tx.from)
   const to = checksumOrNull(tx.to)
+  const selector = tx.input.length >= 10 ? (tx.input.slice(0, 10) as Hex) : null
   return {
     hash: tx.hash,
     blockNumber: quantity(tx.blockNumber),
@@ -48,7 +49,7 @@ export function nodeTxSummary(tx: NodeTx, block: NodeBlock, registry: RegistryVi
     to,
     toLabel: registry.labelName(to),
     value: decimal(tx.value),
-    method: tx.to === null ? 'create' : (methodName(tx.input.length >= 10 ? (tx.input.slice(0, 10) as Hex) : null) ?? (tx.input.length >= 10 ? tx.input.slice(0, 10) : null)),
+    method: tx.to === null ? 'create' : (nameMethod(tx.to, selector) ?? selector),
   }
 }
 

@@ -1,8 +1,8 @@
 import type { Address, Hex } from 'viem'
-import { methodName } from './decode/decode.ts'
 import { checksum, checksumOrNull } from '../eth/address.ts'
 import { hex } from '../eth/bytes.ts'
 import { fee } from './format.ts'
+import { tableNamer, type MethodNamer } from './known.ts'
 import type { Probe } from './probes.ts'
 import type { RankedAccount } from './read/tally.ts'
 import type { ListedTransfer } from './read/transfers.ts'
@@ -25,8 +25,8 @@ export function miniRow(mini: Mini) {
   return { number: mini.number, blockNumber: mini.blockNumber, hash: hex(mini.hash), timestamp_us: mini.timestampUs, txCount: mini.txCount }
 }
 
-/** One line of a transaction list. */
-export function txSummary(tx: TxSummary, registry: RegistryView) {
+/** One line of a transaction list; `nameMethod` names its method (by the target's ABI where the list looked it up). */
+export function txSummary(tx: TxSummary, registry: RegistryView, nameMethod: MethodNamer = tableNamer) {
   const from = checksum(tx.from)
   const to = checksumOrNull(tx.to)
   const selector = tx.selector?.length === 4 ? hex(tx.selector) : null
@@ -41,7 +41,7 @@ export function txSummary(tx: TxSummary, registry: RegistryView) {
     toLabel: registry.labelName(to),
     created: checksumOrNull(tx.created),
     value: tx.value,
-    method: tx.created ? 'create' : (methodName(selector as Hex | null) ?? selector),
+    method: tx.created ? 'create' : (nameMethod(tx.to, selector as Hex | null) ?? selector),
     success: tx.status === 1,
     gasUsed: tx.gasUsed,
     fee: fee(tx.gasUsed, tx.effectiveGasPrice),

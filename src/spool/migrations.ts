@@ -1,4 +1,5 @@
 import type { Database } from 'bun:sqlite'
+import { backfillCreations } from './creations.ts'
 
 /**
  * A schema change, applied once, in order, and recorded by id. Each layer (the spool, each
@@ -7,8 +8,11 @@ import type { Database } from 'bun:sqlite'
  * `restarts` names a derived stream that must derive everything again once this is applied (its
  * tables changed shape and the SQL emptied them): the spool forgets that stream's cursor, and
  * the stream starts over from the spool's first log. The spool holds every log, so nothing is lost.
+ *
+ * `fill` derives, in the same transaction, what a new table must hold of the rows already there
+ * (what SQL alone cannot read, such as the stored call trees).
  */
-export type Migration = { id: string; sql: string; restarts?: string }
+export type Migration = { id: string; sql: string; restarts?: string; fill?: (db: Database) => void }
 
 export const spoolMigrations: Migration[] = [
   {
@@ -123,6 +127,25 @@ export const spoolMigrations: Migration[] = [
     `,
   },
   {
+    // Every contract creation, by the address made (src/spool/creations.ts): the transactions'
+    // own and those of the CREATE and CREATE2 frames of their call trees. `frame` is the
+    // creating frame's path in the tree ("0.2.1"), null for a transaction's own creation. An
+    // address made again after its contract was destroyed has a row per creation.
+    id: 'spool/004-contract-creations',
+    sql: `
+      CREATE TABLE contract_creations (
+        address BLOB NOT NULL,
+        tx_id INTEGER NOT NULL,
+        block_number INTEGER NOT NULL,
+        creator BLOB NOT NULL,               -- the transaction's sender, or the creating frame's
+        frame TEXT,
+        PRIMARY KEY (address, tx_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX contract_creations_tx ON contract_creations(tx_id);
+    `,
+    fill: backfillCreations,
+  },
+  {
     // Verified contracts (docs/verification.md): what a verification proved of an address, kept
     // beside the chain it describes. `block_number` is the block of the contract's creation, so
     // a reorganisation that takes the creation back takes the verification with it (rollbackTo).
@@ -165,6 +188,7 @@ export function migrate(db: Database, migrations: Migration[]): string[] {
     if (done.has(migration.id)) continue
     db.transaction(() => {
       db.run(migration.sql)
+      migration.fill?.(db)
       if (migration.restarts) db.run('DELETE FROM stream_cursors WHERE name = ?', [migration.restarts])
       db.run('INSERT INTO migrations (id, applied_at) VALUES (?, ?)', [migration.id, Date.now()])
     })()

@@ -3,6 +3,7 @@ import { blockAsMiniBlock } from '../chain/miniBlocks.ts'
 import { blob, hex } from '../eth/bytes.ts'
 import { decimal, quantity } from '../eth/quantity.ts'
 import { txId } from './codec.ts'
+import { prepareCreations, recordCreations } from './creations.ts'
 import { getMeta, setMeta } from './db.ts'
 import type { BlockBundle } from './fetchBlocks.ts'
 import { packTrace } from './traces.ts'
@@ -39,6 +40,7 @@ export function prepare(db: Database) {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     trace: db.prepare('INSERT INTO traces (tx_id, trace) VALUES (?, ?)'),
+    creation: prepareCreations(db),
   }
 }
 
@@ -108,6 +110,14 @@ export function writeBatch(db: Database, statements: Statements, bundles: BlockB
           logs++
         }
         if (traces) statements.trace.run(id, packTrace(traces[index]!, { from: tx.from, to: tx.to ?? null, value: tx.value, input: tx.input }))
+        recordCreations(statements.creation, {
+          txId: id,
+          blockNumber: number,
+          from: tx.from,
+          created: receipt.contractAddress ?? null,
+          status: quantity(receipt.status),
+          trace: traces ? traces[index]! : null,
+        })
       })
     }
     setMeta(db, 'cursor', String(quantity(bundles.at(-1)!.block.number)))
@@ -125,6 +135,7 @@ export function rollbackTo(db: Database, ancestor: number, alsoInside: () => voi
   db.transaction(() => {
     db.run('DELETE FROM logs WHERE tx_id >= ?', [firstOrphanTx])
     db.run('DELETE FROM traces WHERE tx_id >= ?', [firstOrphanTx])
+    db.run('DELETE FROM contract_creations WHERE tx_id >= ?', [firstOrphanTx])
     db.run('DELETE FROM txs WHERE id >= ?', [firstOrphanTx])
     db.run('DELETE FROM minis WHERE block_number > ?', [ancestor])
     db.run('DELETE FROM blocks WHERE number > ?', [ancestor])

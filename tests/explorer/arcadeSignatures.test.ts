@@ -2,7 +2,7 @@ import { expect, test } from 'bun:test'
 import { encodeAbiParameters, toFunctionSelector, type AbiEvent, type AbiFunction, type Hex } from 'viem'
 import { formatAbiItem } from 'viem/utils'
 import { ours } from '../../src/devnet/artifacts.ts'
-import { decodeInput, decodeLog } from '../../src/explorer/decode/decode.ts'
+import { decodeInput, decodeLog } from '../../src/decode/decode.ts'
 import { eventTopics } from '../../src/eth/events.ts'
 
 // The explorer names every call a player or the bank's owner makes, and every event the arcade

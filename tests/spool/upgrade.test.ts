@@ -76,7 +76,7 @@ test("a fresh spool has the same indexes on the spool's tables, none of them nam
     .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name NOT GLOB 'explorer_*' AND tbl_name NOT GLOB 'v2_*' AND tbl_name NOT GLOB 'cl_*' ORDER BY name")
     .all()
     .map((row) => row.name)
-  expect(onSpoolTables).toEqual(['blocks_active', 'logs_address', 'logs_topic0', 'minis_block', 'minis_hash', 'txs_from', 'txs_to'])
+  expect(onSpoolTables).toEqual(['blocks_active', 'contract_creations_tx', 'logs_address', 'logs_topic0', 'minis_block', 'minis_hash', 'txs_from', 'txs_to', 'verified_contracts_block', 'verified_contracts_code'])
   db.close()
 })
 

@@ -47,6 +47,8 @@ export function accountRoutes(explorer: Explorer) {
     const hashes = txHashes(db, [...(creation ? [creation.txId] : []), ...created.map((entry) => entry.txId)])
 
     const tokenTransfers = addressTransfers(db, bytes, true, paging)
+    const transactions = addressTransactions(db, bytes, creation?.txId ?? null, paging)
+    const nameMethod = await explorer.known.namer(transactions.map((tx) => tx.to))
     const held = nftsHeld(db, bytes).map((holding) => ({
       token: checksum(holding.token),
       tokenId: holding.tokenId,
@@ -119,7 +121,7 @@ export function accountRoutes(explorer: Explorer) {
       // The name-service record of the name the address goes by: null with no name service, no
       // reverse record (or one whose name expired or resolves elsewhere), or the node away.
       name: nameRegistry ? reverseResult(results, nameAt) : null,
-      transactions: addressTransactions(db, bytes, creation?.txId ?? null, paging).map((tx) => txSummary(tx, registry)),
+      transactions: transactions.map((tx) => txSummary(tx, registry, nameMethod)),
       tokenTransfers: tokenTransfers.map((transfer) => transferRow(transfer, registry, tokenMeta)),
       nftTransfers: addressTransfers(db, bytes, false, paging).map((transfer) => transferRow(transfer, registry)),
     }

@@ -30,7 +30,9 @@ export function blockRoutes(explorer: Explorer) {
       if (gap) throw new NotFoundError(`block ${number} is in a history gap: the node no longer had blocks ${gap.from} to ${gap.to} when the spool reached them`)
       throw new NotFoundError('unknown block')
     }
-    const transactions = blockTxs(db, block.number, page(query, PAGE.block)).map((tx) => txSummary(tx, registry))
+    const txs = blockTxs(db, block.number, page(query, PAGE.block))
+    const name = await explorer.known.namer(txs.map((tx) => tx.to))
+    const transactions = txs.map((tx) => txSummary(tx, registry, name))
     const miner = checksumOrNull(block.miner)
     return {
       ...blockRow(block),

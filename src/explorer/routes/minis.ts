@@ -18,10 +18,12 @@ import { miniRow, txSummary } from '../rows.ts'
 export function miniRoutes(explorer: Explorer) {
   const { db, registry, node } = explorer
 
-  const fromIndex = (mini: Mini, { limit, offset }: Page) => {
+  const fromIndex = async (mini: Mini, { limit, offset }: Page) => {
     // Its transactions are its block's from its first, as many as it carried.
     const count = Math.max(0, Math.min(limit, mini.txCount - offset))
-    const transactions = blockTxs(db, mini.blockNumber, { limit: count, offset, fromIndex: miniFirstTxIndex(db, mini) }).map((tx) => txSummary(tx, registry))
+    const txs = blockTxs(db, mini.blockNumber, { limit: count, offset, fromIndex: miniFirstTxIndex(db, mini) })
+    const name = await explorer.known.namer(txs.map((tx) => tx.to))
+    const transactions = txs.map((tx) => txSummary(tx, registry, name))
     return { ...miniRow(mini), source: 'index', transactions }
   }
 
@@ -33,6 +35,8 @@ export function miniRoutes(explorer: Explorer) {
     ])
     const block = valueOf<NodeBlock>(results, 0)
     if (!block) return null
+    const shown = (block.transactions as NodeTx[]).slice(offset, offset + limit)
+    const name = await explorer.known.namer(shown.map((tx) => tx.to))
     const receipts = valueOf<NodeReceipt[]>(results, 1) ?? (results && answerKind(results[1]!) === 'unsupported' ? await receiptsOneByOne(block) : [])
     return {
       ...miniFromBlock(block),
@@ -40,7 +44,7 @@ export function miniRoutes(explorer: Explorer) {
       stateDiffHash: block.stateDiffHash ?? block.stateRoot ?? null,
       sequencerSig: block.sequencerSig ?? null,
       receipts: receipts.map(nodeReceipt),
-      transactions: (block.transactions as NodeTx[]).slice(offset, offset + limit).map((tx) => nodeTxSummary(tx, block, registry)),
+      transactions: shown.map((tx) => nodeTxSummary(tx, block, registry, name)),
     }
   }
 

@@ -25,13 +25,17 @@ export function chartPoints(db: Database, limit: number) {
 
 export function overviewRoutes(explorer: Explorer) {
   const { db, registry } = explorer
-  const overview = () => ({
-    stats: explorer.stats.stats(),
-    charts: chartPoints(db, OVERVIEW.charts),
-    blocks: latestBlocks(db, { limit: OVERVIEW.blocks, active: true }).map(blockRow),
-    txs: latestTxs(db, { limit: OVERVIEW.txs }).map((tx) => txSummary(tx, registry)),
-    topAccounts: rankedAccounts(db, { limit: OVERVIEW.accounts, offset: 0 }).map((account) => accountRow(account, registry)),
-  })
+  const overview = async () => {
+    const txs = latestTxs(db, { limit: OVERVIEW.txs })
+    const name = await explorer.known.namer(txs.map((tx) => tx.to))
+    return {
+      stats: explorer.stats.stats(),
+      charts: chartPoints(db, OVERVIEW.charts),
+      blocks: latestBlocks(db, { limit: OVERVIEW.blocks, active: true }).map(blockRow),
+      txs: txs.map((tx) => txSummary(tx, registry, name)),
+      topAccounts: rankedAccounts(db, { limit: OVERVIEW.accounts, offset: 0 }).map((account) => accountRow(account, registry)),
+    }
+  }
   // The overview is the stats plus four small reads, kept as briefly as the stats themselves.
   return new Elysia({ name: 'explorer-overview' })
     .get('/overview', () => explorer.lists.answer('overview', overview))

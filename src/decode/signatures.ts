@@ -1,7 +1,8 @@
-import { parseAbi } from 'viem'
+import { parseAbi, type Abi } from 'viem'
+import { stackErrors } from './stackErrors.ts' with { type: 'macro' }
 
 /**
- * The methods the explorer names in transactions: the common token standards, wrapped ether,
+ * The methods named in transactions when the called contract's own ABI is not known: the common token standards, wrapped ether,
  * the Uniswap V2 and V3 routers, pairs, factories and position manager, the faucet, the arcade
  * bank and its games, the fee router, the name registry, the token launcher, the price feed, and
  * the multicall forms. Anything else shows its selector. The table is
@@ -201,3 +202,12 @@ export const EVENT_SIGNATURES = [
 export const methodAbi = parseAbi(METHOD_SIGNATURES)
 export const nftMethodAbi = parseAbi(NFT_METHOD_SIGNATURES)
 export const eventAbi = parseAbi(EVENT_SIGNATURES)
+
+export type AbiError = Extract<Abi[number], { type: 'error' }>
+
+/**
+ * The custom errors of the stack's own contracts (the faucet's `NotOperator`, the arcade's
+ * `StakeOutOfRange`...), taken from their compiled ABIs when the code is built, so a revert of a
+ * contract nobody verified is still named.
+ */
+export const errorAbi = stackErrors() as unknown as readonly AbiError[]
