@@ -3,7 +3,7 @@ import { basename, dirname, join, resolve } from 'node:path'
 import { keccak256, type Abi, type Hex } from 'viem'
 import { createCache } from '../cache.ts'
 import type { MatchKind } from '../spool/verified.ts'
-import { maskedRuntimeHash, referencesFit, type ImmutableReferences } from '../verify/mask.ts'
+import { bare, maskedRuntimeHash, zero, type ImmutableReferences } from '../verify/bytecode.ts'
 
 /** A contract on chain matched to a build artifact of a local folder. */
 export type ArtifactMatch = {
@@ -23,7 +23,8 @@ export type ArtifactMatch = {
  * so a new `forge build` is seen without a restart.
  */
 export type ArtifactIndex = {
-  match: (code: Uint8Array) => ArtifactMatch | null
+  /** The artifact whose runtime code `code` (hex, with or without 0x) is, or null. */
+  match: (code: string) => ArtifactMatch | null
   /** Looks the folders over now (a test's, or a caller that knows they changed). */
   refresh: () => void
   /** The number of artifacts with runtime code indexed. */
@@ -44,7 +45,8 @@ type Entry = {
   name: string
   path: string
   abi: Abi
-  code: Uint8Array
+  /** Bare hex, as compiled: zeros where the immutables and the libraries' addresses go. */
+  code: string
   references: ImmutableReferences
   hash: Hex
   /** The build info file, and the source files of this contract's compile when the metadata lists them. */
@@ -133,7 +135,7 @@ export function createArtifactIndex(folders: string[], options: ArtifactIndexOpt
       abi: json.abi as Abi,
       code: linked.code,
       references: allReferences,
-      hash: maskedRuntimeHash(linked.code, allReferences),
+      hash: maskedRuntimeHash(linked.code, { immutableReferences: allReferences }),
       buildInfo,
       sourcePaths: metadata?.sources ? Object.keys(metadata.sources) : null,
     }]
@@ -167,29 +169,22 @@ export function createArtifactIndex(folders: string[], options: ArtifactIndexOpt
   return {
     refresh,
     size: () => [...byLength.values()].reduce((sum, entries) => sum + entries.length, 0),
-    match(code) {
+    match(onChain) {
       if (now() - lookedAt >= debounceMs) refresh()
+      const code = bare(onChain)
       const hashes = new Map<string, Hex>()
       for (const entry of byLength.get(code.length) ?? []) {
-        if (!referencesFit(entry.references, code.length)) continue
         const key = JSON.stringify(entry.references)
-        const hash = hashes.get(key) ?? maskedRuntimeHash(code, entry.references)
+        const hash = hashes.get(key) ?? maskedRuntimeHash(code, { immutableReferences: entry.references })
         hashes.set(key, hash)
         if (hash !== entry.hash) continue
         // Exact: equal with only the immutables' bytes taken from the chain, metadata included.
-        const exact = Buffer.from(zeroImmutables(code, entry.references)).equals(Buffer.from(entry.code))
+        const exact = zero(code, Object.values(entry.references).flat()) === entry.code
         return { name: entry.name, path: entry.path, abi: entry.abi, match: exact ? 'exact_match' : 'match', sources: sourcesOf(entry) }
       }
       return null
     },
   }
-}
-
-/** The code with the immutables' bytes zeroed and its metadata kept, as an artifact holds it. */
-function zeroImmutables(code: Uint8Array, references: ImmutableReferences): Uint8Array {
-  const zeroed = Uint8Array.from(code)
-  for (const spots of Object.values(references)) for (const { start, length } of spots) zeroed.fill(0, start, start + length)
-  return zeroed
 }
 
 /** A build info's source keys (for forge's artifacts) and immutable references by `path:Name` (for hardhat's). */
@@ -218,7 +213,7 @@ function indexBuildInfo(info: any): { keys: string[]; refs: Map<string, Immutabl
  * Runtime code as an artifact writes it, its unlinked libraries' placeholders (`__$…$__`, 40
  * characters) zeroed and named as references to mask; null for text that is not code.
  */
-function unlinked(object: string): { code: Uint8Array; libraries: ImmutableReferences } | null {
+function unlinked(object: string): { code: string; libraries: ImmutableReferences } | null {
   let text = object.startsWith('0x') ? object.slice(2) : object
   const spots: Array<{ start: number; length: number }> = []
   for (let at = text.indexOf('__'); at !== -1; at = text.indexOf('__', at + 40)) {
@@ -227,7 +222,7 @@ function unlinked(object: string): { code: Uint8Array; libraries: ImmutableRefer
     text = text.slice(0, at) + '0'.repeat(40) + text.slice(at + 40)
   }
   if (text.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(text)) return null
-  return { code: Buffer.from(text, 'hex'), libraries: spots.length ? { libraries: spots } : {} }
+  return { code: text.toLowerCase(), libraries: spots.length ? { libraries: spots } : {} }
 }
 
 function parseOr(text: string): any {

@@ -3,8 +3,8 @@ import UniswapV2FactoryBuild from '@uniswap/v2-core/build/UniswapV2Factory.json'
 import UniswapV2PairBuild from '@uniswap/v2-core/build/UniswapV2Pair.json' with { type: 'json' }
 import UniswapV3FactoryBuild from '@uniswap/v3-core/artifacts/contracts/UniswapV3Factory.sol/UniswapV3Factory.json' with { type: 'json' }
 import UniswapV3PoolBuild from '@uniswap/v3-core/artifacts/contracts/UniswapV3Pool.sol/UniswapV3Pool.json' with { type: 'json' }
+import { bare, maskedRuntimeHash, zero, type ImmutableReferences } from '../verify/bytecode.ts'
 import { immutablePlaceholders } from '../verify/immutables.ts'
-import { maskedRuntimeHash, type ImmutableReferences } from '../verify/mask.ts'
 import type { DevClients, Manifest } from './deploy.ts'
 import { ownSources } from './ownSources.ts' with { type: 'macro' }
 import ArcadeBank from '../../contracts/out/ArcadeBank.json' with { type: 'json' }
@@ -56,19 +56,16 @@ export type OwnVerification = {
   }
 }
 
-type Runtime = { abi: Abi; code: Uint8Array; immutableReferences: ImmutableReferences }
+/** A runtime code as compiled (bare hex, zeros where the immutables go). */
+type Runtime = { abi: Abi; code: string; immutableReferences: ImmutableReferences }
 
-const bytes = (hex: string) => new Uint8Array(Buffer.from(hex.replace(/^0x/, ''), 'hex'))
 const ourRuntime = (json: { abi: unknown; deployedBytecode: string; immutableReferences: ImmutableReferences }): Runtime => ({
   abi: json.abi as Abi,
-  code: bytes(json.deployedBytecode),
+  code: bare(json.deployedBytecode),
   immutableReferences: json.immutableReferences,
 })
 // The npm artifacts carry no compiler output beside the code: the immutables are found in it.
-const npmRuntime = (abi: unknown, deployed: string): Runtime => {
-  const code = bytes(deployed)
-  return { abi: abi as Abi, code, immutableReferences: immutablePlaceholders(code) }
-}
+const npmRuntime = (abi: unknown, deployed: string): Runtime => ({ abi: abi as Abi, code: bare(deployed), immutableReferences: immutablePlaceholders(deployed) })
 
 /** The runtime code of every contract whose sources the stack ships, as compiled. */
 const RUNTIMES: Record<string, Runtime> = {
@@ -140,20 +137,20 @@ export async function ownVerifications({ publicClient }: DevClients, manifest: M
   ])
   if (pairs[0]?.args.pair) targets.push([pairs[0].args.pair, 'UniswapV2Pair'])
   if (pools[0]?.args.pool) targets.push([pools[0].args.pool, 'UniswapV3Pool'])
-  const found = await Promise.all(targets.map(async ([address, artifact]) => verificationOf(address, artifact, bytes((await publicClient.getCode({ address })) ?? '0x'))))
+  const found = await Promise.all(targets.map(async ([address, artifact]) => verificationOf(address, artifact, (await publicClient.getCode({ address })) ?? '0x')))
   return found.filter((verification) => verification !== null)
 }
 
-/** The verification of `address` as `artifact` given its code on chain, or null when the code is not the artifact's. */
-export function verificationOf(address: Address, artifact: string, code: Uint8Array): OwnVerification | null {
+/** The verification of `address` as `artifact` given its code on chain (hex), or null when the code is not the artifact's. */
+export function verificationOf(address: Address, artifact: string, onChain: string): OwnVerification | null {
   const runtime = RUNTIMES[artifact]
   const source = OWN_SOURCES.contracts[artifact]
+  const code = bare(onChain)
   if (!runtime || !source || code.length !== runtime.code.length) return null
-  const codeHash = maskedRuntimeHash(code, runtime.immutableReferences)
-  if (codeHash !== maskedRuntimeHash(runtime.code, runtime.immutableReferences)) return null
-  const zeroed = Uint8Array.from(code)
-  for (const spots of Object.values(runtime.immutableReferences)) for (const { start, length } of spots) zeroed.fill(0, start, start + length)
-  const match = Buffer.from(zeroed).equals(Buffer.from(runtime.code)) ? 'exact_match' : 'match'
+  const mask = { immutableReferences: runtime.immutableReferences }
+  const codeHash = maskedRuntimeHash(code, mask)
+  if (codeHash !== maskedRuntimeHash(runtime.code, mask)) return null
+  const match = zero(code, Object.values(runtime.immutableReferences).flat()) === runtime.code ? 'exact_match' : 'match'
   const sources = Object.fromEntries(Object.entries(source.sources).map(([name, file]) => [name, OWN_SOURCES.files[file]!]))
   const main = sources[source.contractIdentifier.slice(0, source.contractIdentifier.lastIndexOf(':'))] ?? ''
   return {

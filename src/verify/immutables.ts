@@ -1,4 +1,4 @@
-import { metadataLength, type ImmutableReferences } from './mask.ts'
+import { bare, trailingAuxdata, type ImmutableReferences } from './bytecode.ts'
 
 /**
  * The immutable references of a compiled runtime code whose compiler output is not at hand (an
@@ -7,15 +7,16 @@ import { metadataLength, type ImmutableReferences } from './mask.ts'
  * constant with a short PUSH, never with 32 bytes of zeros. The opcodes are walked so that the
  * data of other PUSHes is not read as code; the metadata at the end is left out.
  */
-export function immutablePlaceholders(runtime: Uint8Array): ImmutableReferences {
-  const end = runtime.length - metadataLength(runtime)
+export function immutablePlaceholders(runtime: string): ImmutableReferences {
+  const code = bare(runtime)
+  const end = trailingAuxdata(code)?.start ?? code.length / 2
+  const zeros = '0'.repeat(64)
   const spots: Array<{ start: number; length: number }> = []
   for (let at = 0; at < end; at++) {
-    const op = runtime[at]!
+    const op = Number.parseInt(code.slice(at * 2, at * 2 + 2), 16)
     if (op < 0x60 || op > 0x7f) continue
-    const size = op - 0x5f
-    if (op === 0x7f && at + 33 <= end && runtime.subarray(at + 1, at + 33).every((byte) => byte === 0)) spots.push({ start: at + 1, length: 32 })
-    at += size
+    if (op === 0x7f && at + 33 <= end && code.slice((at + 1) * 2, (at + 33) * 2) === zeros) spots.push({ start: at + 1, length: 32 })
+    at += op - 0x5f
   }
   return spots.length === 0 ? {} : { placeholders: spots }
 }

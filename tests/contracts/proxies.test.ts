@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { decodeEventLog, getAddress, type Address } from 'viem'
 import { createChain, type Chain } from '../../src/chain/client.ts'
-import { createContractBook, type ContractBook } from '../../src/contracts/book.ts'
+import { createContractBook } from '../../src/contracts/book.ts'
 import { detectProxy } from '../../src/contracts/proxy.ts'
 import { devAccounts } from '../../src/devnet/accounts.ts'
 import { openSpool } from '../../src/spool/db.ts'
 import { openVerificationWriter, type NewVerification } from '../../src/spool/verified.ts'
-import { maskedRuntimeHash } from '../../src/verify/mask.ts'
+import { maskedRuntimeHash } from '../../src/verify/bytecode.ts'
 import { startNode, type RunningNode } from '../helpers/devChain.ts'
 import { compileSolidity, type Compiled } from '../helpers/solidity.ts'
 
@@ -90,7 +90,7 @@ contract Forwarder {
 let node: RunningNode
 let chain: Chain
 let folder: string
-let book: ContractBook
+let book: ReturnType<typeof createContractBook>
 const compiled: Record<string, Compiled> = {}
 const at: Record<string, Address> = {}
 const { deployer } = devAccounts
@@ -116,7 +116,7 @@ beforeAll(async () => {
   const db = openSpool(path)
   const writer = openVerificationWriter(path)
   const code = (await chain.publicClient.getCode({ address: at.counter }))!
-  writer.record(verificationOf(at.counter, 'Counter', maskedRuntimeHash(code, compiled.Counter!.immutableReferences)))
+  writer.record(verificationOf(at.counter, 'Counter', maskedRuntimeHash(code, { immutableReferences: compiled.Counter!.immutableReferences })))
   writer.recordProxy({ address: at.forwarder, implementation: at.counter, blockNumber: null })
   writer.close()
   book = createContractBook(db, { chain })
@@ -198,7 +198,7 @@ describe('the book', () => {
     const path = join(folder, 'spool.sqlite')
     const writer = openVerificationWriter(path)
     const code = (await chain.publicClient.getCode({ address: at.proxy! }))!
-    writer.record(verificationOf(at.proxy!, 'Proxy1967', maskedRuntimeHash(code, {})))
+    writer.record(verificationOf(at.proxy!, 'Proxy1967', maskedRuntimeHash(code)))
     writer.close()
     const known = await book.lookup(at.proxy!)
     expect(known?.name).toBe('Proxy1967')
