@@ -86,7 +86,7 @@ export function createExplorer(context: ServiceContext, spool: Spool, copy: Regi
     probes: new ContractProbes(node, t.answerCacheMs),
     metadata: new NftMetadata(node, t.metadata),
     names: new ReverseNames(node, nameRegistry, t.answerCacheMs),
-    known: new KnownContracts(createContractBook(db), t.answerCacheMs),
+    known: new KnownContracts(context.book ?? createContractBook(db, { chain: context.chain }), t.answerCacheMs),
     timings: t,
     answers: new AnswerCache(() => 0, t.answerCacheMs),
     collections: new AnswerCache(() => 0, t.collectionCacheMs),
