@@ -101,7 +101,7 @@ test("the binary's stack dev verifies the stack's own contracts with the sources
   const stack = await startStack([BINARY], ['dev', '--config', file], { cwd: dir, env: { PATH: `${join(ROOT, 'node_modules/.bin')}:/usr/bin:/bin` }, timeoutMs: 60_000 })
   try {
     const said = stack.lines.find((line) => line.msg === "the stack's own contracts verified")
-    expect(said?.contracts).toBe(22)
+    expect(said?.contracts).toBe(26)
     const db = new Database(join(dir, 'data', SPOOL_FILE), { readonly: true })
     const faucet = verifiedContract(db, predictedAddresses().Faucet)
     db.close()

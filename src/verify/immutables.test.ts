@@ -37,4 +37,15 @@ contract Held {
     expect(immutablePlaceholders(`617f00${'00'.repeat(32)}`)).toEqual({})
     expect(immutablePlaceholders(`7f${'00'.repeat(32)}`)).toEqual({ placeholders: [{ start: 1, length: 32 }] })
   })
+
+  test("a library's call protection, the PUSH20 of zeros its code starts with, is one", () => {
+    const input = {
+      language: 'Solidity',
+      sources: { 'Far.sol': { content: '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.20;\nlibrary Far { function twice(uint256 v) public pure returns (uint256) { return v * 2; } }' } },
+      settings: { outputSelection: { '*': { '*': ['evm.deployedBytecode.object'] } } },
+    }
+    const code = JSON.parse(solc.compile(JSON.stringify(input))).contracts['Far.sol'].Far.evm.deployedBytecode.object as string
+    expect(code.startsWith(`73${'00'.repeat(20)}3014`)).toBe(true)
+    expect(immutablePlaceholders(code)).toEqual({ placeholders: [{ start: 1, length: 20 }] })
+  })
 })
