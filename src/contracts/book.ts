@@ -66,9 +66,12 @@ export type ContractBookOptions = {
 /**
  * Code at an address changes only when a reorganisation takes its creation back (a
  * self-destruct now empties only a contract of the same transaction): a read is kept a minute,
- * so a rolled-back contract is forgotten within one. No code is never kept: it may come any block.
+ * so a rolled-back contract is forgotten within one. No code (an account, or a contract yet to
+ * come) may change any block: it is kept two seconds, so a page that names an account many times
+ * asks the node once.
  */
 const CODE_TTL_MS = 60_000
+const NO_CODE_TTL_MS = 2_000
 /** A proxy's implementation changes with one transaction (an upgrade): kept seconds only. */
 const PROXY_TTL_MS = 5_000
 /** A proxy of a proxy is followed this far, and no further (a loop of proxies ends). */
@@ -96,12 +99,11 @@ export function createContractBook(reader: Database, options: ContractBookOption
     if (!chain) return null
     const key = address.toLowerCase()
     const kept = codes.get(key)
-    if (kept) return kept
-    const code = (await fromChain(() => chain.publicClient.getCode({ address: key as Address }))) ?? '0x'
-    if (code === '0x') return null
-    const entry = { code: bare(code), hashes: new Map<string, Hex>() }
-    codes.set(key, entry)
-    return entry
+    if (kept) return kept.code === '' ? null : kept
+    const code = bare((await fromChain(() => chain.publicClient.getCode({ address: key as Address }))) ?? '0x')
+    const entry = { code, hashes: new Map<string, Hex>() }
+    codes.set(key, entry, code === '' ? { ttl: NO_CODE_TTL_MS } : {})
+    return code === '' ? null : entry
   }
 
   function similar(entry: { code: string; hashes: Map<string, Hex> }): KnownBy | null {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { decodeEventLog, getAddress, type Address } from 'viem'
+import { decodeEventLog, getAddress, getContractAddress, type Address } from 'viem'
 import { createChain, type Chain } from '../../src/chain/client.ts'
 import { createContractBook } from '../../src/contracts/book.ts'
 import { detectProxy } from '../../src/contracts/proxy.ts'
@@ -234,6 +234,23 @@ describe('the book', () => {
     expect(known.by.via).toBe(at.counter!)
     expect(known.by.verification.address).toBe(at.counter!)
     expect(known.proxy).toBeNull()
+  })
+
+  test('code read from the node is kept: a new contract is seen after seconds, one taken back by a reorganisation after a minute', async () => {
+    const clock = { now: 1000 }
+    const fresh = createContractBook(openSpool(join(folder, 'spool.sqlite')), { chain, clock: () => clock.now })
+    const next = getContractAddress({ from: deployer.address, nonce: BigInt(await chain.publicClient.getTransactionCount({ address: deployer.address })) })
+    const before = await node.test.snapshot()
+    expect(await fresh.lookup(next)).toBeNull()
+    expect(getAddress(await node.deploy(deployer, compiled.Counter!, [11n]))).toBe(next)
+    expect(await fresh.lookup(next)).toBeNull()
+    clock.now += 2_500
+    expect((await fresh.lookup(next))?.by.kind).toBe('similar')
+    await node.test.revert({ id: before })
+    expect(await chain.publicClient.getCode({ address: next })).toBeUndefined()
+    expect((await fresh.lookup(next))?.by.kind).toBe('similar')
+    clock.now += 61_000
+    expect(await fresh.lookup(next)).toBeNull()
   })
 
   test('other code is not similar, and garbage is nobody', async () => {
