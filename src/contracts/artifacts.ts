@@ -62,7 +62,7 @@ export function createArtifactIndex(folders: string[], options: ArtifactIndexOpt
   const { debounceMs = 1000, maxFiles = 20_000, maxFileBytes = 256 * 1024 * 1024, now = () => performance.now() } = options
   const roots = folders.map((folder) => resolve(folder))
   const artifacts = new Map<string, Seen & { entries: Entry[] }>()
-  const buildInfos = new Map<string, Seen & { keys: string[]; refs: Map<string, ImmutableReferences> }>()
+  const buildInfos = new Map<string, Seen & BuildInfoIndex>()
   // "source path \0 keccak of its content" to the build info that compiled it: how a forge artifact finds its build info.
   let bySource = new Map<string, string>()
   let byLength = new Map<number, Entry[]>()
@@ -119,12 +119,14 @@ export function createArtifactIndex(folders: string[], options: ArtifactIndexOpt
     const sourceName: string | null = typeof json.sourceName === 'string' ? json.sourceName : (target?.[0] ?? null)
     const name: string = typeof json.contractName === 'string' ? json.contractName : (target?.[1] ?? basename(path, '.json'))
     let buildInfo: string | null = null
-    let references: ImmutableReferences = json.deployedBytecode?.immutableReferences ?? {}
-    // hardhat: X.dbg.json names the build info, whose output has the immutable references.
+    let references = cleanReferences(json.deployedBytecode?.immutableReferences)
+    let sourcePaths: string[] | null = metadata?.sources && typeof metadata.sources === 'object' ? Object.keys(metadata.sources) : null
+    // hardhat: X.dbg.json names the build info, whose output has the immutable references and the metadata.
     const debug = readJson(path.replace(/\.json$/, '.dbg.json'), 1024 * 1024)
     if (typeof debug?.buildInfo === 'string') {
       buildInfo = resolve(dirname(path), debug.buildInfo)
-      references = buildInfos.get(buildInfo)?.refs.get(`${sourceName}:${name}`) ?? references
+      const compiled = buildInfos.get(buildInfo)?.contracts.get(`${sourceName}:${name}`)
+      if (compiled) ({ references, sourcePaths } = { references: compiled.references, sourcePaths: compiled.sourcePaths ?? sourcePaths })
     } else if (sourceName && metadata?.sources?.[sourceName]?.keccak256) {
       buildInfo = bySource.get(`${sourceName}\0${metadata.sources[sourceName].keccak256}`) ?? null
     }
@@ -137,7 +139,7 @@ export function createArtifactIndex(folders: string[], options: ArtifactIndexOpt
       references: allReferences,
       hash: maskedRuntimeHash(linked.code, { immutableReferences: allReferences }),
       buildInfo,
-      sourcePaths: metadata?.sources ? Object.keys(metadata.sources) : null,
+      sourcePaths,
     }]
   }
 
@@ -187,26 +189,42 @@ export function createArtifactIndex(folders: string[], options: ArtifactIndexOpt
   }
 }
 
-/** A build info's source keys (for forge's artifacts) and immutable references by `path:Name` (for hardhat's). */
-function indexBuildInfo(info: any): { keys: string[]; refs: Map<string, ImmutableReferences> } {
+/** What a build info tells of its contracts, by `path:Name`: their immutable references and the sources of each. */
+type BuildInfoIndex = { keys: string[]; contracts: Map<string, { references: ImmutableReferences; sourcePaths: string[] | null }> }
+
+/** A build info's source keys (for forge's artifacts) and its contracts (for hardhat's). */
+function indexBuildInfo(info: any): BuildInfoIndex {
   const keys: string[] = []
-  const refs = new Map<string, ImmutableReferences>()
+  const contracts = new Map<string, { references: ImmutableReferences; sourcePaths: string[] | null }>()
   const sources = info?.input?.sources
   if (sources && typeof sources === 'object') {
     for (const [path, source] of Object.entries(sources as Record<string, { content?: unknown }>)) {
       if (typeof source?.content === 'string') keys.push(`${path}\0${keccak256(Buffer.from(source.content, 'utf8'))}`)
     }
   }
-  const contracts = info?.output?.contracts
-  if (contracts && typeof contracts === 'object') {
-    for (const [path, byName] of Object.entries(contracts as Record<string, Record<string, any>>)) {
+  const output = info?.output?.contracts
+  if (output && typeof output === 'object') {
+    for (const [path, byName] of Object.entries(output as Record<string, Record<string, any>>)) {
       for (const [name, contract] of Object.entries(byName ?? {})) {
-        const found = contract?.evm?.deployedBytecode?.immutableReferences
-        if (found && typeof found === 'object') refs.set(`${path}:${name}`, found)
+        const metadata = typeof contract?.metadata === 'string' ? parseOr(contract.metadata) : null
+        const sourcePaths = metadata?.sources && typeof metadata.sources === 'object' ? Object.keys(metadata.sources) : null
+        contracts.set(`${path}:${name}`, { references: cleanReferences(contract?.evm?.deployedBytecode?.immutableReferences), sourcePaths })
       }
     }
   }
-  return { keys, refs }
+  return { keys, contracts }
+}
+
+/** Immutable references as a build wrote them, keeping only well-formed places (a file is the developer's, not to be trusted blindly). */
+function cleanReferences(value: unknown): ImmutableReferences {
+  const clean: ImmutableReferences = {}
+  if (!value || typeof value !== 'object') return clean
+  for (const [id, spots] of Object.entries(value as Record<string, unknown>)) {
+    if (!Array.isArray(spots)) continue
+    const good = spots.filter((spot) => Number.isSafeInteger(spot?.start) && Number.isSafeInteger(spot?.length) && spot.start >= 0 && spot.length > 0 && spot.length <= 32)
+    if (good.length > 0) clean[id] = good.map(({ start, length }) => ({ start, length }))
+  }
+  return clean
 }
 
 /**

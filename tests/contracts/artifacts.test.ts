@@ -122,6 +122,35 @@ describe('hardhat artifacts/', () => {
     expect(found?.path).toBe(join(artifacts, 'src/Counter.sol', 'Counter.json'))
     expect(found?.sources).toEqual({ 'src/Counter.sol': COUNTER, 'src/Steps.sol': STEPS })
   })
+
+  test("a build info of several contracts gives each only its own compile's sources, from its metadata", () => {
+    const artifacts = join(tempFolder(), 'artifacts')
+    const build = compileSolidity({ 'contracts/Counter.sol': COUNTER, 'contracts/Steps.sol': STEPS, 'contracts/Greeter.sol': GREETER })
+    writeHardhatArtifacts(artifacts, build)
+    const index = createArtifactIndex([artifacts])
+    expect(index.match(onChain(build.contracts['contracts/Counter.sol:Counter']!))?.sources).toEqual({ 'contracts/Counter.sol': COUNTER, 'contracts/Steps.sol': STEPS })
+    expect(index.match(onChain(build.contracts['contracts/Greeter.sol:Greeter']!))?.sources).toEqual({ 'contracts/Greeter.sol': GREETER })
+  })
+})
+
+describe('a folder that holds more than artifacts', () => {
+  test('malformed files and references are passed over without harm', () => {
+    const out = join(tempFolder(), 'out')
+    writeForgeOut(out, counterBuild)
+    const path = join(out, 'Counter.sol', 'Counter.json')
+    const artifact = JSON.parse(readFileSync(path, 'utf8'))
+    artifact.deployedBytecode.immutableReferences = { 1: [{ start: -5, length: 1e9 }], 2: 'nonsense', 3: [{ start: 'x' }] }
+    writeFileSync(path, JSON.stringify(artifact))
+    writeFileSync(join(out, 'notes.json'), '{"abi": 3}')
+    writeFileSync(join(out, 'broken.json'), '{')
+    writeFileSync(join(out, 'odd.json'), JSON.stringify({ abi: [], deployedBytecode: { object: '0xzz' } }))
+    const index = createArtifactIndex([out])
+    // the references were nonsense: its immutables are not masked, so only the code as compiled matches
+    expect(index.match(onChain(counter))).toBeNull()
+    expect(index.match(counter.deployedBytecode)?.name).toBe('Counter')
+    // Counter and the Steps library of its compile; none of the other files
+    expect(index.size()).toBe(2)
+  })
 })
 
 describe('a build while it runs', () => {
