@@ -3,7 +3,7 @@ import { basename, dirname, join, resolve } from 'node:path'
 import { keccak256, type Abi, type Hex } from 'viem'
 import { createCache } from '../cache.ts'
 import type { MatchKind } from '../spool/verified.ts'
-import { maskedRuntimeHash, referencesFit, type ImmutableReferences } from '../verify/mask.ts'
+import { bare, maskedRuntimeHash, zero, type ImmutableReferences } from '../verify/bytecode.ts'
 
 /** A contract on chain matched to a build artifact of a local folder. */
 export type ArtifactMatch = {
@@ -23,7 +23,8 @@ export type ArtifactMatch = {
  * so a new `forge build` is seen without a restart.
  */
 export type ArtifactIndex = {
-  match: (code: Uint8Array) => ArtifactMatch | null
+  /** The artifact whose runtime code `code` (hex, with or without 0x) is, or null. */
+  match: (code: string) => ArtifactMatch | null
   /** Looks the folders over now (a test's, or a caller that knows they changed). */
   refresh: () => void
   /** The number of artifacts with runtime code indexed. */
@@ -44,7 +45,8 @@ type Entry = {
   name: string
   path: string
   abi: Abi
-  code: Uint8Array
+  /** Bare hex, as compiled: zeros where the immutables and the libraries' addresses go. */
+  code: string
   references: ImmutableReferences
   hash: Hex
   /** The build info file, and the source files of this contract's compile when the metadata lists them. */
@@ -60,7 +62,7 @@ export function createArtifactIndex(folders: string[], options: ArtifactIndexOpt
   const { debounceMs = 1000, maxFiles = 20_000, maxFileBytes = 256 * 1024 * 1024, now = () => performance.now() } = options
   const roots = folders.map((folder) => resolve(folder))
   const artifacts = new Map<string, Seen & { entries: Entry[] }>()
-  const buildInfos = new Map<string, Seen & { keys: string[]; refs: Map<string, ImmutableReferences> }>()
+  const buildInfos = new Map<string, Seen & BuildInfoIndex>()
   // "source path \0 keccak of its content" to the build info that compiled it: how a forge artifact finds its build info.
   let bySource = new Map<string, string>()
   let byLength = new Map<number, Entry[]>()
@@ -117,12 +119,14 @@ export function createArtifactIndex(folders: string[], options: ArtifactIndexOpt
     const sourceName: string | null = typeof json.sourceName === 'string' ? json.sourceName : (target?.[0] ?? null)
     const name: string = typeof json.contractName === 'string' ? json.contractName : (target?.[1] ?? basename(path, '.json'))
     let buildInfo: string | null = null
-    let references: ImmutableReferences = json.deployedBytecode?.immutableReferences ?? {}
-    // hardhat: X.dbg.json names the build info, whose output has the immutable references.
+    let references = cleanReferences(json.deployedBytecode?.immutableReferences)
+    let sourcePaths: string[] | null = metadata?.sources && typeof metadata.sources === 'object' ? Object.keys(metadata.sources) : null
+    // hardhat: X.dbg.json names the build info, whose output has the immutable references and the metadata.
     const debug = readJson(path.replace(/\.json$/, '.dbg.json'), 1024 * 1024)
     if (typeof debug?.buildInfo === 'string') {
       buildInfo = resolve(dirname(path), debug.buildInfo)
-      references = buildInfos.get(buildInfo)?.refs.get(`${sourceName}:${name}`) ?? references
+      const compiled = buildInfos.get(buildInfo)?.contracts.get(`${sourceName}:${name}`)
+      if (compiled) ({ references, sourcePaths } = { references: compiled.references, sourcePaths: compiled.sourcePaths ?? sourcePaths })
     } else if (sourceName && metadata?.sources?.[sourceName]?.keccak256) {
       buildInfo = bySource.get(`${sourceName}\0${metadata.sources[sourceName].keccak256}`) ?? null
     }
@@ -133,9 +137,9 @@ export function createArtifactIndex(folders: string[], options: ArtifactIndexOpt
       abi: json.abi as Abi,
       code: linked.code,
       references: allReferences,
-      hash: maskedRuntimeHash(linked.code, allReferences),
+      hash: maskedRuntimeHash(linked.code, { immutableReferences: allReferences }),
       buildInfo,
-      sourcePaths: metadata?.sources ? Object.keys(metadata.sources) : null,
+      sourcePaths,
     }]
   }
 
@@ -167,17 +171,17 @@ export function createArtifactIndex(folders: string[], options: ArtifactIndexOpt
   return {
     refresh,
     size: () => [...byLength.values()].reduce((sum, entries) => sum + entries.length, 0),
-    match(code) {
+    match(onChain) {
       if (now() - lookedAt >= debounceMs) refresh()
+      const code = bare(onChain)
       const hashes = new Map<string, Hex>()
       for (const entry of byLength.get(code.length) ?? []) {
-        if (!referencesFit(entry.references, code.length)) continue
         const key = JSON.stringify(entry.references)
-        const hash = hashes.get(key) ?? maskedRuntimeHash(code, entry.references)
+        const hash = hashes.get(key) ?? maskedRuntimeHash(code, { immutableReferences: entry.references })
         hashes.set(key, hash)
         if (hash !== entry.hash) continue
         // Exact: equal with only the immutables' bytes taken from the chain, metadata included.
-        const exact = Buffer.from(zeroImmutables(code, entry.references)).equals(Buffer.from(entry.code))
+        const exact = zero(code, Object.values(entry.references).flat()) === entry.code
         return { name: entry.name, path: entry.path, abi: entry.abi, match: exact ? 'exact_match' : 'match', sources: sourcesOf(entry) }
       }
       return null
@@ -185,40 +189,49 @@ export function createArtifactIndex(folders: string[], options: ArtifactIndexOpt
   }
 }
 
-/** The code with the immutables' bytes zeroed and its metadata kept, as an artifact holds it. */
-function zeroImmutables(code: Uint8Array, references: ImmutableReferences): Uint8Array {
-  const zeroed = Uint8Array.from(code)
-  for (const spots of Object.values(references)) for (const { start, length } of spots) zeroed.fill(0, start, start + length)
-  return zeroed
-}
+/** What a build info tells of its contracts, by `path:Name`: their immutable references and the sources of each. */
+type BuildInfoIndex = { keys: string[]; contracts: Map<string, { references: ImmutableReferences; sourcePaths: string[] | null }> }
 
-/** A build info's source keys (for forge's artifacts) and immutable references by `path:Name` (for hardhat's). */
-function indexBuildInfo(info: any): { keys: string[]; refs: Map<string, ImmutableReferences> } {
+/** A build info's source keys (for forge's artifacts) and its contracts (for hardhat's). */
+function indexBuildInfo(info: any): BuildInfoIndex {
   const keys: string[] = []
-  const refs = new Map<string, ImmutableReferences>()
+  const contracts = new Map<string, { references: ImmutableReferences; sourcePaths: string[] | null }>()
   const sources = info?.input?.sources
   if (sources && typeof sources === 'object') {
     for (const [path, source] of Object.entries(sources as Record<string, { content?: unknown }>)) {
       if (typeof source?.content === 'string') keys.push(`${path}\0${keccak256(Buffer.from(source.content, 'utf8'))}`)
     }
   }
-  const contracts = info?.output?.contracts
-  if (contracts && typeof contracts === 'object') {
-    for (const [path, byName] of Object.entries(contracts as Record<string, Record<string, any>>)) {
+  const output = info?.output?.contracts
+  if (output && typeof output === 'object') {
+    for (const [path, byName] of Object.entries(output as Record<string, Record<string, any>>)) {
       for (const [name, contract] of Object.entries(byName ?? {})) {
-        const found = contract?.evm?.deployedBytecode?.immutableReferences
-        if (found && typeof found === 'object') refs.set(`${path}:${name}`, found)
+        const metadata = typeof contract?.metadata === 'string' ? parseOr(contract.metadata) : null
+        const sourcePaths = metadata?.sources && typeof metadata.sources === 'object' ? Object.keys(metadata.sources) : null
+        contracts.set(`${path}:${name}`, { references: cleanReferences(contract?.evm?.deployedBytecode?.immutableReferences), sourcePaths })
       }
     }
   }
-  return { keys, refs }
+  return { keys, contracts }
+}
+
+/** Immutable references as a build wrote them, keeping only well-formed places (a file is the developer's, not to be trusted blindly). */
+function cleanReferences(value: unknown): ImmutableReferences {
+  const clean: ImmutableReferences = {}
+  if (!value || typeof value !== 'object') return clean
+  for (const [id, spots] of Object.entries(value as Record<string, unknown>)) {
+    if (!Array.isArray(spots)) continue
+    const good = spots.filter((spot) => Number.isSafeInteger(spot?.start) && Number.isSafeInteger(spot?.length) && spot.start >= 0 && spot.length > 0 && spot.length <= 32)
+    if (good.length > 0) clean[id] = good.map(({ start, length }) => ({ start, length }))
+  }
+  return clean
 }
 
 /**
  * Runtime code as an artifact writes it, its unlinked libraries' placeholders (`__$…$__`, 40
  * characters) zeroed and named as references to mask; null for text that is not code.
  */
-function unlinked(object: string): { code: Uint8Array; libraries: ImmutableReferences } | null {
+function unlinked(object: string): { code: string; libraries: ImmutableReferences } | null {
   let text = object.startsWith('0x') ? object.slice(2) : object
   const spots: Array<{ start: number; length: number }> = []
   for (let at = text.indexOf('__'); at !== -1; at = text.indexOf('__', at + 40)) {
@@ -227,7 +240,7 @@ function unlinked(object: string): { code: Uint8Array; libraries: ImmutableRefer
     text = text.slice(0, at) + '0'.repeat(40) + text.slice(at + 40)
   }
   if (text.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(text)) return null
-  return { code: Buffer.from(text, 'hex'), libraries: spots.length ? { libraries: spots } : {} }
+  return { code: text.toLowerCase(), libraries: spots.length ? { libraries: spots } : {} }
 }
 
 function parseOr(text: string): any {

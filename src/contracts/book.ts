@@ -5,7 +5,7 @@ import { fromChain, type Chain } from '../chain/client.ts'
 import { NodeUnreachableError } from '../errors.ts'
 import { checksum } from '../eth/address.ts'
 import { verifiedByCodeHash, verifiedCodeShapes, verifiedContract, verifiedProxy, type MatchKind, type VerifiedContract } from '../spool/verified.ts'
-import { maskedRuntimeHash, referencesFit } from '../verify/mask.ts'
+import { bare, maskedRuntimeHash } from '../verify/bytecode.ts'
 import type { ArtifactIndex } from './artifacts.ts'
 import { detectProxy, type DetectedProxy } from './proxy.ts'
 
@@ -48,8 +48,11 @@ export type KnownContract = {
 export type ContractBook = {
   /** What is known of `address`, or null. */
   lookup: (address: string) => Promise<KnownContract | null>
-  /** The proxy `address` is, known or not itself (a clone is never verified on its own), or null. */
-  proxyOf: (address: string) => Promise<ProxyInfo | null>
+  /**
+   * The proxy `address` is, known or not itself (a clone is never verified on its own), or null.
+   * Optional so that a book made by hand (a test's) need not have it; createContractBook's has.
+   */
+  proxyOf?: (address: string) => Promise<ProxyInfo | null>
 }
 
 export type ContractBookOptions = {
@@ -63,9 +66,12 @@ export type ContractBookOptions = {
 /**
  * Code at an address changes only when a reorganisation takes its creation back (a
  * self-destruct now empties only a contract of the same transaction): a read is kept a minute,
- * so a rolled-back contract is forgotten within one. No code is never kept: it may come any block.
+ * so a rolled-back contract is forgotten within one. No code (an account, or a contract yet to
+ * come) may change any block: it is kept two seconds, so a page that names an account many times
+ * asks the node once.
  */
 const CODE_TTL_MS = 60_000
+const NO_CODE_TTL_MS = 2_000
 /** A proxy's implementation changes with one transaction (an upgrade): kept seconds only. */
 const PROXY_TTL_MS = 5_000
 /** A proxy of a proxy is followed this far, and no further (a loop of proxies ends). */
@@ -78,35 +84,33 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/
  * with local artifacts, contracts that match one. An unreachable node leaves only what the
  * spool says.
  */
-export function createContractBook(reader: Database, options: ContractBookOptions = {}): ContractBook {
+export function createContractBook(reader: Database, options: ContractBookOptions = {}): ContractBook & Required<Pick<ContractBook, 'proxyOf'>> {
   const { chain, artifacts = null, clock } = options
-  // Per address: its code, and its masked hashes by the set of immutable references they masked.
-  const codes = createCache<string, { code: Uint8Array; hashes: Map<string, Hex> }>({
-    maxSize: 64 * 1024 * 1024,
+  // Per address: its code (bare hex), and its masked hashes by the set of immutable references they masked.
+  const codes = createCache<string, { code: string; hashes: Map<string, Hex> }>({
+    maxSize: 128 * 1024 * 1024,
     sizeCalculation: (entry) => Math.max(1, entry.code.length),
     ttl: CODE_TTL_MS,
     clock,
   })
   const proxies = createCache<string, { found: DetectedProxy | null }>({ max: 10_000, ttl: PROXY_TTL_MS, clock })
 
-  async function codeOf(address: string): Promise<{ code: Uint8Array; hashes: Map<string, Hex> } | null> {
+  async function codeOf(address: string): Promise<{ code: string; hashes: Map<string, Hex> } | null> {
     if (!chain) return null
     const key = address.toLowerCase()
     const kept = codes.get(key)
-    if (kept) return kept
-    const code = (await fromChain(() => chain.publicClient.getCode({ address: key as Address }))) ?? '0x'
-    if (code === '0x') return null
-    const entry = { code: Buffer.from(code.slice(2), 'hex'), hashes: new Map<string, Hex>() }
-    codes.set(key, entry)
-    return entry
+    if (kept) return kept.code === '' ? null : kept
+    const code = bare((await fromChain(() => chain.publicClient.getCode({ address: key as Address }))) ?? '0x')
+    const entry = { code, hashes: new Map<string, Hex>() }
+    codes.set(key, entry, code === '' ? { ttl: NO_CODE_TTL_MS } : {})
+    return code === '' ? null : entry
   }
 
-  function similar(entry: { code: Uint8Array; hashes: Map<string, Hex> }): KnownBy | null {
+  function similar(entry: { code: string; hashes: Map<string, Hex> }): KnownBy | null {
     for (const { codeHash, immutableReferences } of verifiedCodeShapes(reader)) {
-      if (!referencesFit(immutableReferences, entry.code.length)) continue
       const key = JSON.stringify(immutableReferences)
       let hash = entry.hashes.get(key)
-      if (!hash) entry.hashes.set(key, (hash = maskedRuntimeHash(entry.code, immutableReferences)))
+      if (!hash) entry.hashes.set(key, (hash = maskedRuntimeHash(entry.code, { immutableReferences })))
       if (hash !== codeHash) continue
       const verification = verifiedByCodeHash(reader, codeHash)
       if (verification) return { kind: 'similar', match: verification.match, via: verification.address, verification }
@@ -148,7 +152,7 @@ export function createContractBook(reader: Database, options: ContractBookOption
     if (kept) return kept.found
     const entry = await codeOf(address)
     if (!entry) return null
-    const found = await detectProxy(chain, key, `0x${Buffer.from(entry.code).toString('hex')}`)
+    const found = await detectProxy(chain, key, `0x${entry.code}`)
     proxies.set(key, { found })
     return found
   }

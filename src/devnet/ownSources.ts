@@ -31,10 +31,22 @@ const OURS: Layout = {
   resolve: (name) => (name.startsWith('@') ? join('node_modules', name) : join('contracts', name)),
 }
 const V2_CORE: Layout = { resolve: (name) => join('node_modules/@uniswap/v2-core', name) }
-// The package leaves out the files that make the factory and pool: contracts/vendor/ has them.
+// The packages leave out the files that make some contracts: contracts/vendor/ has them (its README says whence).
 const V3_VENDORED = ['contracts/UniswapV3Factory.sol', 'contracts/UniswapV3Pool.sol', 'contracts/UniswapV3PoolDeployer.sol', 'contracts/NoDelegateCall.sol']
 const V3_CORE: Layout = {
   resolve: (name) => join(V3_VENDORED.includes(name) ? 'contracts/vendor/uniswap-v3-core' : 'node_modules/@uniswap/v3-core', name),
+}
+
+const PERIPHERY_VENDORED = ['contracts/NonfungiblePositionManager.sol', 'contracts/SwapRouter.sol', 'contracts/NonfungibleTokenPositionDescriptor.sol']
+const V3_PERIPHERY: Layout = {
+  resolve: (name) => {
+    if (PERIPHERY_VENDORED.includes(name)) return join('contracts/vendor/uniswap-v3-periphery', name)
+    if (name === 'base64-sol/base64.sol') return 'contracts/vendor/base64-sol/base64.sol'
+    // Built against OpenZeppelin 3.4 (its own copy in the package's node_modules) and V3 core.
+    if (name.startsWith('@openzeppelin/')) return join('node_modules/@uniswap/v3-periphery/node_modules', name)
+    if (name.startsWith('@')) return join('node_modules', name)
+    return join('node_modules/@uniswap/v3-periphery', name)
+  },
 }
 
 const IMPORT = /^\s*import\s+(?:[^'";]*?\s+from\s+)?["']([^"']+)["']/gm
@@ -62,9 +74,10 @@ function closure(main: string, layout: Layout, files: Record<string, string>): R
  * compiled by contracts/compile.ts (every file of contracts/ with its imports from node_modules).
  * Uniswap V2 core: by solc 0.5.16, as its build's metadata says. Uniswap V3 core: by solc 0.7.6,
  * optimizer 800 runs and no metadata hash, as its repository's hardhat config says; the four
- * files its package leaves out are in contracts/vendor/. The V3 periphery package holds no source
- * of the position manager, the swap router or the token descriptor, and its NFT descriptor
- * imports a package it does not carry: none of them is here.
+ * files its package leaves out are in contracts/vendor/. Uniswap V3 periphery: by solc 0.7.6, the
+ * runs its hardhat config gives each contract, no metadata hash; the files its package leaves out
+ * (the position manager, the swap router, the token descriptor, and the base64 library the NFT
+ * descriptor imports) are in contracts/vendor/ too.
  */
 export function ownSources(): OwnSources {
   const files: Record<string, string> = {}
@@ -104,6 +117,23 @@ export function ownSources(): OwnSources {
       optimizer: v3.optimizer,
       evmVersion: v3.evmVersion,
       settings: { ...v3, outputSelection: { '*': { '*': ['abi', 'evm.bytecode', 'evm.deployedBytecode'] } } },
+    }
+  }
+  const periphery: Array<[string, string, number]> = [
+    ['NonfungiblePositionManager', 'contracts/NonfungiblePositionManager.sol', 2_000],
+    ['SwapRouter', 'contracts/SwapRouter.sol', 1_000_000],
+    ['NonfungibleTokenPositionDescriptor', 'contracts/NonfungibleTokenPositionDescriptor.sol', 1_000],
+    ['NFTDescriptor', 'contracts/libraries/NFTDescriptor.sol', 1_000],
+  ]
+  for (const [name, path, runs] of periphery) {
+    const settings = { optimizer: { enabled: true, runs }, evmVersion: 'istanbul', metadata: { bytecodeHash: 'none' } }
+    contracts[name] = {
+      contractIdentifier: `${path}:${name}`,
+      sources: closure(path, V3_PERIPHERY, files),
+      compilerVersion: 'v0.7.6+commit.7338295f',
+      optimizer: settings.optimizer,
+      evmVersion: settings.evmVersion,
+      settings: { ...settings, outputSelection: { '*': { '*': ['abi', 'evm.bytecode', 'evm.deployedBytecode'] } } },
     }
   }
   return { files, contracts }

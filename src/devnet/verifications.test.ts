@@ -5,11 +5,12 @@ import UniswapV2FactoryBuild from '@uniswap/v2-core/build/UniswapV2Factory.json'
 import UniswapV2PairBuild from '@uniswap/v2-core/build/UniswapV2Pair.json' with { type: 'json' }
 import UniswapV3PoolBuild from '@uniswap/v3-core/artifacts/contracts/UniswapV3Pool.sol/UniswapV3Pool.json' with { type: 'json' }
 import Faucet from '../../contracts/out/Faucet.json' with { type: 'json' }
-import { metadataLength } from '../verify/mask.ts'
+import { trailingAuxdata } from '../verify/bytecode.ts'
 import { OWN_SOURCES, verificationOf } from './verifications.ts'
 
 const ADDRESS = '0x0000000000000000000000000000000000001234'
-const bytes = (hex: string) => new Uint8Array(Buffer.from(hex.replace(/^0x/, ''), 'hex'))
+const bytes = (code: string) => new Uint8Array(Buffer.from(code.replace(/^0x/, ''), 'hex'))
+const hex = (code: Uint8Array) => Buffer.from(code).toString('hex')
 
 /** The Faucet's runtime code as its constructor leaves it on chain: its immutables written in. */
 function deployedFaucet(): Uint8Array {
@@ -42,7 +43,7 @@ describe('the shipped sources', () => {
 
 describe('verificationOf', () => {
   test("the artifact's code with its immutables written in is an exact match, named and hashed with its immutables masked", () => {
-    const verification = verificationOf(ADDRESS, 'Faucet', deployedFaucet())
+    const verification = verificationOf(ADDRESS, 'Faucet', hex(deployedFaucet()))
     expect(verification?.match).toBe('exact_match')
     expect(verification?.name).toBe('Faucet')
     expect(verification?.details.contractIdentifier).toBe('Faucet.sol:Faucet')
@@ -53,32 +54,32 @@ describe('verificationOf', () => {
     // another deployment, other immutables: the same code hash (the same-code rule's key)
     const other = deployedFaucet()
     for (const spots of Object.values(Faucet.immutableReferences)) for (const { start, length } of spots) other.fill(0x01, start, start + length)
-    expect(verificationOf(ADDRESS, 'Faucet', other)?.codeHash).toBe(verification!.codeHash)
+    expect(verificationOf(ADDRESS, 'Faucet', hex(other))?.codeHash).toBe(verification!.codeHash)
   })
 
   test('other metadata is a match, not an exact one', () => {
     const code = deployedFaucet()
-    const metadata = metadataLength(code)
+    const metadata = trailingAuxdata(hex(code))?.length ?? 0
     expect(metadata).toBeGreaterThan(0)
     code[code.length - metadata + 5] = code[code.length - metadata + 5]! ^ 0x01
-    expect(verificationOf(ADDRESS, 'Faucet', code)?.match).toBe('match')
+    expect(verificationOf(ADDRESS, 'Faucet', hex(code))?.match).toBe('match')
   })
 
   test('other code, or code of another length, is not the artifact', () => {
     const code = deployedFaucet()
     code[40] = code[40]! ^ 0xff
-    expect(verificationOf(ADDRESS, 'Faucet', code)).toBeNull()
-    expect(verificationOf(ADDRESS, 'Faucet', deployedFaucet().subarray(1))).toBeNull()
-    expect(verificationOf(ADDRESS, 'Faucet', new Uint8Array())).toBeNull()
-    expect(verificationOf(ADDRESS, 'NonfungiblePositionManager', deployedFaucet())).toBeNull()
+    expect(verificationOf(ADDRESS, 'Faucet', hex(code))).toBeNull()
+    expect(verificationOf(ADDRESS, 'Faucet', hex(deployedFaucet().subarray(1)))).toBeNull()
+    expect(verificationOf(ADDRESS, 'Faucet', hex(new Uint8Array()))).toBeNull()
+    expect(verificationOf(ADDRESS, 'NonfungiblePositionManager', hex(deployedFaucet()))).toBeNull()
   })
 
   test("the V3 pool's immutables are found in the npm artifact's code, so pools with other tokens and fees share a hash", () => {
     const code = bytes(UniswapV3PoolBuild.deployedBytecode)
-    const one = verificationOf(ADDRESS, 'UniswapV3Pool', code)
+    const one = verificationOf(ADDRESS, 'UniswapV3Pool', hex(code))
     expect(Object.values(one!.details.immutableReferences).flat().length).toBeGreaterThanOrEqual(7)
     const other = code.slice()
     for (const { start } of Object.values(one!.details.immutableReferences).flat()) other.fill(0x5a, start + 12, start + 32)
-    expect(verificationOf(ADDRESS, 'UniswapV3Pool', other)?.codeHash).toBe(one!.codeHash)
+    expect(verificationOf(ADDRESS, 'UniswapV3Pool', hex(other))?.codeHash).toBe(one!.codeHash)
   })
 })

@@ -1,10 +1,15 @@
-import { parseAbiItem, type Abi, type Address, type Hex } from 'viem'
+import { getAddress, parseAbiItem, type Abi, type Address, type Hex } from 'viem'
 import UniswapV2FactoryBuild from '@uniswap/v2-core/build/UniswapV2Factory.json' with { type: 'json' }
 import UniswapV2PairBuild from '@uniswap/v2-core/build/UniswapV2Pair.json' with { type: 'json' }
 import UniswapV3FactoryBuild from '@uniswap/v3-core/artifacts/contracts/UniswapV3Factory.sol/UniswapV3Factory.json' with { type: 'json' }
 import UniswapV3PoolBuild from '@uniswap/v3-core/artifacts/contracts/UniswapV3Pool.sol/UniswapV3Pool.json' with { type: 'json' }
+import NFTDescriptorBuild from '@uniswap/v3-periphery/artifacts/contracts/libraries/NFTDescriptor.sol/NFTDescriptor.json' with { type: 'json' }
+import NonfungiblePositionManagerBuild from '@uniswap/v3-periphery/artifacts/contracts/NonfungiblePositionManager.sol/NonfungiblePositionManager.json' with { type: 'json' }
+import NonfungibleTokenPositionDescriptorBuild from '@uniswap/v3-periphery/artifacts/contracts/NonfungibleTokenPositionDescriptor.sol/NonfungibleTokenPositionDescriptor.json' with { type: 'json' }
+import SwapRouterBuild from '@uniswap/v3-periphery/artifacts/contracts/SwapRouter.sol/SwapRouter.json' with { type: 'json' }
+
+import { bare, maskedRuntimeHash, slice, zero, type ImmutableReferences, type LinkReferences } from '../verify/bytecode.ts'
 import { immutablePlaceholders } from '../verify/immutables.ts'
-import { maskedRuntimeHash, type ImmutableReferences } from '../verify/mask.ts'
 import type { DevClients, Manifest } from './deploy.ts'
 import { ownSources } from './ownSources.ts' with { type: 'macro' }
 import ArcadeBank from '../../contracts/out/ArcadeBank.json' with { type: 'json' }
@@ -56,18 +61,24 @@ export type OwnVerification = {
   }
 }
 
-type Runtime = { abi: Abi; code: Uint8Array; immutableReferences: ImmutableReferences }
+/** A runtime code as compiled (bare hex, zeros where the immutables and the libraries' addresses go). */
+type Runtime = { abi: Abi; code: string; immutableReferences: ImmutableReferences; libraries: LinkReferences }
 
-const bytes = (hex: string) => new Uint8Array(Buffer.from(hex.replace(/^0x/, ''), 'hex'))
 const ourRuntime = (json: { abi: unknown; deployedBytecode: string; immutableReferences: ImmutableReferences }): Runtime => ({
   abi: json.abi as Abi,
-  code: bytes(json.deployedBytecode),
+  code: bare(json.deployedBytecode),
   immutableReferences: json.immutableReferences,
+  libraries: {},
 })
-// The npm artifacts carry no compiler output beside the code: the immutables are found in it.
-const npmRuntime = (abi: unknown, deployed: string): Runtime => {
-  const code = bytes(deployed)
-  return { abi: abi as Abi, code, immutableReferences: immutablePlaceholders(code) }
+/**
+ * The npm artifacts carry no compiler output beside the code: the immutables are found in it.
+ * A library's place (`__$…$__` in the code) is zeroed and masked like an immutable.
+ */
+function npmRuntime(abi: unknown, deployed: string, libraries: LinkReferences = {}): Runtime {
+  const places = Object.values(libraries).flatMap((byName) => Object.values(byName).flat())
+  const code = bare(zero(bare(deployed).replace(/__\$[0-9a-f]{34}\$__/g, '0'.repeat(40)), places))
+  const immutableReferences = immutablePlaceholders(code)
+  return { abi: abi as Abi, code, immutableReferences: places.length ? { ...immutableReferences, libraries: places } : immutableReferences, libraries }
 }
 
 /** The runtime code of every contract whose sources the stack ships, as compiled. */
@@ -93,9 +104,17 @@ const RUNTIMES: Record<string, Runtime> = {
   UniswapV2Pair: npmRuntime(UniswapV2PairBuild.abi, UniswapV2PairBuild.evm.deployedBytecode.object),
   UniswapV3Factory: npmRuntime(UniswapV3FactoryBuild.abi, UniswapV3FactoryBuild.deployedBytecode),
   UniswapV3Pool: npmRuntime(UniswapV3PoolBuild.abi, UniswapV3PoolBuild.deployedBytecode),
+  NonfungiblePositionManager: npmRuntime(NonfungiblePositionManagerBuild.abi, NonfungiblePositionManagerBuild.deployedBytecode),
+  SwapRouter: npmRuntime(SwapRouterBuild.abi, SwapRouterBuild.deployedBytecode),
+  NonfungibleTokenPositionDescriptor: npmRuntime(
+    NonfungibleTokenPositionDescriptorBuild.abi,
+    NonfungibleTokenPositionDescriptorBuild.deployedBytecode,
+    NonfungibleTokenPositionDescriptorBuild.deployedLinkReferences,
+  ),
+  NFTDescriptor: npmRuntime(NFTDescriptorBuild.abi, NFTDescriptorBuild.deployedBytecode),
 }
 
-/** The artifact each deployed name is (the two tokens are one artifact); names not here have no shipped sources. */
+/** The artifact each deployed name is (the two tokens are one artifact). */
 const ARTIFACT_OF: Partial<Record<keyof Manifest['contracts'], string>> = {
   BX: 'Token',
   DUSD: 'Token',
@@ -103,6 +122,10 @@ const ARTIFACT_OF: Partial<Record<keyof Manifest['contracts'], string>> = {
   Faucet: 'Faucet',
   UniswapV2Factory: 'UniswapV2Factory',
   UniswapV3Factory: 'UniswapV3Factory',
+  NFTDescriptor: 'NFTDescriptor',
+  NonfungibleTokenPositionDescriptor: 'NonfungibleTokenPositionDescriptor',
+  NonfungiblePositionManager: 'NonfungiblePositionManager',
+  SwapRouter: 'SwapRouter',
   DemoNFT: 'DemoNFT',
   ArcadeBank: 'ArcadeBank',
   CoinFlip: 'CoinFlip',
@@ -140,20 +163,20 @@ export async function ownVerifications({ publicClient }: DevClients, manifest: M
   ])
   if (pairs[0]?.args.pair) targets.push([pairs[0].args.pair, 'UniswapV2Pair'])
   if (pools[0]?.args.pool) targets.push([pools[0].args.pool, 'UniswapV3Pool'])
-  const found = await Promise.all(targets.map(async ([address, artifact]) => verificationOf(address, artifact, bytes((await publicClient.getCode({ address })) ?? '0x'))))
+  const found = await Promise.all(targets.map(async ([address, artifact]) => verificationOf(address, artifact, (await publicClient.getCode({ address })) ?? '0x')))
   return found.filter((verification) => verification !== null)
 }
 
-/** The verification of `address` as `artifact` given its code on chain, or null when the code is not the artifact's. */
-export function verificationOf(address: Address, artifact: string, code: Uint8Array): OwnVerification | null {
+/** The verification of `address` as `artifact` given its code on chain (hex), or null when the code is not the artifact's. */
+export function verificationOf(address: Address, artifact: string, onChain: string): OwnVerification | null {
   const runtime = RUNTIMES[artifact]
   const source = OWN_SOURCES.contracts[artifact]
+  const code = bare(onChain)
   if (!runtime || !source || code.length !== runtime.code.length) return null
-  const codeHash = maskedRuntimeHash(code, runtime.immutableReferences)
-  if (codeHash !== maskedRuntimeHash(runtime.code, runtime.immutableReferences)) return null
-  const zeroed = Uint8Array.from(code)
-  for (const spots of Object.values(runtime.immutableReferences)) for (const { start, length } of spots) zeroed.fill(0, start, start + length)
-  const match = Buffer.from(zeroed).equals(Buffer.from(runtime.code)) ? 'exact_match' : 'match'
+  const mask = { immutableReferences: runtime.immutableReferences }
+  const codeHash = maskedRuntimeHash(code, mask)
+  if (codeHash !== maskedRuntimeHash(runtime.code, mask)) return null
+  const match = zero(code, Object.values(runtime.immutableReferences).flat()) === runtime.code ? 'exact_match' : 'match'
   const sources = Object.fromEntries(Object.entries(source.sources).map(([name, file]) => [name, OWN_SOURCES.files[file]!]))
   const main = sources[source.contractIdentifier.slice(0, source.contractIdentifier.lastIndexOf(':'))] ?? ''
   return {
@@ -172,11 +195,20 @@ export function verificationOf(address: Address, artifact: string, code: Uint8Ar
       contractIdentifier: source.contractIdentifier,
       optimizer: source.optimizer,
       evmVersion: source.evmVersion,
-      libraries: {},
+      libraries: linkedLibraries(runtime.libraries, code),
       constructorArguments: '',
       licence: /SPDX-License-Identifier:\s*([^\s*]+)/.exec(main)?.[1] ?? null,
       stdJsonInput: source.settings ? { language: 'Solidity', sources: Object.fromEntries(Object.entries(sources).map(([name, content]) => [name, { content }])), settings: source.settings } : null,
       immutableReferences: runtime.immutableReferences,
     },
   }
+}
+
+/** `path:Name` of each library linked into `code` to the address the chain's code holds at its place. */
+function linkedLibraries(libraries: LinkReferences, code: string): Record<string, Address> {
+  const linked: Record<string, Address> = {}
+  for (const [path, byName] of Object.entries(libraries)) {
+    for (const [name, [first]] of Object.entries(byName)) if (first) linked[`${path}:${name}`] = getAddress(`0x${slice(code, first)}`)
+  }
+  return linked
 }

@@ -20,7 +20,7 @@ export type ContractAt = { known: KnownContract | null; proxy: ProxyInfo | null 
 
 export async function contractAt(book: ContractBook, address: Address): Promise<ContractAt> {
   const known = await book.lookup(address)
-  return { known, proxy: known ? known.proxy : await book.proxyOf(address) }
+  return { known, proxy: known ? known.proxy : ((await book.proxyOf?.(address)) ?? null) }
 }
 
 function proxyAnswer(proxy: ProxyInfo | null): ContractAnswer['proxy'] {

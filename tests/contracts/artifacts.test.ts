@@ -53,11 +53,11 @@ const tempFolder = () => {
   return folder
 }
 
-/** The runtime code as a constructor leaves it: each immutable's bytes set to `fill`. */
-function onChain(contract: Compiled, fill = 0x42): Uint8Array {
+/** The runtime code as a constructor leaves it (hex): each immutable's bytes set to `fill`. */
+function onChain(contract: Compiled, fill = 0x42): string {
   const code = new Uint8Array(Buffer.from(contract.deployedBytecode.slice(2), 'hex'))
   for (const spots of Object.values(contract.immutableReferences)) for (const { start, length } of spots) code.fill(fill, start, start + length)
-  return code
+  return `0x${Buffer.from(code).toString('hex')}`
 }
 
 const counterBuild = compileSolidity({ 'src/Counter.sol': COUNTER, 'src/Steps.sol': STEPS })
@@ -84,8 +84,9 @@ describe('forge out/', () => {
   })
 
   test('another code matches nothing, and neither does a code of the same length with other bytes', () => {
-    const changed = onChain(counter)
-    changed[10] = changed[10]! ^ 0xff
+    const code = onChain(counter)
+    const changed = `${code.slice(0, 22)}${code[22] === 'f' ? 'e' : 'f'}${code.slice(23)}`
+    expect(changed.length).toBe(code.length)
     expect(index.match(changed)).toBeNull()
     expect(index.match(onChain(compileSolidity({ 'Greeter.sol': GREETER }).contracts['Greeter.sol:Greeter']!))).toBeNull()
   })
@@ -105,7 +106,7 @@ describe('forge out/', () => {
     const unlinked = build.contracts['src/Linked.sol:UsesFar']!.deployedBytecode
     expect(unlinked).toContain('__$')
     const linked = unlinked.replace(/__\$[0-9a-f]{34}\$__/g, 'cafecafecafecafecafecafecafecafecafecafe')
-    const found = createArtifactIndex([folder]).match(new Uint8Array(Buffer.from(linked.slice(2), 'hex')))
+    const found = createArtifactIndex([folder]).match(linked)
     expect(found?.name).toBe('UsesFar')
     expect(found?.match).toBe('exact_match')
   })
@@ -120,6 +121,35 @@ describe('hardhat artifacts/', () => {
     expect(found?.match).toBe('exact_match')
     expect(found?.path).toBe(join(artifacts, 'src/Counter.sol', 'Counter.json'))
     expect(found?.sources).toEqual({ 'src/Counter.sol': COUNTER, 'src/Steps.sol': STEPS })
+  })
+
+  test("a build info of several contracts gives each only its own compile's sources, from its metadata", () => {
+    const artifacts = join(tempFolder(), 'artifacts')
+    const build = compileSolidity({ 'contracts/Counter.sol': COUNTER, 'contracts/Steps.sol': STEPS, 'contracts/Greeter.sol': GREETER })
+    writeHardhatArtifacts(artifacts, build)
+    const index = createArtifactIndex([artifacts])
+    expect(index.match(onChain(build.contracts['contracts/Counter.sol:Counter']!))?.sources).toEqual({ 'contracts/Counter.sol': COUNTER, 'contracts/Steps.sol': STEPS })
+    expect(index.match(onChain(build.contracts['contracts/Greeter.sol:Greeter']!))?.sources).toEqual({ 'contracts/Greeter.sol': GREETER })
+  })
+})
+
+describe('a folder that holds more than artifacts', () => {
+  test('malformed files and references are passed over without harm', () => {
+    const out = join(tempFolder(), 'out')
+    writeForgeOut(out, counterBuild)
+    const path = join(out, 'Counter.sol', 'Counter.json')
+    const artifact = JSON.parse(readFileSync(path, 'utf8'))
+    artifact.deployedBytecode.immutableReferences = { 1: [{ start: -5, length: 1e9 }], 2: 'nonsense', 3: [{ start: 'x' }] }
+    writeFileSync(path, JSON.stringify(artifact))
+    writeFileSync(join(out, 'notes.json'), '{"abi": 3}')
+    writeFileSync(join(out, 'broken.json'), '{')
+    writeFileSync(join(out, 'odd.json'), JSON.stringify({ abi: [], deployedBytecode: { object: '0xzz' } }))
+    const index = createArtifactIndex([out])
+    // the references were nonsense: its immutables are not masked, so only the code as compiled matches
+    expect(index.match(onChain(counter))).toBeNull()
+    expect(index.match(counter.deployedBytecode)?.name).toBe('Counter')
+    // Counter and the Steps library of its compile; none of the other files
+    expect(index.size()).toBe(2)
   })
 })
 

@@ -103,6 +103,10 @@ async function expectOwnContractsKnown() {
     [contracts.Faucet, 'Faucet', 'dripTo'],
     [contracts.UniswapV2Factory, 'UniswapV2Factory', 'createPair'],
     [contracts.UniswapV3Factory, 'UniswapV3Factory', 'createPool'],
+    [contracts.NonfungiblePositionManager, 'NonfungiblePositionManager', 'mint'],
+    [contracts.SwapRouter, 'SwapRouter', 'exactInputSingle'],
+    [contracts.NonfungibleTokenPositionDescriptor, 'NonfungibleTokenPositionDescriptor', 'tokenURI'],
+    [contracts.NFTDescriptor, 'NFTDescriptor', 'constructTokenURI'],
     [contracts.ArcadeBank, 'ArcadeBank', 'setGame'],
     [contracts.CoinFlip, 'CoinFlip', 'place'],
     [contracts.Lottery, 'Lottery', 'draw'],
@@ -116,7 +120,7 @@ async function expectOwnContractsKnown() {
     expect(known.by.match).toBe('exact_match')
     expect(hasFunction(known, method)).toBe(true)
     const main = known.by.verification.details.contractIdentifier.split(':')[0]!
-    expect(known.by.verification.details.sources[main]).toContain(`contract ${name}`)
+    expect(known.by.verification.details.sources[main]).toMatch(new RegExp(`(contract|library) ${name}\\b`))
   }
 
   const pairs = await allPairs()
@@ -145,8 +149,8 @@ async function expectOwnContractsKnown() {
 describe('stack dev', () => {
   test("verifies the stack's own contracts as it deploys them: name, ABI and sources, exact matches", async () => {
     const said = stack.log().map((line) => JSON.parse(line)).find((line) => line.msg === "the stack's own contracts verified")
-    // the twenty contracts whose sources the stack ships, the first pair and the first pool
-    expect(said?.contracts).toBe(22)
+    // the 24 deployed contracts (BX and DUSD are one artifact at two addresses), the first pair and the first pool
+    expect(said?.contracts).toBe(26)
     await expectOwnContractsKnown()
   })
 
@@ -161,6 +165,13 @@ describe('stack dev', () => {
     expect(Object.values(details.immutableReferences).flat().length).toBeGreaterThanOrEqual(7)
     expect(Object.keys(details.sources)).toContain('contracts/UniswapV3Pool.sol')
     expect(Object.keys(details.sources)).toContain('contracts/libraries/TickMath.sol')
+  })
+
+  test('the position descriptor names the NFT descriptor library linked into it', async () => {
+    const known = await book.lookup(contracts.NonfungibleTokenPositionDescriptor)
+    if (known?.by.kind !== 'verified') throw new Error('the descriptor is not verified')
+    expect(known.by.verification.details.libraries).toEqual({ 'contracts/libraries/NFTDescriptor.sol:NFTDescriptor': contracts.NFTDescriptor })
+    expect(Object.keys(known.by.verification.details.sources)).toContain('base64-sol/base64.sol')
   })
 
   test('a contract deployed from a forge out/ or hardhat artifacts/ beside the config is known by its artifact', async () => {

@@ -2,14 +2,14 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { decodeEventLog, getAddress, type Address } from 'viem'
+import { decodeEventLog, getAddress, getContractAddress, type Address } from 'viem'
 import { createChain, type Chain } from '../../src/chain/client.ts'
-import { createContractBook, type ContractBook } from '../../src/contracts/book.ts'
+import { createContractBook } from '../../src/contracts/book.ts'
 import { detectProxy } from '../../src/contracts/proxy.ts'
 import { devAccounts } from '../../src/devnet/accounts.ts'
 import { openSpool } from '../../src/spool/db.ts'
 import { openVerificationWriter, type NewVerification } from '../../src/spool/verified.ts'
-import { maskedRuntimeHash } from '../../src/verify/mask.ts'
+import { maskedRuntimeHash } from '../../src/verify/bytecode.ts'
 import { startNode, type RunningNode } from '../helpers/devChain.ts'
 import { compileSolidity, type Compiled } from '../helpers/solidity.ts'
 
@@ -90,7 +90,7 @@ contract Forwarder {
 let node: RunningNode
 let chain: Chain
 let folder: string
-let book: ContractBook
+let book: ReturnType<typeof createContractBook>
 const compiled: Record<string, Compiled> = {}
 const at: Record<string, Address> = {}
 const { deployer } = devAccounts
@@ -116,7 +116,7 @@ beforeAll(async () => {
   const db = openSpool(path)
   const writer = openVerificationWriter(path)
   const code = (await chain.publicClient.getCode({ address: at.counter }))!
-  writer.record(verificationOf(at.counter, 'Counter', maskedRuntimeHash(code, compiled.Counter!.immutableReferences)))
+  writer.record(verificationOf(at.counter, 'Counter', maskedRuntimeHash(code, { immutableReferences: compiled.Counter!.immutableReferences })))
   writer.recordProxy({ address: at.forwarder, implementation: at.counter, blockNumber: null })
   writer.close()
   book = createContractBook(db, { chain })
@@ -198,7 +198,7 @@ describe('the book', () => {
     const path = join(folder, 'spool.sqlite')
     const writer = openVerificationWriter(path)
     const code = (await chain.publicClient.getCode({ address: at.proxy! }))!
-    writer.record(verificationOf(at.proxy!, 'Proxy1967', maskedRuntimeHash(code, {})))
+    writer.record(verificationOf(at.proxy!, 'Proxy1967', maskedRuntimeHash(code)))
     writer.close()
     const known = await book.lookup(at.proxy!)
     expect(known?.name).toBe('Proxy1967')
@@ -234,6 +234,23 @@ describe('the book', () => {
     expect(known.by.via).toBe(at.counter!)
     expect(known.by.verification.address).toBe(at.counter!)
     expect(known.proxy).toBeNull()
+  })
+
+  test('code read from the node is kept: a new contract is seen after seconds, one taken back by a reorganisation after a minute', async () => {
+    const clock = { now: 1000 }
+    const fresh = createContractBook(openSpool(join(folder, 'spool.sqlite')), { chain, clock: () => clock.now })
+    const next = getContractAddress({ from: deployer.address, nonce: BigInt(await chain.publicClient.getTransactionCount({ address: deployer.address })) })
+    const before = await node.test.snapshot()
+    expect(await fresh.lookup(next)).toBeNull()
+    expect(getAddress(await node.deploy(deployer, compiled.Counter!, [11n]))).toBe(next)
+    expect(await fresh.lookup(next)).toBeNull()
+    clock.now += 2_500
+    expect((await fresh.lookup(next))?.by.kind).toBe('similar')
+    await node.test.revert({ id: before })
+    expect(await chain.publicClient.getCode({ address: next })).toBeUndefined()
+    expect((await fresh.lookup(next))?.by.kind).toBe('similar')
+    clock.now += 61_000
+    expect(await fresh.lookup(next)).toBeNull()
   })
 
   test('other code is not similar, and garbage is nobody', async () => {
