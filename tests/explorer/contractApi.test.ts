@@ -13,7 +13,7 @@ let counter: Counter
 
 beforeAll(async () => {
   stack = await pagesStack()
-  counter = await deployVerifiedCounter(stack.dir, async () => (await stack.api<{ indexedBlock: number }>('/stats')).indexedBlock)
+  counter = await deployVerifiedCounter(stack.dir, stack.stack.urls.etherscan!)
 }, 120_000)
 
 const get = async (path: string) => {
@@ -32,7 +32,7 @@ describe('/api/address/{address}/contract', () => {
       name: 'Counter',
       match: 'exact_match',
       by: { kind: 'verified' },
-      compilerVersion: counter.verification.compilerVersion,
+      compilerVersion: counter.compilerVersion,
       optimizer: { enabled: true, runs: 200 },
       evmVersion: 'cancun',
       licence: 'MIT',

@@ -3,15 +3,13 @@ import { join } from 'node:path'
 import solc from 'solc'
 import { getAddress, type Abi, type Address, type Hash, type Hex } from 'viem'
 import { createRpc, type Rpc } from '../../src/chain/rpc.ts'
-import { SPOOL_FILE } from '../../src/files/spoolFile.ts'
 import type { Runtime } from '../../src/ops/runtime.ts'
-import { openVerificationWriter, type VerifiedContract } from '../../src/spool/verified.ts'
+import { forgeVerify } from '../etherscan/helpers.ts'
 import { waitFor } from '../helpers/wait.ts'
 
 // A developer's own contract on the seeded dev stack, as the contract pages are tried on it:
-// compiled here by solc-js, deployed from an unlocked anvil account, and verified by a real
-// record in the stack's spool of the real compile (the ABI and sources solc saw), once the
-// chain's code is checked to be the compiled runtime code.
+// compiled here by solc-js, deployed from an unlocked anvil account, and verified through the
+// stack's Etherscan-compatible listener with the requests forge sends.
 
 export const SOURCE_PATH = 'src/Counter.sol'
 
@@ -71,7 +69,7 @@ ${LONG_LINE}
 export const SENDER: Address = '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720'
 export const START = 41n
 
-export type Counter = { address: Address; abi: Abi; rpc: Rpc; rpcUrl: string; deployTx: Hash; verification: VerifiedContract }
+export type Counter = { address: Address; abi: Abi; rpc: Rpc; rpcUrl: string; deployTx: Hash; compilerVersion: string }
 
 /** The stack's own runtime file: where its node answers and where its spool is. */
 export function stackRuntime(dir: string): Runtime {
@@ -82,14 +80,14 @@ export function compileCounter() {
   const input = {
     language: 'Solidity',
     sources: { [SOURCE_PATH]: { content: COUNTER_SOURCE } },
-    settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: 'cancun', outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] } } },
+    settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: 'cancun', outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
   }
   const output = JSON.parse(solc.compile(JSON.stringify(input)))
   const errors = (output.errors ?? []).filter((entry: { severity: string }) => entry.severity === 'error')
   if (errors.length > 0) throw new Error(errors.map((entry: { formattedMessage: string }) => entry.formattedMessage).join('\n'))
   const contract = output.contracts[SOURCE_PATH].Counter
   const version = `v${solc.version().replace(/\.Emscripten.*$/, '')}`
-  return { input, version, abi: contract.abi as Abi, bytecode: `0x${contract.evm.bytecode.object}` as Hex, runtime: `0x${contract.evm.deployedBytecode.object}` as Hex }
+  return { input, version, abi: contract.abi as Abi, bytecode: `0x${contract.evm.bytecode.object}` as Hex }
 }
 
 /** Sends from SENDER as it is (anvil's unlocked account) and waits for the receipt. */
@@ -100,49 +98,18 @@ export async function sendAndWait(rpc: Rpc, tx: Record<string, string>): Promise
   return { hash, receipt: receipt! }
 }
 
-/** Deploys the counter and records its verification once the spool holds its block. */
-export async function deployVerifiedCounter(dir: string, indexedBlock: () => Promise<number>): Promise<Counter> {
+/** Deploys the counter and verifies it as forge would, through the stack's Etherscan-compatible listener at `etherscan`. */
+export async function deployVerifiedCounter(dir: string, etherscan: string): Promise<Counter> {
   const runtime = stackRuntime(dir)
   const rpc = createRpc(runtime.rpcUrl)
   const compiled = compileCounter()
   const constructorArguments = START.toString(16).padStart(64, '0')
   const { hash, receipt } = await sendAndWait(rpc, { data: `${compiled.bytecode}${constructorArguments}`, gas: '0x1e8480' })
   const address = getAddress(receipt.contractAddress!)
-  // What makes it a verification: the chain's code is what this compile made (no immutables here).
-  const code = await rpc.call<Hex>('eth_getCode', [address, 'latest'])
-  if (code !== compiled.runtime) throw new Error('the deployed code is not the compiled runtime code')
-  const blockNumber = Number(receipt.blockNumber)
-  await waitFor(async () => (await indexedBlock()) >= blockNumber, `the spool past block ${blockNumber}`, 30_000)
-  const writer = openVerificationWriter(join(runtime.dataDir, SPOOL_FILE))
-  try {
-    const verification = writer.record({
-      address,
-      blockNumber,
-      match: 'exact_match',
-      creationMatch: 'exact_match',
-      runtimeMatch: 'exact_match',
-      origin: 'etherscan',
-      name: 'Counter',
-      compilerVersion: compiled.version,
-      codeHash: null,
-      details: {
-        abi: compiled.abi,
-        sources: { [SOURCE_PATH]: COUNTER_SOURCE },
-        contractIdentifier: `${SOURCE_PATH}:Counter`,
-        optimizer: { enabled: true, runs: 200 },
-        evmVersion: 'cancun',
-        libraries: {},
-        constructorArguments,
-        licence: 'MIT',
-        stdJsonInput: compiled.input,
-        immutableReferences: {},
-      },
-    })
-    if (!verification) throw new Error(`the verification of ${address} was refused: block ${blockNumber} is not in the spool`)
-    return { address, abi: compiled.abi, rpc, rpcUrl: runtime.rpcUrl, deployTx: hash, verification }
-  } finally {
-    writer.close()
-  }
+  const { statuses } = await forgeVerify(etherscan, { address, input: compiled.input, contractName: `${SOURCE_PATH}:Counter`, compilerVersion: compiled.version, constructorArguments })
+  const last = statuses.at(-1)
+  if (last?.result !== 'Pass - Verified') throw new Error(`the counter did not verify: ${JSON.stringify(last)}`)
+  return { address, abi: compiled.abi, rpc, rpcUrl: runtime.rpcUrl, deployTx: hash, compilerVersion: compiled.version }
 }
 
 const IMPLEMENTATION_SLOT = '0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc'

@@ -3,7 +3,7 @@ import type { BrowserContext, Page } from 'playwright-core'
 import { encodeFunctionData, type Hash, type Hex } from 'viem'
 import { expectText, openPage, pagesStack, screenshot, type PagesStack } from '../helpers/explorerPages.ts'
 import { waitFor } from '../helpers/wait.ts'
-import { deployProxy, deployVerifiedCounter, SENDER, START, type Counter } from './counterContract.ts'
+import { COUNTER_SOURCE, deployProxy, deployVerifiedCounter, SENDER, START, type Counter } from './counterContract.ts'
 
 // A developer's own verified contract in Chromium against `stack dev`: its Code, Read and Write
 // tabs, and the page of a transaction of it that failed. The wallet is an EIP-1193 provider
@@ -15,7 +15,7 @@ let counter: Counter
 
 beforeAll(async () => {
   stack = await pagesStack()
-  counter = await deployVerifiedCounter(stack.dir, async () => (await stack.api<{ indexedBlock: number }>('/stats')).indexedBlock)
+  counter = await deployVerifiedCounter(stack.dir, stack.stack.urls.etherscan!)
 }, 120_000)
 
 type WalletLog = Array<{ method: string; params: unknown[] }>
@@ -76,13 +76,13 @@ describe('a verified contract: Code, Read and Write', () => {
     await page.goto(`${stack.origin}/address/${counter.address}`)
     await expectText(page, '#contract-match', 'Verified (exact match)')
     await expectText(page, '#address-match', 'Counter · Verified (exact match)')
-    await expectText(page, '#contract-compiler', counter.verification.compilerVersion)
+    await expectText(page, '#contract-compiler', counter.compilerVersion)
     await expectText(page, '#contract-optimizer', 'on, 200 runs')
     await expectText(page, '#contract-evm', 'cancun')
     const source = page.locator('#contract-sources .source').first()
     const lines = (await source.locator('.gutter').textContent())!.split('\n')
     expect(lines.slice(0, 3)).toEqual(['1', '2', '3'])
-    expect(lines.length).toBe(counter.verification.details.sources['src/Counter.sol']!.split('\n').length)
+    expect(lines.length).toBe(COUNTER_SOURCE.split('\n').length)
     // Highlighted: the grammar marked the keywords and the comments.
     expect(await source.locator('.hljs-keyword', { hasText: 'contract' }).count()).toBeGreaterThan(0)
     expect(await source.locator('.hljs-comment').count()).toBeGreaterThan(0)
@@ -95,7 +95,7 @@ describe('a verified contract: Code, Read and Write', () => {
     expect(JSON.parse(await page.evaluate<string>('navigator.clipboard.readText()'))).toEqual(counter.abi)
     await page.getByRole('button', { name: 'Copy the source of src/Counter.sol' }).click()
     await expectText(page, 'button[aria-label="Copy the source of src/Counter.sol"]', 'Copied')
-    expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(counter.verification.details.sources['src/Counter.sol']!)
+    expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(COUNTER_SOURCE)
     await screenshot(page, 'contract-code')
     expect(errors).toEqual([])
   })
