@@ -14,7 +14,7 @@ let seeded: { pair: string; pool: string; tx: string; account: string }
 
 beforeAll(async () => {
   const { dir, file } = configDir(
-    `[dev]\nport = 0\n[registry]\nsource = "${join(ROOT, 'registry')}"\n[explorer]\nrateLimitPerMinute = 1000000000\n`,
+    `[dev]\nport = 0\n[registry]\nsource = "${join(ROOT, 'registry')}"\n[explorer]\nrateLimitPerMinute = 1000000000\n[etherscan]\nrateLimitPerMinute = 1000000000\n`,
   )
   stack = await startStack(fromSource, ['dev', '--config', file], { cwd: dir, timeoutMs: 60_000 })
   const json = async (url: string) => (await fetch(url)).json() as Promise<any>
@@ -109,7 +109,7 @@ async function checkAnswer(what: string, service: string, response: Response, fa
   }
   try {
     const body = JSON.parse(text) as { error?: unknown }
-    if (service === 'etherscan' && new URL(response.url).pathname.startsWith('/sourcify/')) {
+    if (service === 'etherscan' && URL.parse(response.url)?.pathname.startsWith('/sourcify/')) {
       // Sourcify's answers keep Sourcify's shape: its clients read customCode and message.
       const sourcify = body as { customCode?: unknown; message?: unknown; errorId?: unknown }
       if (typeof sourcify.customCode !== 'string' || typeof sourcify.message !== 'string' || typeof sourcify.errorId !== 'string') failures.push(`${what}: ${response.status} not in Sourcify's error shape: ${text.slice(0, 200)}`)
