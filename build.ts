@@ -6,8 +6,9 @@ const outfile = 'dist/stack'
 mkdirSync('dist', { recursive: true })
 const started = performance.now()
 const result = await Bun.build({
-  // The spool's writer runs in a worker: its entry (at the root, beside main) must be compiled in too.
-  entrypoints: ['src/main.ts', 'src/spoolWorker.ts'],
+  // The spool's writer runs in a worker: its entry (at the root, beside main) must be compiled in too;
+  // so must the compile worker of verification, which loads the bundled solc-js (src/verify/compile.ts).
+  entrypoints: ['src/main.ts', 'src/spoolWorker.ts', 'src/verify/compileWorker.ts'],
   compile: { outfile },
   target: 'bun',
   minify: false,

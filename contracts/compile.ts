@@ -1,11 +1,22 @@
 import { readFileSync, readdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import solc from 'solc'
+import { COMPILE_SETTINGS } from './settings.ts'
 
 export const CONTRACTS_DIR = import.meta.dir
 const NODE_MODULES = resolve(import.meta.dir, '../node_modules')
 
-export type Artifact = { contractName: string; abi: unknown[]; bytecode: `0x${string}` }
+export type Artifact = {
+  contractName: string
+  abi: unknown[]
+  bytecode: `0x${string}`
+  /** The runtime code as compiled: zeros where the constructor writes the immutables. */
+  deployedBytecode: `0x${string}`
+  /** Where the immutables sit in the runtime code, by AST id: what a verification masks. */
+  immutableReferences: Record<string, Array<{ start: number; length: number }>>
+  /** The compiler, as a verification names it (`v0.8.37+commit.f401782d`). */
+  compilerVersion: string
+}
 
 /**
  * Compiles every .sol file in contracts/ with the npm package solc (no network: imports such as
@@ -21,10 +32,8 @@ export function compileContracts(): Record<string, Artifact> {
     language: 'Solidity',
     sources,
     settings: {
-      optimizer: { enabled: true, runs: 200 },
-      evmVersion: 'cancun',
-      metadata: { bytecodeHash: 'none' },
-      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
+      ...COMPILE_SETTINGS,
+      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object', 'evm.deployedBytecode.immutableReferences'] } },
     },
   }
   const findImports = (path: string) => {
@@ -38,10 +47,18 @@ export function compileContracts(): Record<string, Artifact> {
   const errors = (output.errors ?? []).filter((entry: { severity: string }) => entry.severity === 'error')
   if (errors.length > 0) throw new Error(errors.map((entry: { formattedMessage: string }) => entry.formattedMessage).join('\n'))
 
+  const compilerVersion = `v${solc.version().replace(/\.Emscripten.*$/, '')}`
   const artifacts: Record<string, Artifact> = {}
   for (const file of Object.keys(sources)) {
     for (const [contractName, contract] of Object.entries(output.contracts[file] as Record<string, any>)) {
-      artifacts[contractName] = { contractName, abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` }
+      artifacts[contractName] = {
+        contractName,
+        abi: contract.abi,
+        bytecode: `0x${contract.evm.bytecode.object}`,
+        deployedBytecode: `0x${contract.evm.deployedBytecode.object}`,
+        immutableReferences: contract.evm.deployedBytecode.immutableReferences ?? {},
+        compilerVersion,
+      }
     }
   }
   return artifacts

@@ -1,5 +1,6 @@
 import type { Chain } from './chain/client.ts'
 import type { Config } from './config/load.ts'
+import type { ContractBook } from './contracts/book.ts'
 import type { ServiceName } from './config/schema.ts'
 import type { Registry } from './http/metrics.ts'
 import type { Logger } from './log.ts'
@@ -20,4 +21,10 @@ export type ServiceContext = {
   peers?: Peers
   /** The process's metrics every service shows at /metrics beside its own (the spool, the process); absent when a service runs alone. */
   sharedMetrics?: Registry
+  /**
+   * What the stack knows of each contract, one book for every service: built by the composition
+   * root (under `stack dev` with the local build artifacts); absent when a service runs alone,
+   * where `createContractBook(spool.reader, { chain })` stands in.
+   */
+  book?: ContractBook
 }

@@ -3,6 +3,7 @@ import { arcadeSettings } from './arcade/settings.ts'
 import type { Config } from './config/load.ts'
 import { serviceNames, type ServiceName } from './config/schema.ts'
 import type { ServiceContext } from './context.ts'
+import { createContractBook } from './contracts/book.ts'
 import { createEtherscanApp } from './etherscan/app.ts'
 import { createExchangeApp } from './exchange/app.ts'
 import { createExplorerApp } from './explorer/app.ts'
@@ -36,7 +37,12 @@ export function checkServiceSettings(config: Config): void {
  */
 export async function startServices(context: ServiceContext, spool: Spool): Promise<Listening[]> {
   const urls = new Map<ServiceName, string>()
-  const withPeers: ServiceContext = { ...context, peers: { url: (name) => urls.get(name) ?? null }, sharedMetrics: sharedMetrics(spool) }
+  const withPeers: ServiceContext = {
+    ...context,
+    peers: { url: (name) => urls.get(name) ?? null },
+    sharedMetrics: sharedMetrics(spool),
+    book: context.book ?? createContractBook(spool.reader, { chain: context.chain }),
+  }
   const apps = serviceNames.map((name) => [name, factories[name](withPeers, spool)] as const)
   const open: Listening[] = []
   try {

@@ -1,6 +1,10 @@
 import { beforeAll, expect, test } from 'bun:test'
+import { Database } from 'bun:sqlite'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { predictedAddresses } from '../src/devnet/deploy.ts'
+import { SPOOL_FILE } from '../src/spool/db.ts'
+import { verifiedContract } from '../src/spool/verified.ts'
 import { startNode } from './helpers/devChain.ts'
 import { configDir, ROOT, runOnce, startStack } from './helpers/stack.ts'
 import { waitFor } from './helpers/wait.ts'
@@ -90,3 +94,22 @@ test("the binary's spool worker follows a real node", async () => {
     await anvil.stop()
   }
 })
+
+test("the binary's stack dev verifies the stack's own contracts with the sources built into it", async () => {
+  const { dir, file } = configDir(`[dev]\nport = 0\n`)
+  // anvil from the checkout, and nothing else of it: the sources come from the binary.
+  const stack = await startStack([BINARY], ['dev', '--config', file], { cwd: dir, env: { PATH: `${join(ROOT, 'node_modules/.bin')}:/usr/bin:/bin` }, timeoutMs: 60_000 })
+  try {
+    const said = stack.lines.find((line) => line.msg === "the stack's own contracts verified")
+    expect(said?.contracts).toBe(26)
+    const db = new Database(join(dir, 'data', SPOOL_FILE), { readonly: true })
+    const faucet = verifiedContract(db, predictedAddresses().Faucet)
+    db.close()
+    expect(faucet?.match).toBe('exact_match')
+    expect(faucet?.details.sources['Faucet.sol']).toBe(readFileSync(join(ROOT, 'contracts/Faucet.sol'), 'utf8'))
+  } finally {
+    // The runtime file is written once the stop is arranged: a signal before it would kill the process outright.
+    await waitFor(async () => existsSync(join(dir, 'data', 'runtime.json')), 'the runtime file')
+    expect(await stack.stop()).toBe(0)
+  }
+}, 90_000)

@@ -10,5 +10,8 @@ test('the committed artifacts in contracts/out are what solc makes of contracts/
     // When this fails, run `npm run contracts` and commit contracts/out.
     expect(committed.bytecode).toBe(fresh[name]!.bytecode)
     expect(committed.abi).toEqual(fresh[name]!.abi)
+    expect(committed.deployedBytecode).toBe(fresh[name]!.deployedBytecode)
+    expect(committed.immutableReferences).toEqual(fresh[name]!.immutableReferences)
+    expect(committed.compilerVersion).toBe(fresh[name]!.compilerVersion)
   }
 })

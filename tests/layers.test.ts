@@ -33,6 +33,7 @@ export const RULES: Rule[] = [
   { name: 'the errors stand on nothing of the stack', files: 'src/errors.ts', forbid: ['src/'] },
   { name: 'waiting and backing off stand on nothing of the stack', files: 'src/time', forbid: ['src/'] },
   { name: 'the dev chain imports no service', files: 'src/devnet', forbid: [...SERVICES, 'src/spool', 'src/http'] },
+  { name: 'verification knows no service, no storage and no HTTP', files: 'src/verify', forbid: [...SERVICES, ...ROOT_WIRING, 'src/spool', 'src/http', 'src/devnet', 'src/registry'] },
   { name: 'the operator commands reach the stack over HTTP and JSON-RPC only', files: 'src/ops', forbid: [...SERVICES, ...ROOT_WIRING, 'src/spool', 'src/devnet', 'src/registry', 'src/http'] },
   { name: "the registry's validator imports nothing of src", files: 'registry/scripts', forbid: ['src/'] },
   // Tests: a unit test beside the code stands on src alone; the end-to-end helpers stand below the tests that use them.
@@ -125,6 +126,8 @@ describe('the layers of docs/architecture.md', () => {
       { file: 'tests/spool/reorg.test.ts', imports: ['tests/spool/streams.test.ts'] },
       { file: 'src/answers/exchange.ts', imports: ['src/exchange/read/v2.ts'] },
       { file: 'src/time/backoff.ts', imports: ['src/errors.ts'] },
+      { file: 'src/verify/verifier.ts', imports: ['src/spool/read.ts'] },
+      { file: 'src/verify/compile.ts', imports: ['src/workers.ts'] },
     ]
     const found = violations(graph)
     expect(found).toHaveLength(graph.length)

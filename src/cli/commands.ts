@@ -15,6 +15,7 @@ import { checkServiceSettings, startServices } from '../services.ts'
 import { VERSION } from '../version.ts'
 import { privateKeyToAccount } from 'viem/accounts'
 import { devBanner } from './banner.ts'
+import { devContractBook, verifyOwnContracts } from './devContracts.ts'
 import { guardProcess } from './guard.ts'
 import { onShutdown } from './shutdown.ts'
 
@@ -100,8 +101,16 @@ export async function dev(fileConfig: Config, options: RunOptions): Promise<void
       throw error
     }
   }
+  try {
+    await verifyOwnContracts(devnet, spool, config.chain.chainId, log)
+  } catch (error) {
+    await spool.stop()
+    await devnet.stop()
+    throw error
+  }
   const keeper = feedKeeper(config, devnet, log)
-  const services = await serve({ config, log, chain }, spool, [...(keeper ? [keeper.stop] : []), devnet.stop])
+  const book = devContractBook(config, spool.reader, chain)
+  const services = await serve({ config, log, chain, book }, spool, [...(keeper ? [keeper.stop] : []), devnet.stop])
   const stopServices = () => Promise.all(services.map((service) => service.stop())).then(() => undefined)
 
   // The chain is part of this process's promise: if it dies, say so and stop everything.

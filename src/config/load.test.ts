@@ -28,6 +28,13 @@ describe('defaults', () => {
     expect(config.dataDir).toBe('/srv/stack/data')
   })
 
+  test("dev.artifacts: ./out and ./artifacts beside the config file by default; a list given is resolved against the file's folder", () => {
+    expect(parseConfig('', '/srv/stack/stack.toml').devArtifacts).toEqual(['/srv/stack/out', '/srv/stack/artifacts'])
+    expect(parseConfig('[dev]\nartifacts = ["../app/out", "/abs/artifacts"]', '/srv/stack/stack.toml').devArtifacts).toEqual(['/srv/app/out', '/abs/artifacts'])
+    expect(parseConfig('[dev]\nartifacts = []', '/srv/stack/stack.toml').devArtifacts).toEqual([])
+    expect(() => parseConfig('[dev]\nartifacts = "./out"', '/srv/stack/stack.toml')).toThrow(/dev\.artifacts/)
+  })
+
   test('no file at the default path uses the defaults', () => {
     const cwd = mkdtempSync(join(tmpdir(), 'stack-config-'))
     const config = loadConfig(undefined, {}, cwd)
@@ -48,6 +55,13 @@ describe('defaults', () => {
     expect(loadConfig('conf/custom.toml', {}, cwd).dataDir).toBe(join(cwd, 'conf', 'state'))
     writeFileSync(join(cwd, 'conf', 'absolute.toml'), '[data]\ndir = "/var/lib/stack"\n')
     expect(loadConfig('conf/absolute.toml', {}, cwd).dataDir).toBe('/var/lib/stack')
+  })
+
+  test('verify.compilers resolves from the config file folder; the verification bounds default to one compile of 60 s and 16 waiting', () => {
+    expect(parseConfig('', '/srv/stack/stack.toml')).toMatchObject({ verifyCompilers: null, verify: { compilers: '', concurrency: 1, timeoutSeconds: 60, queue: 16 } })
+    expect(parseConfig('[verify]\ncompilers = "solc"\n', '/srv/stack/stack.toml').verifyCompilers).toBe('/srv/stack/solc')
+    expect(parseConfig('[verify]\ncompilers = "/opt/solc"\n', '/srv/stack/stack.toml').verifyCompilers).toBe('/opt/solc')
+    expect(() => parseConfig('[verify]\nconcurrency = 0\n', null)).toThrow('verify.concurrency = 0: expected compiles run at once, an integer from 1 to 16')
   })
 
   test('stack.example.toml lists every key with its default value', () => {
@@ -72,7 +86,7 @@ describe('bad files name the key path, the value and what was expected', () => {
 
   test('unknown key lists the known ones', () => {
     expect(problems('[log]\nlevle = "info"')).toEqual(['log.levle: unknown key (expected one of: level)'])
-    expect(problems('[explorr]\nport = 1')[0]).toMatch(/^explorr: unknown key \(expected one of: chain, .*explorer, exchange, faucet, .*arcade\)$/)
+    expect(problems('[explorr]\nport = 1')[0]).toMatch(/^explorr: unknown key \(expected one of: chain, .*explorer, exchange, faucet, .*arcade, etherscan\)$/)
   })
 
   test('a secret in the file is refused and pointed at the environment', () => {

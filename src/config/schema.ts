@@ -99,6 +99,14 @@ export const ConfigSchema = T.Object(
         { default: 'info', description: 'one of "trace", "debug", "info", "warn", "error", "fatal", "silent"' },
       ),
     }),
+    // Verification of contracts (docs/verification.md): where compilers are found besides the
+    // bundled solc-js, svm's folders and hardhat's cache, and the bounds on compiling.
+    verify: table('verify', {
+      compilers: T.String({ default: '', description: 'a folder of solc compilers (relative to the config file), or "" for none' }),
+      concurrency: T.Integer({ minimum: 1, maximum: 16, default: 1, description: 'compiles run at once, an integer from 1 to 16' }),
+      timeoutSeconds: T.Integer({ minimum: 1, maximum: 3600, default: 60, description: 'seconds a compile may take before it is killed, an integer from 1 to 3600' }),
+      queue: T.Integer({ minimum: 0, maximum: 10_000, default: 16, description: 'verifications that may wait for a compile, an integer from 0 to 10000' }),
+    }),
     registry: table('registry', {
       source: T.String({
         minLength: 1,
@@ -121,6 +129,7 @@ export const ConfigSchema = T.Object(
       rateLimitPerMinute: T.Integer({ minimum: 1, maximum: 1_000_000_000, default: 300, description: 'requests one client may make per wall-clock minute, an integer from 1 to 1000000000' }),
       liveSeconds: T.Integer({ minimum: 1, maximum: 86_400, default: 300, description: 'seconds before a /live stream is closed, an integer from 1 to 86400' }),
       nodeTimeoutMs: T.Integer({ minimum: 50, maximum: 30_000, default: 1500, description: 'milliseconds a live read from the node may take, an integer from 50 to 30000' }),
+      callGasCap: T.Integer({ minimum: 21_000, maximum: 1_000_000_000, default: 50_000_000, description: 'the gas a read of a contract (/api/address/{address}/call) may use, an integer from 21000 to 1000000000' }),
       // The name service and the fee layer. The defaults are the dev chain's fixed addresses
       // (src/devnet/deploy.ts, DEPLOY_ORDER); "" says the chain has none.
       nameRegistry: addressOrNone('the name registry contract', '0x9A676e781A523b5d0C0e43731313A708CB607508', 'for no name service'),
@@ -197,6 +206,12 @@ export const ConfigSchema = T.Object(
       pinEthUsd: T.Boolean({ default: false, description: 'true or false' }),
       // A chain that outlives a restart: anvil's --state (loaded at start, saved at stop).
       state: T.String({ default: '', description: 'a file path (relative to the config file) where the dev chain is saved on stop and loaded on start, or "" for a fresh chain every start' }),
+      // Local build artifacts: forge's out/ and hardhat's artifacts/ (build-info/ included).
+      artifacts: T.Array(T.String({ minLength: 1, maxLength: 4096, description: 'a folder path (relative to the config file)' }), {
+        maxItems: 32,
+        default: ['./out', './artifacts'],
+        description: 'a list of at most 32 folders (relative to the config file) of forge or hardhat build artifacts',
+      }),
       // A chain that starts from another: anvil's --fork-url and --fork-block-number.
       fork: table('dev.fork', {
         url: T.String({ pattern: '^(https?://[^\\s]+)?$', default: '', description: 'the JSON-RPC URL (http or https) of the chain to fork, or "" for none' }),

@@ -1,7 +1,13 @@
 import type { Database } from 'bun:sqlite'
-import type { Abi, Address } from 'viem'
+import type { Abi, Address, Hex } from 'viem'
+import { createCache, type Clock } from '../cache.ts'
+import { fromChain, type Chain } from '../chain/client.ts'
+import { NodeUnreachableError } from '../errors.ts'
 import { checksum } from '../eth/address.ts'
-import { verifiedContract, type MatchKind, type VerifiedContract } from '../spool/verified.ts'
+import { verifiedByCodeHash, verifiedCodeShapes, verifiedContract, verifiedProxy, type MatchKind, type VerifiedContract } from '../spool/verified.ts'
+import { bare, maskedRuntimeHash } from '../verify/bytecode.ts'
+import type { ArtifactIndex } from './artifacts.ts'
+import { detectProxy, type DetectedProxy } from './proxy.ts'
 
 /**
  * How the stack knows a contract's ABI and sources:
@@ -18,7 +24,8 @@ export type KnownBy =
 
 /** A proxy read from the chain, with the contract its calls go to. */
 export type ProxyInfo = {
-  kind: 'eip1967' | 'eip1967-beacon' | 'eip1822' | 'eip1167'
+  /** The standard read from the chain; `recorded` when only a `verifyproxycontract` says so. */
+  kind: 'eip1967' | 'eip1967-beacon' | 'eip1822' | 'eip1167' | 'recorded'
   implementation: Address
   /** The implementation as the book knows it; null when it is not known. */
   target: KnownContract | null
@@ -41,15 +48,123 @@ export type KnownContract = {
 export type ContractBook = {
   /** What is known of `address`, or null. */
   lookup: (address: string) => Promise<KnownContract | null>
+  /**
+   * The proxy `address` is, known or not itself (a clone is never verified on its own), or null.
+   * Optional so that a book made by hand (a test's) need not have it; createContractBook's has.
+   */
+  proxyOf?: (address: string) => Promise<ProxyInfo | null>
 }
 
-/** A book over the spool's verifications of each address. */
-export function createContractBook(reader: Database): ContractBook {
-  return {
-    async lookup(address) {
-      const verification = verifiedContract(reader, address)
-      if (!verification) return null
-      return { address: checksum(address), name: verification.name, abi: verification.details.abi as Abi, by: { kind: 'verified', match: verification.match, verification }, proxy: null }
-    },
+export type ContractBookOptions = {
+  /** The node: without it the book knows only each address's own verification. */
+  chain?: Chain
+  /** Local build artifacts (`stack dev` only): a contract whose code matches one is known by it. */
+  artifacts?: ArtifactIndex | null
+  clock?: Clock
+}
+
+/**
+ * Code at an address changes only when a reorganisation takes its creation back (a
+ * self-destruct now empties only a contract of the same transaction): a read is kept a minute,
+ * so a rolled-back contract is forgotten within one. No code (an account, or a contract yet to
+ * come) may change any block: it is kept two seconds, so a page that names an account many times
+ * asks the node once.
+ */
+const CODE_TTL_MS = 60_000
+const NO_CODE_TTL_MS = 2_000
+/** A proxy's implementation changes with one transaction (an upgrade): kept seconds only. */
+const PROXY_TTL_MS = 5_000
+/** A proxy of a proxy is followed this far, and no further (a loop of proxies ends). */
+const MAX_PROXY_DEPTH = 2
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/
+
+/**
+ * A book over the spool's verifications of each address; with the node, also the same-code rule
+ * (code equal to a verified contract's once immutables and metadata are masked) and proxies;
+ * with local artifacts, contracts that match one. An unreachable node leaves only what the
+ * spool says.
+ */
+export function createContractBook(reader: Database, options: ContractBookOptions = {}): ContractBook & Required<Pick<ContractBook, 'proxyOf'>> {
+  const { chain, artifacts = null, clock } = options
+  // Per address: its code (bare hex), and its masked hashes by the set of immutable references they masked.
+  const codes = createCache<string, { code: string; hashes: Map<string, Hex> }>({
+    maxSize: 128 * 1024 * 1024,
+    sizeCalculation: (entry) => Math.max(1, entry.code.length),
+    ttl: CODE_TTL_MS,
+    clock,
+  })
+  const proxies = createCache<string, { found: DetectedProxy | null }>({ max: 10_000, ttl: PROXY_TTL_MS, clock })
+
+  async function codeOf(address: string): Promise<{ code: string; hashes: Map<string, Hex> } | null> {
+    if (!chain) return null
+    const key = address.toLowerCase()
+    const kept = codes.get(key)
+    if (kept) return kept.code === '' ? null : kept
+    const code = bare((await fromChain(() => chain.publicClient.getCode({ address: key as Address }))) ?? '0x')
+    const entry = { code, hashes: new Map<string, Hex>() }
+    codes.set(key, entry, code === '' ? { ttl: NO_CODE_TTL_MS } : {})
+    return code === '' ? null : entry
+  }
+
+  function similar(entry: { code: string; hashes: Map<string, Hex> }): KnownBy | null {
+    for (const { codeHash, immutableReferences } of verifiedCodeShapes(reader)) {
+      const key = JSON.stringify(immutableReferences)
+      let hash = entry.hashes.get(key)
+      if (!hash) entry.hashes.set(key, (hash = maskedRuntimeHash(entry.code, { immutableReferences })))
+      if (hash !== codeHash) continue
+      const verification = verifiedByCodeHash(reader, codeHash)
+      if (verification) return { kind: 'similar', match: verification.match, via: verification.address, verification }
+    }
+    return null
+  }
+
+  async function lookup(address: string, depth: number): Promise<KnownContract | null> {
+    if (!ADDRESS.test(address)) return null
+    const own = verifiedContract(reader, address)
+    let known: Omit<KnownContract, 'proxy'> | null = own
+      ? { address: checksum(address), name: own.name, abi: own.details.abi as Abi, by: { kind: 'verified', match: own.match, verification: own } }
+      : null
+    if (!known) {
+      const entry = await unlessUnreachable(() => codeOf(address), null)
+      if (!entry) return null
+      const by = similar(entry)
+      if (by && by.kind === 'similar') known = { address: checksum(address), name: by.verification.name, abi: by.verification.details.abi as Abi, by }
+      const found = by ? null : artifacts?.match(entry.code)
+      if (found) known = { address: checksum(address), name: found.name, abi: found.abi, by: { kind: 'artifact', match: found.match, path: found.path, sources: found.sources } }
+    }
+    if (!known) return null
+    return { ...known, proxy: await proxyAt(address, depth) }
+  }
+
+  async function proxyAt(address: string, depth: number): Promise<ProxyInfo | null> {
+    if (depth >= MAX_PROXY_DEPTH || !ADDRESS.test(address)) return null
+    const recorded = verifiedProxy(reader, address)
+    const detected = await unlessUnreachable(() => detect(address), null)
+    const implementation = detected?.implementation ?? recorded?.implementation
+    if (!implementation) return null
+    return { kind: detected?.kind ?? 'recorded', implementation: checksum(implementation), target: await lookup(implementation, depth + 1) }
+  }
+
+  async function detect(address: string): Promise<DetectedProxy | null> {
+    if (!chain) return null
+    const key = address.toLowerCase()
+    const kept = proxies.get(key)
+    if (kept) return kept.found
+    const entry = await codeOf(address)
+    if (!entry) return null
+    const found = await detectProxy(chain, key, `0x${entry.code}`)
+    proxies.set(key, { found })
+    return found
+  }
+
+  return { lookup: (address) => lookup(address, 0), proxyOf: (address) => proxyAt(address, 0) }
+}
+
+async function unlessUnreachable<T>(read: () => Promise<T>, otherwise: T): Promise<T> {
+  try {
+    return await read()
+  } catch (error) {
+    if (error instanceof NodeUnreachableError) return otherwise
+    throw error
   }
 }

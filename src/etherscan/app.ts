@@ -1,24 +1,32 @@
 import { Elysia } from 'elysia'
 import { getAddress } from 'viem'
+import { ethUsdFeedReading } from '../chain/ethUsdFeed.ts'
+import { createContractBook } from '../contracts/book.ts'
 import type { ServiceContext } from '../context.ts'
 import { conventions } from '../http/conventions.ts'
 import { health } from '../http/health.ts'
 import { ServiceMetrics } from '../http/metrics.ts'
-import { ethUsdFeedReading } from '../chain/ethUsdFeed.ts'
-import { createContractBook } from '../contracts/book.ts'
 import { spoolHead } from '../spool/read.ts'
 import type { Spool } from '../spool/spool.ts'
 import { verifiedCount } from '../spool/verified.ts'
-import { dispatcher, type EtherscanModule } from './dispatch.ts'
+import { createVerifier } from '../verify/verifier.ts'
+import { dispatcher, type EtherscanModule, type ProxyModule } from './dispatch.ts'
 import { ETHERSCAN_MAX_BODY } from './fields.ts'
+import { createJobs } from './jobs.ts'
 import { accountModule } from './modules/account.ts'
 import { blockModule } from './modules/block.ts'
+import { contractModule } from './modules/contract.ts'
 import { logsModule } from './modules/logs.ts'
 import { proxyModule } from './modules/proxy.ts'
 import { statsModule } from './modules/stats.ts'
 import { transactionModule } from './modules/transaction.ts'
 import { etherscanRpc, tokenInfoReader } from './node.ts'
 import { apiRoutes } from './routes/api.ts'
+import { sourcifyCodeOf, sourcifyErrorFields, sourcifyRoutes } from './routes/sourcify.ts'
+import { createVerifications } from './verifications.ts'
+
+/** Sourcify's routes answer even the conventions' refusals (413, 429) with Sourcify's keys. */
+const SOURCIFY_PREFIX = '/sourcify/'
 
 /**
  * The Etherscan-compatible listener (docs/etherscan.md): Etherscan's `/api` with its modules, and
@@ -40,16 +48,23 @@ export function createEtherscanApp(context: ServiceContext, spool: Spool) {
     rateLimitPerMinute,
     rateLimited: (path) => path !== '/health' && path !== '/metrics',
     metrics,
+    errorFields: (path, status, message) => (path.startsWith(SOURCIFY_PREFIX) ? sourcifyErrorFields(sourcifyCodeOf(status), message) : null),
   })
+  const { concurrency, timeoutSeconds, queue } = config.verify
+  const engine = createVerifier({ compilers: config.verifyCompilers, concurrency, timeoutSeconds, queue }, log)
+  const jobs = createJobs()
+  // A job waits for the spool before it reaches the engine's queue: no more may wait than it holds.
+  const verifications = createVerifications({ spool, chain: context.chain, engine, jobs, log, maxPending: concurrency + queue })
+  const book = context.book ?? createContractBook(spool.reader, { chain: context.chain })
   const db = spool.reader
   const rpc = etherscanRpc(context.chain.rpcUrl)
-  const book = createContractBook(db)
   const ethUsd = ethUsdFeedReading({
     rpcUrl: context.chain.rpcUrl,
     feed: config.exchange.ethUsdFeed ? getAddress(config.exchange.ethUsdFeed) : null,
     maxAgeSeconds: config.exchange.ethUsdMaxAgeSeconds,
   })
-  const modules: Record<string, EtherscanModule> = {
+  const modules: Record<string, EtherscanModule | ProxyModule> = {
+    contract: contractModule({ reader: db, book, jobs, verifications }),
     account: accountModule({ db, rpc, book, tokenInfo: tokenInfoReader(rpc) }),
     logs: logsModule(db),
     transaction: transactionModule(db, book),
@@ -61,4 +76,9 @@ export function createEtherscanApp(context: ServiceContext, spool: Spool) {
     .use(shared.plugin)
     .get('/health', () => ({ ...health('etherscan'), spoolHeadBlock: spoolHead(spool.reader), verifiedContracts: verifiedCount(spool.reader) }))
     .use(apiRoutes(dispatcher(modules)))
+    .use(sourcifyRoutes({ chainId: config.chain.chainId, reader: spool.reader, jobs, verifications, log }))
+    .onStop(() => {
+      engine.stop()
+      verifications.close()
+    })
 }

@@ -56,13 +56,15 @@ export const callKey = ({ to, input }: RowCall): string => `${to}:${input.slice(
 export async function functionNames(book: ContractBook, calls: RowCall[]): Promise<Map<string, string>> {
   const names = new Map<string, string>()
   const tried = new Set<string>()
-  const byRecipient = new Map<string, DecodeWith>()
-  for (const call of calls) {
-    if (call.to === '' || call.input.length < 10) continue
+  const named = calls.filter((call) => call.to !== '' && call.input.length >= 10)
+  // The book may ask the node (a proxy, the same code as a verified contract): every recipient at once.
+  const recipients = [...new Set(named.map((call) => call.to))]
+  const known = await Promise.all(recipients.map((to) => book.lookup(to)))
+  const byRecipient = new Map<string, DecodeWith>(recipients.map((to, index) => [to, decodeWith(known[index])]))
+  for (const call of named) {
     const key = callKey(call)
     if (tried.has(key)) continue
     tried.add(key)
-    if (!byRecipient.has(call.to)) byRecipient.set(call.to, decodeWith(await book.lookup(call.to)))
     const decoded = decodeInput(call.input as Hex, { using: byRecipient.get(call.to)! })
     if (decoded) names.set(key, functionName(decoded))
   }

@@ -5,7 +5,7 @@ import { blob, parseHash } from '../../eth/bytes.ts'
 import { parseAddressAnyCase } from '../../eth/address.ts'
 import { spoolHead, txByHash, txId } from '../../spool/read.ts'
 import type { ProxyAnswer } from '../answer.ts'
-import type { EtherscanModule, Fields } from '../dispatch.ts'
+import type { Fields, ProxyModule } from '../dispatch.ts'
 import { CALL_GAS_CAP } from '../node.ts'
 import { blockShape, receiptShape, txShapeById } from '../nodeShapes.ts'
 import { quantityHex } from '../rows.ts'
@@ -84,7 +84,7 @@ function callObject(fields: Fields) {
  * short) or cannot give (it is away) comes from the spool in the node's shape; what only the
  * node knows (state, calls, gas) is the JSON-RPC error -32000 while it is away.
  */
-export function proxyModule({ db, rpc, chainId }: ProxyDeps): EtherscanModule {
+export function proxyModule({ db, rpc, chainId }: ProxyDeps): ProxyModule {
   const idOf = (fields: Fields): unknown => {
     const text = fields.get('id')
     if (text === undefined) return 1
