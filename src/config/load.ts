@@ -19,10 +19,10 @@ export type Config = ConfigFile & {
   dataDir: string
   /** `dev.state` resolved to an absolute path the same way; null without one. */
   devState: string | null
-  /** `dev.artifacts` resolved to absolute paths the same way. */
-  devArtifacts: string[]
   /** `verify.compilers` resolved to an absolute path the same way; null without one. */
   verifyCompilers: string | null
+  /** `dev.artifacts` resolved to absolute paths the same way. */
+  devArtifacts: string[]
   secrets: Secrets
 }
 
@@ -78,8 +78,8 @@ export function parseConfig(text: string, file: string | null, env: Record<strin
     file,
     dataDir: isAbsolute(value.data.dir) ? value.data.dir : resolve(base, value.data.dir),
     devState: value.dev.state === '' ? null : resolve(base, value.dev.state),
-    devArtifacts: value.dev.artifacts.map((folder) => resolve(base, folder)),
     verifyCompilers: value.verify.compilers === '' ? null : resolve(base, value.verify.compilers),
+    devArtifacts: value.dev.artifacts.map((folder) => resolve(base, folder)),
     secrets,
   }
 }

@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia'
+import { createContractBook } from '../contracts/book.ts'
 import type { ServiceContext } from '../context.ts'
 import { conventions } from '../http/conventions.ts'
 import { health } from '../http/health.ts'
@@ -8,7 +9,15 @@ import type { Spool } from '../spool/spool.ts'
 import { verifiedCount } from '../spool/verified.ts'
 import { dispatcher, type EtherscanModule } from './dispatch.ts'
 import { ETHERSCAN_MAX_BODY } from './fields.ts'
+import { createVerifier } from '../verify/verifier.ts'
+import { createJobs } from './jobs.ts'
+import { contractModule } from './modules/contract.ts'
 import { apiRoutes } from './routes/api.ts'
+import { sourcifyCodeOf, sourcifyErrorFields, sourcifyRoutes } from './routes/sourcify.ts'
+import { createVerifications } from './verifications.ts'
+
+/** Sourcify's routes answer even the conventions' refusals (413, 429) with Sourcify's keys. */
+const SOURCIFY_PREFIX = '/sourcify/'
 
 /**
  * The Etherscan-compatible listener (docs/etherscan.md): Etherscan's `/api` with its modules, and
@@ -30,10 +39,24 @@ export function createEtherscanApp(context: ServiceContext, spool: Spool) {
     rateLimitPerMinute,
     rateLimited: (path) => path !== '/health' && path !== '/metrics',
     metrics,
+    errorFields: (path, status, message) => (path.startsWith(SOURCIFY_PREFIX) ? sourcifyErrorFields(sourcifyCodeOf(status), message) : null),
   })
-  const modules: Record<string, EtherscanModule> = {}
+  const { concurrency, timeoutSeconds, queue } = config.verify
+  const engine = createVerifier({ compilers: config.verifyCompilers, concurrency, timeoutSeconds, queue }, log)
+  const jobs = createJobs()
+  // A job waits for the spool before it reaches the engine's queue: no more may wait than it holds.
+  const verifications = createVerifications({ spool, chain: context.chain, engine, jobs, log, maxPending: concurrency + queue })
+  const book = context.book ?? createContractBook(spool.reader, { chain: context.chain })
+  const modules: Record<string, EtherscanModule> = {
+    contract: contractModule({ reader: spool.reader, book, jobs, verifications }),
+  }
   return new Elysia({ nativeStaticResponse: false })
     .use(shared.plugin)
     .get('/health', () => ({ ...health('etherscan'), spoolHeadBlock: spoolHead(spool.reader), verifiedContracts: verifiedCount(spool.reader) }))
     .use(apiRoutes(dispatcher(modules)))
+    .use(sourcifyRoutes({ chainId: config.chain.chainId, reader: spool.reader, jobs, verifications, log }))
+    .onStop(() => {
+      engine.stop()
+      verifications.close()
+    })
 }

@@ -52,6 +52,7 @@ function bookOver(address: Address) {
       if (failing) throw new Error('the node is away')
       return real.lookup(target)
     },
+    proxyOf: real.proxyOf,
   }
   return { book, asked, fail: (on: boolean) => (failing = on) }
 }

@@ -37,6 +37,11 @@ export type ConventionsOptions = {
   rateLimited?: (path: string) => boolean
   /** Counts every request by route pattern and status, and answers GET /metrics with the service's metrics. */
   metrics?: ServiceMetrics
+  /**
+   * Keys an answer refused before routing carries beside `error` on some paths: the Etherscan
+   * listener gives its Sourcify routes' refusals (413, 429) Sourcify's own keys.
+   */
+  errorFields?: (path: string, status: number, message: string) => Record<string, unknown> | null
 }
 
 /** Bun's handler of a request; undefined once a WebSocket upgrade has taken the request. */
@@ -121,6 +126,9 @@ export function conventions(options: ConventionsOptions): Conventions {
     return new Response(body, { status, headers: { ...ALWAYS_HEADERS, ...contentType, ...headers } })
   }
 
+  /** The JSON body of an answer refused before routing, with the keys the path's API adds. */
+  const refusalBody = (path: string, status: number, message: string) => errorBody(message, options.errorFields?.(path, status, message) ?? {})
+
   const preflightMethods = cors?.methods.join(', ') ?? ''
   /**
    * The CORS headers of a preflight: those of every answer and what the service allows. The
@@ -150,9 +158,9 @@ export function conventions(options: ConventionsOptions): Conventions {
       if (origin !== null) {
         if (!isAllowedOrigin(origin, cors, options.host, served.server.port ?? 0)) {
           if (options.originRefusedOnRoutesOnly && served.method !== 'OPTIONS' && !isRoute(served.method, served.path)) {
-            return early(404, { vary: 'Origin' }, errorBody('not found'))
+            return early(404, { vary: 'Origin' }, refusalBody(served.path, 404, 'not found'))
           }
-          return early(403, { vary: 'Origin' }, errorBody('origin not allowed'))
+          return early(403, { vary: 'Origin' }, refusalBody(served.path, 403, 'origin not allowed'))
         }
         corsHeaders['access-control-allow-origin'] = origin
       }
@@ -162,15 +170,15 @@ export function conventions(options: ConventionsOptions): Conventions {
     // 429 with no retry-after; the client is the trusted end of X-Forwarded-For.
     if (admit && (options.rateLimited?.(served.path) ?? true) && !admit(clientOf(served))) {
       metrics?.rateLimited()
-      return early(429, corsHeaders, errorBody(`rate limit exceeded: ${options.rateLimitPerMinute} requests a minute`))
+      return early(429, corsHeaders, refusalBody(served.path, 429, `rate limit exceeded: ${options.rateLimitPerMinute} requests a minute`))
     }
     if (readOnly && !SAFE_METHODS.has(served.method)) {
-      return early(405, { ...preflightHeaders(corsHeaders, origin), allow: 'GET, OPTIONS' }, errorBody('method not allowed'))
+      return early(405, { ...preflightHeaders(corsHeaders, origin), allow: 'GET, OPTIONS' }, refusalBody(served.path, 405, 'method not allowed'))
     }
-    if (getOnly && served.method !== 'GET') return early(404, corsHeaders, errorBody('not found'))
+    if (getOnly && served.method !== 'GET') return early(404, corsHeaders, refusalBody(served.path, 404, 'not found'))
     if (maxBody !== undefined) {
       const declared = Number(request.headers.get('content-length') ?? 0)
-      if (declared > maxBody) return early(413, corsHeaders, errorBody(`payload too large (limit ${maxBody} bytes)`))
+      if (declared > maxBody) return early(413, corsHeaders, refusalBody(served.path, 413, `payload too large (limit ${maxBody} bytes)`))
     }
     return null
   }

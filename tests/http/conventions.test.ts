@@ -68,7 +68,11 @@ const readOnly = serveOnFreePort(testApp({ readOnly: true }))
 const rateLimited = serveOnFreePort(testApp({ rateLimitPerMinute: 3, trustedProxyHops: 1 }))
 const getOnly = serveOnFreePort(testApp({ cors: null, getOnly: true }))
 const routesOnly = serveOnFreePort(testApp({ originRefusedOnRoutesOnly: true }))
-afterAll(() => Promise.all([plain, proxied, limited, readOnly, rateLimited, getOnly, routesOnly].map((service) => service.stop())))
+// Refusals under /api/ carry an API's own keys beside `error` (the Etherscan listener's Sourcify routes).
+const withFields = serveOnFreePort(
+  testApp({ rateLimitPerMinute: 3, maxBodyBytes: 16, errorFields: (path, status, message) => (path.startsWith('/api/') ? { code: `refused ${status}`, said: message } : null) }),
+)
+afterAll(() => Promise.all([plain, proxied, limited, readOnly, rateLimited, getOnly, routesOnly, withFields].map((service) => service.stop())))
 
 function expectConventions(response: Response) {
   expect(response.headers.get('cache-control')).toBe('no-store')
@@ -447,5 +451,19 @@ describe('requests Bun refuses before the conventions run', () => {
     const answer = await rawRequest(plain.port, 'PROPFIND /ok HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
     if (answer.kind !== 'app') throw new Error(`expected an answer of the app, got ${answer.kind}`)
     expect(await expectJsonError(answer.response, 404)).toEqual({ error: 'not found' })
+  })
+})
+
+describe('errorFields', () => {
+  test("a refusal before routing carries the path's own keys beside error, and no others elsewhere", async () => {
+    const tooLarge = await expectJsonError(await fetch(`${withFields.url}/api/x`, { method: 'POST', body: 'x'.repeat(17) }), 413)
+    expect(tooLarge).toEqual({ error: 'payload too large (limit 16 bytes)', code: 'refused 413', said: 'payload too large (limit 16 bytes)' })
+    const elsewhere = await expectJsonError(await fetch(`${withFields.url}/echo`, { method: 'POST', body: 'x'.repeat(17) }), 413)
+    expect(elsewhere).toEqual({ error: 'payload too large (limit 16 bytes)' })
+    // The third request of the minute is the last admitted (a new minute may start on the way).
+    let refused = await fetch(`${withFields.url}/api/x`)
+    for (let i = 0; i < 4 && refused.status !== 429; i++) refused = await fetch(`${withFields.url}/api/x`)
+    const limitedAnswer = await expectJsonError(refused, 429)
+    expect(limitedAnswer.code).toBe('refused 429')
   })
 })
