@@ -43,7 +43,7 @@ try {
 
   // Distinct sources: the same contract with a comment of its own, so each compile is new work.
   // Deployed one after another: one account sends them all.
-  const copies = []
+  const copies: Array<{ input: ReturnType<typeof standardInput>; deployed: Awaited<ReturnType<typeof deployFixture>> }> = []
   for (let index = 0; index < count * 4; index++) {
     const input = standardInput({ 'Counter.sol': `${fixtureSource('Counter.sol')}\n// copy ${index}\n` })
     copies.push({ input, deployed: await deployFixture(node.anvil.rpcUrl, compileFixture(input, 'src/Counter.sol:Counter')) })
