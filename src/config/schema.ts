@@ -129,6 +129,7 @@ export const ConfigSchema = T.Object(
       rateLimitPerMinute: T.Integer({ minimum: 1, maximum: 1_000_000_000, default: 300, description: 'requests one client may make per wall-clock minute, an integer from 1 to 1000000000' }),
       liveSeconds: T.Integer({ minimum: 1, maximum: 86_400, default: 300, description: 'seconds before a /live stream is closed, an integer from 1 to 86400' }),
       nodeTimeoutMs: T.Integer({ minimum: 50, maximum: 30_000, default: 1500, description: 'milliseconds a live read from the node may take, an integer from 50 to 30000' }),
+      callGasCap: T.Integer({ minimum: 21_000, maximum: 1_000_000_000, default: 50_000_000, description: 'the gas a read of a contract (/api/address/{address}/call) may use, an integer from 21000 to 1000000000' }),
       // The name service and the fee layer. The defaults are the dev chain's fixed addresses
       // (src/devnet/deploy.ts, DEPLOY_ORDER); "" says the chain has none.
       nameRegistry: addressOrNone('the name registry contract', '0x9A676e781A523b5d0C0e43731313A708CB607508', 'for no name service'),

@@ -10,6 +10,7 @@ import { createExplorer, type ExplorerTimings } from './explorer.ts'
 import { registerExplorerMetrics } from './metrics.ts'
 import { accountRoutes } from './routes/accounts.ts'
 import { blockRoutes } from './routes/blocks.ts'
+import { contractRoutes } from './routes/contracts.ts'
 import { EXCHANGE_PROXY_PREFIX, exchangeProxy } from './routes/exchangeProxy.ts'
 import { feeRoutes } from './routes/fees.ts'
 import { miniRoutes } from './routes/minis.ts'
@@ -17,7 +18,7 @@ import { nameRoutes } from './routes/names.ts'
 import { nftRoutes } from './routes/nfts.ts'
 import { operatorRoutes } from './routes/operator.ts'
 import { overviewRoutes } from './routes/overview.ts'
-import { pageRoutes } from './routes/pages.ts'
+import { pageRoutes, publicRpc } from './routes/pages.ts'
 import { statsRoutes } from './routes/stats.ts'
 import { tokenRoutes } from './routes/tokens.ts'
 import { txRoutes } from './routes/txs.ts'
@@ -62,6 +63,7 @@ export function createExplorerApp(context: ServiceContext, spool: Spool, timings
     .use(miniRoutes(explorer))
     .use(txRoutes(explorer))
     .use(accountRoutes(explorer))
+    .use(contractRoutes(explorer))
     .use(tokenRoutes(explorer))
     .use(nftRoutes(explorer))
     .use(feeRoutes(explorer))
@@ -70,7 +72,7 @@ export function createExplorerApp(context: ServiceContext, spool: Spool, timings
   const local = (request: Request) => fromThisMachine(request.headers, shared.client(request), host)
   return new Elysia({ nativeStaticResponse: false })
     .use(shared.plugin)
-    .use(pageRoutes(context.peers))
+    .use(pageRoutes(context.peers, { id: config.chain.chainId, rpc: publicRpc(config.chain.rpc) }))
     .use(exchangeProxy(context.peers))
     .use(operatorRoutes(explorer, local))
     .use(api)

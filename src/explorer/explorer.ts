@@ -3,7 +3,7 @@ import { getAddress, type Address } from 'viem'
 import type { ServiceContext } from '../context.ts'
 import type { RegistryCopy } from '../registry/copy.ts'
 import type { Spool } from '../spool/spool.ts'
-import { createContractBook } from '../contracts/book.ts'
+import { createContractBook, type ContractBook } from '../contracts/book.ts'
 import { AnswerCache } from '../http/answerCache.ts'
 import { KnownContracts } from './known.ts'
 import { LiveHub } from './live.ts'
@@ -47,6 +47,15 @@ export type Explorer = {
   metadata: NftMetadata
   /** The names addresses go by, for the pages' rows. */
   names: ReverseNames
+  /** What the stack knows of each contract (its verification, a like one's, an artifact's, its proxy): the one book of the stack. */
+  book: ContractBook
+  /** The gas a read of a contract may use (explorer.callGasCap). */
+  callGasCap: number
+  /**
+   * The node for reads of contracts (the Read tab): apart from `node`, so that a read that runs
+   * out its time limit does not make every other request skip the node for a while.
+   */
+  callNode: LiveNode
   /** What the contract book knows of the contracts a transaction or a list calls, for decoding. */
   known: KnownContracts
   timings: ExplorerTimings
@@ -76,6 +85,8 @@ export function createExplorer(context: ServiceContext, spool: Spool, copy: Regi
   }, t.statsCacheMs)
   const contract = (address: string) => (address ? getAddress(address) : null)
   const nameRegistry = contract(config.explorer.nameRegistry)
+  // The composition root's book; one of the explorer's own when it runs alone (a test's).
+  const book = context.book ?? createContractBook(db, { chain: context.chain })
   return {
     db,
     contracts: { nameRegistry, feeRouter: contract(config.explorer.feeRouter) },
@@ -86,7 +97,10 @@ export function createExplorer(context: ServiceContext, spool: Spool, copy: Regi
     probes: new ContractProbes(node, t.answerCacheMs),
     metadata: new NftMetadata(node, t.metadata),
     names: new ReverseNames(node, nameRegistry, t.answerCacheMs),
-    known: new KnownContracts(context.book ?? createContractBook(db, { chain: context.chain }), t.answerCacheMs),
+    callGasCap: config.explorer.callGasCap,
+    callNode: new LiveNode(config.chain.rpc, config.explorer.nodeTimeoutMs),
+    book,
+    known: new KnownContracts(book, t.answerCacheMs),
     timings: t,
     answers: new AnswerCache(() => 0, t.answerCacheMs),
     collections: new AnswerCache(() => 0, t.collectionCacheMs),

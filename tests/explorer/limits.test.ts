@@ -61,6 +61,8 @@ describe('request rate', () => {
     expect(await refused.json()).toEqual({ error: 'rate limit exceeded: 300 requests a minute' })
     // Unknown routes count and are refused alike; the leftmost entries are the client's own words.
     expect((await get('/nope', `1.2.3.4, ${client}`)).status).toBe(429)
+    // So do a contract's routes, its reads through the node among them.
+    for (const path of ['/address/0xa0Ee7A142d267C1f36714E4a8F75612F20a79720/contract', '/address/0xa0Ee7A142d267C1f36714E4a8F75612F20a79720/call?data=0x06661abd']) expect([path, (await get(path, client)).status]).toEqual([path, 429])
     expect((await get('/health', '198.51.100.21')).status).toBe(200)
     expect((await get('/health', `${client}, 198.51.100.22`)).status).toBe(200)
     // The pages' own files are not the API: a client past its minute still gets them, and the

@@ -14,7 +14,7 @@ import { atTestRunEnd } from './testEnd.ts'
 
 export const SCREENSHOTS = join(ROOT, 'test-artifacts', 'screenshots')
 
-export type PagesStack = Omit<SeededDevStack, 'dir'> & {
+export type PagesStack = SeededDevStack & {
   browser: Browser
   /** How the pages print an address cut short: its tag label, else the name it goes by, else its first characters (`label` when the row carries one). */
   shownAs: (address: string, label?: string | null) => Promise<string>
@@ -25,7 +25,7 @@ let shared: Promise<PagesStack> | null = null
 export function pagesStack(): Promise<PagesStack> {
   shared ??= (async () => {
     // The tests browse like many people at once from one address: the API's minute is not what they test (limits.test.ts does).
-    const { stack, origin, api } = await startSeededDevStack(100_000)
+    const { stack, dir, origin, api } = await startSeededDevStack(100_000)
     atTestRunEnd(() => stack.stop())
     const browser = await launchChromium()
     atTestRunEnd(() => browser.close())
@@ -34,7 +34,7 @@ export function pagesStack(): Promise<PagesStack> {
       const { names, labels } = await api<{ names: Record<string, string | null>; labels: Record<string, string | null> }>(`/names?address=${address}`)
       return Object.values(labels)[0] ?? Object.values(names)[0] ?? address.slice(0, 8)
     }
-    return { stack, browser, origin, api, shownAs }
+    return { stack, dir, browser, origin, api, shownAs }
   })()
   return shared
 }

@@ -34,6 +34,9 @@ afterAll(async () => {
   await stack?.stop('SIGINT')
 })
 
+/** The dev chain's first token, a contract the stack knows from its deployment. */
+const BX = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
+
 /** Values a client may put in a path segment or a query value, chosen to break parsers. */
 const HOSTILE = [
   '', ' ', '0', '-1', '+1', '1e3', '1e309', '1.5', '.5', '0b101', '0o7', '1_000', 'NaN', 'Infinity', '-Infinity',
@@ -58,17 +61,24 @@ function templates() {
   const explorer = [
     '/api/*', '/api/tokenlogo/*', '/api/taglogo/*', '/api/block/*', '/api/mini/*', '/api/tx/*', '/api/address/*',
     '/api/nft/*', `/api/nft/${seeded.account}/*`, '/api/nft/*/1', '/api/name/*', '/*',
+    '/api/address/*/contract', '/api/address/*/call', '/api/address/*/call?data=0x06661abd',
   ]
   const exchange = ['/pool/*', '/cl/pool/*', '/api/pool/*', '/api/cl/pool/*', '/*', '/cl/*', '/api/*']
   const faucet = ['/*', '/api/*', '/status?address=*', '/faucet-status?address=*', '/api/status?address=*']
   const arcade = ['/api/*', '/ws/*', '/*']
-  return { explorer, exchange, faucet, arcade }
+  const etherscan = [
+    '/*', '/api/*', '/api?module=*', '/api?module=contract&action=*', '/api?module=contract&action=getabi&address=*',
+    '/api?module=contract&action=getsourcecode&address=*', '/api?module=contract&action=checkverifystatus&guid=*',
+    '/api?module=contract&action=getcontractcreation&contractaddresses=*', '/api?module=contract&action=checkproxyverification&guid=*',
+    '/sourcify/*', '/sourcify/v2/verify/*', '/sourcify/v2/contract/*/0x5FbDB2315678afecb367f032d93F642f64180aa3', '/sourcify/v2/contract/78270/*',
+  ]
+  return { explorer, exchange, faucet, arcade, etherscan }
 }
 
 /** Query keys each service reads, on the routes that read them. */
 function queries() {
   return {
-    explorer: { '/api/charts': ['limit'], '/api/blocks': ['limit', 'offset', 'active'], '/api/block/1': ['limit', 'offset'], '/api/minis': ['limit', 'offset'], '/api/mini/1': ['limit', 'offset'], '/api/txs': ['limit', 'offset'], '/api/accounts': ['limit', 'offset'], [`/api/address/${seeded.account}`]: ['limit', 'offset'], [`/api/nft/${seeded.account}`]: ['limit', 'offset'] },
+    explorer: { '/api/charts': ['limit'], '/api/blocks': ['limit', 'offset', 'active'], '/api/block/1': ['limit', 'offset'], '/api/minis': ['limit', 'offset'], '/api/mini/1': ['limit', 'offset'], '/api/txs': ['limit', 'offset'], '/api/accounts': ['limit', 'offset'], [`/api/address/${seeded.account}`]: ['limit', 'offset'], [`/api/nft/${seeded.account}`]: ['limit', 'offset'], [`/api/address/${BX}/call`]: ['data', 'from'] },
     exchange: { '/swaps': ['pair', 'sender', 'limit'], '/events': ['pair', 'limit'], '/cl/positions': ['pool', 'owner', 'closed', 'limit'], '/cl/ticks': ['pool'], '/cl/swaps': ['pool', 'sender', 'limit'], '/api/cl/events': ['pool', 'owner', 'kind', 'limit'] },
     faucet: { '/status': ['address'], '/api/faucet-status': ['address'] },
     arcade: { '/api/rooms': ['room'], '/api/stats': ['limit'] },
@@ -99,6 +109,12 @@ async function checkAnswer(what: string, service: string, response: Response, fa
   }
   try {
     const body = JSON.parse(text) as { error?: unknown }
+    if (service === 'etherscan' && new URL(response.url).pathname.startsWith('/sourcify/')) {
+      // Sourcify's answers keep Sourcify's shape: its clients read customCode and message.
+      const sourcify = body as { customCode?: unknown; message?: unknown; errorId?: unknown }
+      if (typeof sourcify.customCode !== 'string' || typeof sourcify.message !== 'string' || typeof sourcify.errorId !== 'string') failures.push(`${what}: ${response.status} not in Sourcify's error shape: ${text.slice(0, 200)}`)
+      return
+    }
     if (typeof body.error !== 'string') failures.push(`${what}: ${response.status} without an error string: ${text.slice(0, 200)}`)
     if (service === 'exchange' && response.status === 400 && body.error !== EXCHANGE_400) failures.push(`${what}: a 400 of the exchange says ${text.slice(0, 200)}`)
   } catch {
@@ -126,7 +142,7 @@ async function run(requests: Array<{ service: string; what: string; url: string;
 /** Every service still answers its health route, and nothing escaped to the process. */
 async function expectAlive() {
   expect(stack.child.exitCode).toBeNull()
-  for (const [service, path] of [['explorer', '/api/health'], ['exchange', '/health'], ['faucet', '/health'], ['arcade', '/api/health']] as const) {
+  for (const [service, path] of [['explorer', '/api/health'], ['exchange', '/health'], ['faucet', '/health'], ['arcade', '/api/health'], ['etherscan', '/health']] as const) {
     expect((await fetch(`${stack.urls[service]}${path}`)).status).toBe(200)
   }
   const escaped = stack.lines.filter((line) => line.msg === 'unexpected error; the stack keeps serving' || line.msg === 'unhandled error')
@@ -172,6 +188,7 @@ describe('hostile requests against stack dev', () => {
       exchange: ['/pools', '/api/cl/ticks', '/nope'],
       faucet: ['/drip', '/api/drip', '/status', '/', '/nope'],
       arcade: ['/api/ready', '/ws/lobby', '/nope'],
+      etherscan: ['/api', '/api/', '/sourcify/v2/verify/78270/0x5FbDB2315678afecb367f032d93F642f64180aa3', '/health', '/nope'],
     }
     const methods = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'PROPFIND', 'MKCOL', 'LOCK', 'SEARCH', 'PURGE']
     const requests = Object.entries(paths).flatMap(([service, list]) =>
@@ -199,9 +216,9 @@ describe('hostile requests against stack dev', () => {
     const failures: Failure[] = []
     for (const [service, base] of Object.entries(stack.urls)) {
       const port = Number(new URL(base).port)
-      const api = service === 'exchange' || service === 'faucet' ? '' : '/api'
+      const api = service === 'exchange' || service === 'faucet' || service === 'etherscan' ? '' : '/api'
       const health = `${api}/health`
-      const deep = service === 'explorer' ? '/api/block/1' : service === 'exchange' ? `/cl/pool/${seeded.pool}` : service === 'faucet' ? '/op-deployment/l2-addresses.json' : '/api/rooms'
+      const deep = service === 'explorer' ? '/api/block/1' : service === 'exchange' ? `/cl/pool/${seeded.pool}` : service === 'faucet' ? '/op-deployment/l2-addresses.json' : service === 'etherscan' ? '/api/' : '/api/rooms'
       // `bun` names what Bun's own parser answers (a bare status line and Connection: close) or
       // `close` when it closes without a word; every other answer is the app's and checked as such.
       const cases: Array<{ name: string; bytes: string | Uint8Array; status?: number; bun?: number | 'close' }> = [

@@ -29,7 +29,7 @@ export function contractModule({ reader, book, jobs, verifications }: ContractMo
     async getsourcecode(fields) {
       const address = requiredAddress(fields, 'address')
       if (typeof address !== 'string') return address
-      const [known, proxy] = await Promise.all([book.lookup(address), book.proxyOf(address)])
+      const [known, proxy] = await Promise.all([book.lookup(address), book.proxyOf?.(address) ?? null])
       const implementation = proxy?.implementation ?? null
       return ok([{ ...sourceCodeEntry(known), Proxy: implementation ? '1' : '0', Implementation: implementation ? implementation.toLowerCase() : '', SwarmSource: '' }])
     },

@@ -16,8 +16,21 @@ export const PAGE_PATHS = ['/', '/blocks', '/block/:number', '/txs', '/tx/:hash'
 
 const escape = (text: string) => text.replace(/[&<>"]/g, (char) => `&#${char.charCodeAt(0)};`)
 
-function shell(faucetUrl: string | null): string {
+/** The chain the pages are of, for the wallet the Write tab asks to switch to it (or add it). */
+export type PageChain = { id: number; rpc: string | null }
+
+/**
+ * The node's URL as the pages may tell a wallet (to add the chain): none when it has credentials,
+ * a path or a query, where a provider's key would be, which the pages must never show.
+ */
+export function publicRpc(url: string): string | null {
+  const parsed = new URL(url)
+  return parsed.username || parsed.password || parsed.search || parsed.hash || parsed.pathname.length > 1 ? null : url
+}
+
+function shell(faucetUrl: string | null, chain: PageChain): string {
   const faucet = faucetUrl ? `<meta name="faucet" content="${escape(faucetUrl)}">` : ''
+  const chainMeta = `<meta name="chain" content="${escape(JSON.stringify(chain))}">`
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -27,6 +40,7 @@ function shell(faucetUrl: string | null): string {
 <link rel="icon" href="data:,">
 <title>Chain 78270 explorer</title>
 ${faucet}
+${chainMeta}
 <link rel="stylesheet" href="/app.css">
 <script type="module" src="/app.js"></script>
 </head>
@@ -41,12 +55,12 @@ const file = (body: string, type: string) => () =>
   new Response(body, { headers: { 'content-type': `${type};charset=utf-8`, 'content-security-policy': PAGE_POLICY } })
 
 /** The page routes: the shell at every page path (with the faucet's address, once it listens), the script and the style. */
-export function pageRoutes(peers: Peers | undefined) {
+export function pageRoutes(peers: Peers | undefined, chain: PageChain) {
   const shells = new Map<string | null, string>()
   const index = () => {
     const faucet = peers?.url('faucet') ?? null
     let html = shells.get(faucet)
-    if (html === undefined) shells.set(faucet, (html = shell(faucet === null ? null : `${faucet}/`)))
+    if (html === undefined) shells.set(faucet, (html = shell(faucet === null ? null : `${faucet}/`, chain)))
     return file(html, 'text/html')()
   }
   const app = new Elysia({ name: 'explorer-pages' }).get('/app.js', file(bundle.script, 'text/javascript')).get('/app.css', file(bundle.style, 'text/css'))

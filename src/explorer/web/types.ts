@@ -1,4 +1,5 @@
 // The shapes of the explorer API's answers that the pages read (docs/explorer.md lists the fields).
+import type { RevertWords } from '../../answers/contract.ts'
 
 export type Stats = {
   latestBlock?: number
@@ -98,4 +99,6 @@ export type TxDetail = TxRow & {
   traces: CallFrame[] | null
   tokenTransfers: TokenTransfer[]
   nftTransfers: NftTransfer[]
+  /** Why a failed transaction failed, in words; null when it succeeded or nothing says. */
+  revertReason: RevertWords | null
 }

@@ -5,6 +5,8 @@ import { count, ether, units } from '../format.ts'
 import { TokenTransferTable, TxTable, ageColumn, txColumn, type TokenTransferRow } from '../tables.tsx'
 import { AddressLink, Failure, Fields, Loading, PAGE_ROWS, Section, TxLink, Verified, offsetOf } from '../ui.tsx'
 import type { TxRow } from '../types.ts'
+import type { ContractAnswer } from '../../../answers/contract.ts'
+import { ContractTabs, CONTRACT_TABS, MatchWords, type ContractTab } from './contract.tsx'
 import { ItemImage, type Metadata } from './nfts.tsx'
 import { TokenLogo, labelText, type LabelValue } from './tokens.tsx'
 
@@ -35,10 +37,15 @@ export function AddressPage() {
   const { params, query } = useRoute()
   const offset = offsetOf(query)
   const { data, error } = useApi<Address>(`/address/${encodeURIComponent(params.address ?? '')}?limit=${PAGE_ROWS}&offset=${offset}`)
+  // What the stack knows of a contract's code: asked once it is known to be a contract.
+  const known = useApi<ContractAnswer>(data?.contract ? `/address/${data.address}/contract` : null).data
   if (error) return <Failure error={error} what="address" />
   if (!data) return <Loading what="the address" />
   const label = labelText(data.label)
   const base = `/address/${data.address}`
+  const tab = CONTRACT_TABS.find(([id]) => id === query.tab)?.[0] ?? ('code' as ContractTab)
+  // Tabs for a contract whose ABI is known, or a proxy whose implementation's is.
+  const verified = known?.abi || known?.proxy?.abi ? known : null
   return (
     <>
       <Section title={data.contract ? 'Contract' : 'Account'} id="address" main>
@@ -51,10 +58,13 @@ export function AddressPage() {
             ['Nonce', data.nonce === null ? '–' : count(data.nonce)],
             ['Transactions', `${count(data.counts.transactions)} (${count(data.counts.sent)} sent, ${count(data.counts.received)} received)`],
             ['Bytecode', data.contract ? `${count(data.bytecodeSize)} bytes` : null],
+            ['Code', verified?.name ? <span id="address-match">{verified.name} · <MatchWords match={verified.match} by={verified.by} /></span> : null],
+            ['Proxy to', verified?.proxy ? <span id="address-proxy"><AddressLink address={verified.proxy.implementation} />{verified.proxy.name ? ` (${verified.proxy.name})` : ''}</span> : null],
             ['Created by', data.creator ? <><AddressLink address={data.creator.address} label={data.creator.label} /> in <TxLink hash={data.creator.txHash} /></> : null],
           ]}
         />
       </Section>
+      {verified ? <ContractTabs info={verified} tab={tab} base={base} /> : null}
       {data.createdContracts.length > 0 ? (
         <Section title="Contracts it created" id="address-created">
           <ul class="plain">

@@ -24,7 +24,7 @@ export function TxsPage() {
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 
 /** A decoded value: addresses as links, lists and tuples spelled out. */
-function Value({ value }: { value: DecodedValue }) {
+export function Value({ value }: { value: DecodedValue }) {
   if (typeof value === 'string' && ADDRESS.test(value)) return <AddressLink address={value} full="unnamed" />
   if (Array.isArray(value)) return <span>[{value.map((item, index) => <>{index > 0 ? ', ' : ''}<Value value={item} /></>)}]</span>
   if (value !== null && typeof value === 'object') return <span>{'{'}{Object.entries(value).map(([key, item], index) => <>{index > 0 ? ', ' : ''}{key}: <Value value={item} /></>)}{'}'}</span>
@@ -72,6 +72,12 @@ export function TxPage() {
   return (
     <>
       <Section title="Transaction" id="tx" main>
+        {tx.success ? null : (
+          <p class="revert" id="tx-revert" role="status">
+            <strong>Failed</strong>
+            {tx.revertReason ? <>: <span id="tx-revert-reason">{tx.revertReason.message}</span></> : null}
+          </p>
+        )}
         <Fields
           rows={[
             ['Hash', <span class="mono wrap">{tx.hash}</span>],
