@@ -48,8 +48,11 @@ export type KnownContract = {
 export type ContractBook = {
   /** What is known of `address`, or null. */
   lookup: (address: string) => Promise<KnownContract | null>
-  /** The proxy `address` is, known or not itself (a clone is never verified on its own), or null. */
-  proxyOf: (address: string) => Promise<ProxyInfo | null>
+  /**
+   * The proxy `address` is, known or not itself (a clone is never verified on its own), or null.
+   * Optional so that a book made by hand (a test's) need not have it; createContractBook's has.
+   */
+  proxyOf?: (address: string) => Promise<ProxyInfo | null>
 }
 
 export type ContractBookOptions = {
@@ -81,7 +84,7 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/
  * with local artifacts, contracts that match one. An unreachable node leaves only what the
  * spool says.
  */
-export function createContractBook(reader: Database, options: ContractBookOptions = {}): ContractBook {
+export function createContractBook(reader: Database, options: ContractBookOptions = {}): ContractBook & Required<Pick<ContractBook, 'proxyOf'>> {
   const { chain, artifacts = null, clock } = options
   // Per address: its code (bare hex), and its masked hashes by the set of immutable references they masked.
   const codes = createCache<string, { code: string; hashes: Map<string, Hex> }>({

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { decodeEventLog, getAddress, getContractAddress, type Address } from 'viem'
 import { createChain, type Chain } from '../../src/chain/client.ts'
-import { createContractBook, type ContractBook } from '../../src/contracts/book.ts'
+import { createContractBook } from '../../src/contracts/book.ts'
 import { detectProxy } from '../../src/contracts/proxy.ts'
 import { devAccounts } from '../../src/devnet/accounts.ts'
 import { openSpool } from '../../src/spool/db.ts'
@@ -90,7 +90,7 @@ contract Forwarder {
 let node: RunningNode
 let chain: Chain
 let folder: string
-let book: ContractBook
+let book: ReturnType<typeof createContractBook>
 const compiled: Record<string, Compiled> = {}
 const at: Record<string, Address> = {}
 const { deployer } = devAccounts
