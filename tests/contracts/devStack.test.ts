@@ -19,8 +19,9 @@ import { waitFor } from '../helpers/wait.ts'
 
 // `stack dev` from source, with a forge out/ and a hardhat artifacts/ beside its config (the
 // default dev.artifacts): what the contract book knows once it is up, after a new build, and
-// after `stack reset`. The book is read here over the stack's own spool file and node, as the
-// Etherscan listener's getabi reads it; devContractBook is the composition root's own.
+// after `stack reset`. The book is read here over the stack's own spool file and node
+// (devContractBook is the composition root's own), and the running stack's through the
+// Etherscan listener's getabi.
 
 const COUNTER = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.20;
@@ -185,6 +186,22 @@ describe('stack dev', () => {
     expect(fromHardhat?.by).toMatchObject({ kind: 'artifact', match: 'exact_match', path: join(dir, 'artifacts', 'contracts/Greeter.sol', 'Greeter.json'), sources: { 'contracts/Greeter.sol': GREETER } })
     // Artifacts are for `stack dev`'s book alone.
     expect(await book.lookup(counter)).toBeNull()
+  })
+
+  test("the Etherscan listener's getabi answers from the same book: our contracts, a pair by the same code, an artifact", async () => {
+    const getabi = async (address: string) =>
+      (await (await fetch(`${stack.status.services.etherscan.url}/api?module=contract&action=getabi&address=${address.toLowerCase()}`)).json()) as { status: string; message: string; result: string }
+    const names = (answer: { result: string }) => (JSON.parse(answer.result) as Array<{ name?: string }>).map((item) => item.name)
+    for (const [address, method] of [[contracts.BX, 'transfer'], [contracts.Faucet, 'dripTo'], [contracts.UniswapV2Factory, 'createPair']] as const) {
+      const answer = await getabi(address)
+      expect(answer).toMatchObject({ status: '1', message: 'OK' })
+      expect(names(answer)).toContain(method)
+    }
+    const pairs = await allPairs()
+    expect(names(await getabi(pairs.at(-1)!))).toContain('swap')
+    const counter = await node.deploy(devAccounts.carol, counterBuild.contracts['src/Counter.sol:Counter']!, [9n])
+    expect(names(await getabi(counter))).toContain('bump')
+    expect(await getabi(devAccounts.carol.address)).toMatchObject({ status: '0', message: 'NOTOK' })
   })
 
   test('a new build while it runs is picked up without a restart', async () => {
