@@ -191,7 +191,7 @@ export const spoolMigrations: Migration[] = [
     // - blocks by time (a block by its time) and by miner (the blocks an address mined).
     // - each transaction's cumulative gas (its block's gas used up to and including it, as its
     //   receipt says), kept rather than summed again for every row of a list.
-    id: 'spool/007-address-lists',
+    id: 'spool/006-address-lists',
     sql: `
       ALTER TABLE txs ADD COLUMN cumulative_gas_used INTEGER;
       UPDATE txs SET cumulative_gas_used = running.total

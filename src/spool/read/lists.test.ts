@@ -157,7 +157,7 @@ describe('a spool made before the lists', () => {
     for (const { name } of made) old.run(`DROP INDEX ${name}`)
     old.run('DROP TABLE internal_calls')
     old.run('ALTER TABLE txs DROP COLUMN cumulative_gas_used')
-    old.run("DELETE FROM migrations WHERE id = 'spool/007-address-lists'")
+    old.run("DELETE FROM migrations WHERE id = 'spool/006-address-lists'")
     old.close()
     const migrated = openSpool(copy)
     expect(rows(migrated)).toEqual(expected)
