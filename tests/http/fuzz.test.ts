@@ -82,6 +82,19 @@ function queries() {
     exchange: { '/swaps': ['pair', 'sender', 'limit'], '/events': ['pair', 'limit'], '/cl/positions': ['pool', 'owner', 'closed', 'limit'], '/cl/ticks': ['pool'], '/cl/swaps': ['pool', 'sender', 'limit'], '/api/cl/events': ['pool', 'owner', 'kind', 'limit'] },
     faucet: { '/status': ['address'], '/api/faucet-status': ['address'] },
     arcade: { '/api/rooms': ['room'], '/api/stats': ['limit'] },
+    // Etherscan's modules read their fields from the query (or a form): every field of a few actions.
+    etherscan: {
+      '/api?module=account&action=txlist': ['address', 'startblock', 'endblock', 'page', 'offset', 'sort'],
+      '/api?module=account&action=balancemulti': ['address', 'tag'],
+      '/api?module=account&action=tokentx': ['address', 'contractaddress', 'page', 'offset'],
+      '/api?module=account&action=txlistinternal': ['txhash', 'startblock', 'endblock'],
+      '/api?module=logs&action=getLogs': ['fromBlock', 'toBlock', 'address', 'topic0', 'topic0_1_opr', 'page', 'offset'],
+      '/api?module=block&action=getblocknobytime': ['timestamp', 'closest'],
+      '/api?module=transaction&action=getstatus': ['txhash'],
+      '/api?module=proxy&action=eth_getBlockByNumber': ['tag', 'boolean'],
+      '/api?module=proxy&action=eth_call': ['to', 'data', 'tag'],
+      '/api?module=contract&action=verifysourcecode': ['sourceCode', 'codeformat', 'contractaddress', 'contractname', 'compilerversion'],
+    },
   } as Record<string, Record<string, string[]>>
 }
 
@@ -171,8 +184,8 @@ describe('hostile requests against stack dev', () => {
     const failures: Failure[] = []
     const requests = Object.entries(queries()).flatMap(([service, routes]) =>
       Object.entries(routes).flatMap(([path, keys]) => [
-        ...keys.flatMap((key) => HOSTILE.map((value) => `${path}?${key}=${encode(value)}`)),
-        ...SHAPES.map((shape) => `${path}${shape}`),
+        ...keys.flatMap((key) => HOSTILE.map((value) => `${path}${path.includes('?') ? '&' : '?'}${key}=${encode(value)}`)),
+        ...SHAPES.map((shape) => `${path}${path.includes('?') ? shape.replace('?', '&') : shape}`),
       ]).map((url) => ({ service, what: `GET ${service} ${url.slice(0, 120)}`, url: `${stack.urls[service]}${url}` })),
     )
     const count = await run(requests, failures)
