@@ -10,6 +10,7 @@ import SwapRouterBuild from '@uniswap/v3-periphery/artifacts/contracts/SwapRoute
 
 import { bare, maskedRuntimeHash, slice, zero, type ImmutableReferences, type LinkReferences } from '../verify/bytecode.ts'
 import { immutablePlaceholders } from '../verify/immutables.ts'
+import type { VerifiedDetails } from '../verify/record.ts'
 import type { DevClients, Manifest } from './deploy.ts'
 import { ownSources } from './ownSources.ts' with { type: 'macro' }
 import ArcadeBank from '../../contracts/out/ArcadeBank.json' with { type: 'json' }
@@ -47,18 +48,7 @@ export type OwnVerification = {
   name: string
   compilerVersion: string
   codeHash: Hex
-  details: {
-    abi: readonly unknown[]
-    sources: Record<string, string>
-    contractIdentifier: string
-    optimizer: { enabled: boolean; runs: number }
-    evmVersion: string | null
-    libraries: Record<string, Address>
-    constructorArguments: string
-    licence: string | null
-    stdJsonInput: unknown | null
-    immutableReferences: ImmutableReferences
-  }
+  details: VerifiedDetails
 }
 
 /** A runtime code as compiled (bare hex, zeros where the immutables and the libraries' addresses go). */
