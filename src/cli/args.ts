@@ -1,13 +1,13 @@
 import { parseArgs } from 'node:util'
 import { FatalError, firstLine } from '../errors.ts'
 
-export const USAGE = `stack: the explorer, exchange index, faucet and arcade of chain 78270, on loopback
+export const USAGE = `stack: the explorer, exchange index, faucet, arcade and Etherscan-compatible API of chain 78270, on loopback
 
 Usage:
   stack [start] [--config FILE] [--json]
-                                  run the four services against the node in the config
+                                  run the services against the node in the config
   stack dev [--config FILE] [--json]
-                                  run a local chain and the four services against it
+                                  run a local chain and the services against it
   stack status [--config FILE] [--json | --env]
                                   where the running stack answers, and how it is
   stack reset [--config FILE]     take the running stack dev's chain back to right after deploy

@@ -26,7 +26,7 @@ function logger(config: Config, { json }: RunOptions): Logger {
   return createLogger({ level: config.log.level, ...(json ? { destination: bufferedLines(2), pretty: false } : {}) })
 }
 
-/** `stack start`: the four services against the node the config names. Never starts a node. */
+/** `stack start`: the services against the node the config names. Never starts a node. */
 export async function start(config: Config, options: RunOptions): Promise<void> {
   checkServiceSettings(config)
   const log = logger(config, options)
@@ -68,7 +68,7 @@ async function serve(context: ServiceContext, spool: Spool, also: Array<() => Pr
   return services
 }
 
-/** `stack dev`: the local chain (fresh, saved or forked) with the contract set, then the four services against it. */
+/** `stack dev`: the local chain (fresh, saved or forked) with the contract set, then the services against it. */
 export async function dev(fileConfig: Config, options: RunOptions): Promise<void> {
   checkServiceSettings(fileConfig)
   const log = logger(fileConfig, options)
