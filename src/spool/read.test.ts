@@ -253,6 +253,19 @@ describe('over a small chain', () => {
     expect(read.creationTraces(db, 0, 2)).toEqual([])
   })
 
+  test("a sender's transactions either side of one: one step each way, across blocks, none past the ends", () => {
+    const step = (id: number) => {
+      const { previous, next } = read.senderNeighbours(db, blob(A), id)
+      return [previous && [hex(previous.hash), previous.nonce], next && [hex(next.hash), next.nonce]]
+    }
+    const hashOf = (id: number) => hex(read.txById(db, id)!.hash)
+    expect(step(txId(1, 0))).toEqual([null, [hashOf(txId(1, 1)), 1]])
+    expect(step(txId(1, 1))).toEqual([[hashOf(txId(1, 0)), 0], [hashOf(txId(3, 2)), 2]])
+    expect(step(txId(3, 2))).toEqual([[hashOf(txId(1, 1)), 1], null])
+    // Another sender's transactions in between are not its neighbours.
+    expect(read.senderNeighbours(db, blob(B), txId(3, 1))).toEqual({ previous: expect.objectContaining({ nonce: 0 }), next: null })
+  })
+
   test("the calls one address sent another with a selector, oldest first, with their status and block's time", () => {
     const calls = read.callsFromTo(db, blob(A), blob(B), blob('0xa9059cbb'))
     expect(calls.map((call) => [call.id, hex(call.input), call.status, call.timestamp])).toEqual([[txId(1, 1), CALL, 1, 1002]])

@@ -205,3 +205,17 @@ export function txCount(db: Database): number {
 }
 
 const marks = (count: number) => Array.from({ length: count }, () => '?').join(', ')
+
+/** A transaction of the same sender next to another, by nonce. */
+export type SenderNeighbour = { hash: Uint8Array; nonce: number }
+
+/**
+ * The sender's transactions just before and after transaction `id` (the one with the next lower
+ * and next higher nonce the spool holds). A sender's nonces rise with the chain's order, so each
+ * is one step along the txs_from index, however many transactions the sender has.
+ */
+export function senderNeighbours(db: Database, from: Uint8Array, id: number): { previous: SenderNeighbour | null; next: SenderNeighbour | null } {
+  const previous = db.query<SenderNeighbour, [Uint8Array, number]>('SELECT hash, nonce FROM txs WHERE from_addr = ? AND id < ? ORDER BY id DESC LIMIT 1').get(from, id)
+  const next = db.query<SenderNeighbour, [Uint8Array, number]>('SELECT hash, nonce FROM txs WHERE from_addr = ? AND id > ? ORDER BY id LIMIT 1').get(from, id)
+  return { previous, next }
+}
