@@ -57,6 +57,7 @@ test('logs: ERC-20 and ERC-721 Transfer are told apart by their topics', () => {
     name: 'Transfer',
     signature: 'Transfer(address,address,uint256)',
     args: { from: ALICE, to: BOB, value: '9' },
+    types: { from: 'address', to: 'address', value: 'uint256' },
   })
   const nft = decodeLog([...topics, `0x${'0'.repeat(63)}7`], '0x')
   expect(nft).toMatchObject({ name: 'Transfer', args: { from: ALICE, to: BOB, tokenId: '7' } })
@@ -104,7 +105,12 @@ test('return values are named by the outputs of the ABI; the table knows none', 
 test("logs by the emitter's ABI first, the table behind it", () => {
   const topics = encodeEventTopics({ abi, eventName: 'Transfer', args: { from: ALICE, to: BOB } }) as Hex[]
   const data = `0x${'0'.repeat(63)}9` as Hex
-  expect(decodeLog(topics, data, ownContract)).toEqual({ name: 'Transfer', signature: 'Transfer(address,address,uint256)', args: { src: ALICE, dst: BOB, wad: '9' } })
+  expect(decodeLog(topics, data, ownContract)).toEqual({
+    name: 'Transfer',
+    signature: 'Transfer(address,address,uint256)',
+    args: { src: ALICE, dst: BOB, wad: '9' },
+    types: { src: 'address', dst: 'address', wad: 'uint256' },
+  })
   expect(decodeLog(topics, data, { abis: [own], tableFirst: true })!.args).toEqual({ from: ALICE, to: BOB, value: '9' })
   const poked = encodeEventTopics({ abi: own, eventName: 'Poked', args: { by: ALICE } }) as Hex[]
   expect(decodeLog(poked, encodeAbiParameters(parseAbiParameters('uint256'), [3n]))).toBeNull()

@@ -15,7 +15,8 @@ export type DecodedCall = {
   calls?: Array<DecodedCall | { selector: Hex | null; data: Hex }>
 }
 
-export type DecodedEvent = { name: string; signature: string; args: Record<string, unknown> }
+/** `types` gives each named argument's ABI type (`uint256`), as a reader formats a value by it. */
+export type DecodedEvent = { name: string; signature: string; args: Record<string, unknown>; types: Record<string, string> }
 
 /**
  * Where a decode looks, in order: the ABIs of the contract concerned (its own, then the
@@ -195,7 +196,8 @@ export function decodeLog(topics: Hex[], data: Hex, using: DecodeWith = TABLE): 
     for (const item of index.events.get(topic) ?? []) {
       try {
         const decoded = decodeEventLog({ abi: [item], topics: topics as [Hex, ...Hex[]], data, strict: true })
-        return { name: item.name, signature: signatureOf(item), args: jsonSafe(decoded.args) as Record<string, unknown> }
+        const types = Object.fromEntries(item.inputs.filter((input) => input.name).map((input) => [input.name!, input.type]))
+        return { name: item.name, signature: signatureOf(item), args: jsonSafe(decoded.args) as Record<string, unknown>, types }
       } catch {
         // Same signature, another layout (ERC-20 versus ERC-721 Transfer): try the next.
       }
