@@ -5,13 +5,15 @@ import { decodeInput, decodeLog, methodName } from '../../decode/decode.ts'
 import type { Explorer } from '../explorer.ts'
 import { checksum, checksumOrNull } from '../../eth/address.ts'
 import { blob, hex, parseHash } from '../../eth/bytes.ts'
+import { fee } from '../format.ts'
 import { page } from '../paging.ts'
 import { TOKEN_META_AGE_MS } from '../probes.ts'
 import { tokenKind } from '../read/tokens.ts'
-import { nftTransfer, tokenMetaOf, tokenTransfer, txSummary } from '../rows.ts'
+import { nftTransfer, tokenMetaOf, tokenTransfer, txSummary, type TokenMeta } from '../rows.ts'
 import { decodeTransfers } from '../transfers.ts'
 import { abisOf, decodedTrace, framesOf, txRevertReason } from '../txDecoding.ts'
-import { latestTxs, txByHash, txLogs, txTrace } from '../../spool/read.ts'
+import { blockByNumber, latestTxs, senderNeighbours, txByHash, txLogs, txTrace } from '../../spool/read.ts'
+import { accountChanges, tokenChanges, tracedState } from '../txState.ts'
 
 /** `/txs` (newest first, no total) and `/tx/{hash}`, the full transaction. */
 export function txRoutes(explorer: Explorer) {
@@ -35,10 +37,18 @@ export function txRoutes(explorer: Explorer) {
 
     const transfers = logs.flatMap(decodeTransfers)
     const fungible = transfers.filter((transfer) => transfer.kind === 20)
+    // The ERC-20 tokens among the logs' emitters: those that moved, and those the index knows
+    // as ERC-20 (a token's Approval alone moves nothing).
+    const emitters = [...new Set(logs.map((log) => checksum(log.address)))]
+    const fungibleTokens = new Set([...fungible.map((transfer) => checksum(transfer.token)), ...emitters.filter((address) => tokenKind(db, blob(address)) === 20)])
     // Unlisted tokens are named by asking them (one batch, remembered for a minute); with the
     // node away their symbol and decimals are null.
-    const unlisted = [...new Set(fungible.map((transfer) => checksum(transfer.token)))].filter((token) => !registry.token(token))
+    const unlisted = [...fungibleTokens].filter((token) => !registry.token(token))
     const tokenMeta = tokenMetaOf(registry, await explorer.probes.probe(unlisted as Address[], TOKEN_META_AGE_MS))
+    const block = blockByNumber(db, tx.blockNumber)
+    const baseFee = block?.baseFee ?? null
+    const { previous, next } = senderNeighbours(db, tx.from, tx.id)
+    const neighbour = (found: { hash: Uint8Array; nonce: number } | null) => (found ? { hash: hex(found.hash), nonce: found.nonce } : null)
 
     const input = hex(tx.input)
     return {
@@ -51,6 +61,9 @@ export function txRoutes(explorer: Explorer) {
       maxFeePerGas: tx.maxFee,
       maxPriorityFeePerGas: tx.maxPriorityFee,
       effectiveGasPrice: tx.effectiveGasPrice,
+      ...gasParts(tx.effectiveGasPrice, baseFee, tx.gasUsed),
+      previousTx: neighbour(previous),
+      nextTx: neighbour(next),
       status: tx.status === 1 ? 'success' : 'reverted',
       input,
       decoded: to ? decodeInput(input, { nft: toKind === 721, using }) : null,
@@ -58,7 +71,8 @@ export function txRoutes(explorer: Explorer) {
         const address = checksum(log.address)
         const topics = [log.topic0, log.topic1, log.topic2, log.topic3].filter((topic): topic is Uint8Array => topic !== null).map((topic) => hex(topic)!)
         const data = hex(log.data)!
-        return { logIndex: log.logIndex, address, label: label(address), topics, data, event: decodeLog(topics, data, decoders(address)) }
+        const event = decodeLog(topics, data, decoders(address))
+        return { logIndex: log.logIndex, address, label: label(address), topics, data, event, units: fungibleTokens.has(address) ? logUnits(event, tokenMeta(address)) : null }
       }),
       // Null when the node gave no traces for this transaction (the spool says so in its health).
       traces: trace ? [decodedTrace(trace, registry, decoders, reached)] : null,
@@ -66,6 +80,30 @@ export function txRoutes(explorer: Explorer) {
       nftTransfers: transfers.filter((transfer) => transfer.kind !== 20).map((transfer) => nftTransfer(transfer, registry)),
       revertReason: await txRevertReason(tx, trace, explorer.node, using, reached),
     }
+  }
+
+  /** What the transaction changed (docs/explorer.md, "A transaction's state changes"). */
+  const state = async (hash: Hex) => {
+    const tx = txByHash(db, blob(hash))
+    if (!tx) throw new NotFoundError('unknown transaction')
+    const fungible = txLogs(db, tx.id)
+      .flatMap(decodeTransfers)
+      .filter((transfer) => transfer.kind === 20)
+    const unlisted = [...new Set(fungible.map((transfer) => checksum(transfer.token)))].filter((token) => !registry.token(token))
+    const tokenMeta = tokenMetaOf(registry, await explorer.probes.probe(unlisted as Address[], TOKEN_META_AGE_MS))
+    // The node's own reads (callNode), so that a long trace does not make the pages' reads skip the node.
+    const traced = await tracedState(explorer.callNode, hash)
+    let accounts = null
+    let truncated = false
+    let missing = 'missing' in traced ? traced.missing : null
+    if ('diff' in traced) {
+      try {
+        ;({ accounts, truncated } = accountChanges(traced.diff, registry))
+      } catch {
+        missing = 'failed' // an answer that is not a prestate trace
+      }
+    }
+    return { hash: hex(tx.hash), tokens: tokenChanges(fungible, tokenMeta, registry), accounts, accountsMissing: missing, truncated }
   }
 
   return new Elysia({ name: 'explorer-txs' })
@@ -85,4 +123,32 @@ export function txRoutes(explorer: Explorer) {
       if (!hash) throw new NotFoundError('unknown transaction')
       return explorer.answers.answer(`tx:${hash}`, () => detail(hash))
     })
+    // A mined transaction's changes are fixed; the node's answer is kept as briefly as the transaction's.
+    .get('/tx/:hash/state', ({ params }) => {
+      const hash = parseHash(params.hash)
+      if (!hash) throw new NotFoundError('unknown transaction')
+      return explorer.answers.answer(`tx-state:${hash}`, () => state(hash))
+    })
+}
+
+/**
+ * The fee's parts under EIP-1559: the block's base fee per gas, the part of the price above it
+ * (the priority fee the block's producer got) and the fee burnt (base fee × gas used), in wei as
+ * decimal strings; null where the block has no base fee.
+ */
+function gasParts(effectiveGasPrice: string | null, baseFee: string | null, gasUsed: number) {
+  const priority = effectiveGasPrice !== null && baseFee !== null ? (BigInt(effectiveGasPrice) - BigInt(baseFee)).toString() : null
+  return { baseFeePerGas: baseFee, priorityFeePerGas: priority, burntFee: baseFee === null ? null : fee(gasUsed, baseFee) }
+}
+
+/**
+ * How a token's event reads in the token's units: its symbol and decimals, and the arguments that
+ * are amounts (its 256-bit integers); null when the event is not decoded or the decimals unknown.
+ */
+function logUnits(event: { types: Record<string, string> } | null, meta: TokenMeta) {
+  if (!event || meta.decimals === null) return null
+  const args = Object.entries(event.types)
+    .filter(([, type]) => type === 'uint256' || type === 'int256')
+    .map(([name]) => name)
+  return args.length === 0 ? null : { symbol: meta.symbol, decimals: meta.decimals, args }
 }
