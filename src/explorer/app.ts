@@ -16,6 +16,7 @@ import { feeRoutes } from './routes/fees.ts'
 import { miniRoutes } from './routes/minis.ts'
 import { nameRoutes } from './routes/names.ts'
 import { nftRoutes } from './routes/nfts.ts'
+import { positionRoutes } from './routes/positions.ts'
 import { operatorRoutes } from './routes/operator.ts'
 import { overviewRoutes } from './routes/overview.ts'
 import { pageRoutes, publicRpc } from './routes/pages.ts'
@@ -66,6 +67,7 @@ export function createExplorerApp(context: ServiceContext, spool: Spool, timings
     .use(contractRoutes(explorer))
     .use(tokenRoutes(explorer))
     .use(nftRoutes(explorer))
+    .use(positionRoutes(explorer))
     .use(feeRoutes(explorer))
     .use(nameRoutes(explorer))
   // Without a forwarding header the conventions' client is the socket's peer (see fromThisMachine).

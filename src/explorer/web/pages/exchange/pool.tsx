@@ -3,6 +3,7 @@ import { useEffect, useMemo, useRef } from 'preact/hooks'
 import uPlot from 'uplot'
 import 'uplot/dist/uPlot.min.css'
 import type { Pool, PoolEvent, PoolEvents, PoolSwap, PoolSwaps, Position, Positions, Tick, Ticks, WithEthUsd } from '../../../../answers/exchange.ts'
+import { useApi } from '../../api.ts'
 import { DataTable, type Column } from '../../dataTable.tsx'
 import { count, units } from '../../format.ts'
 import { addressColumn, blockColumn, countColumn } from '../../tables.tsx'
@@ -118,6 +119,37 @@ function Range({ lower, upper, current, closed = false }: { lower: number; upper
   )
 }
 
+/** The owners of a pool's positions the explorer is asked about at once. */
+const MAX_OWNERS = 8
+
+/** The explorer's `/api/positions`: the NFTs of a position manager in this pool. */
+type NftPositions = { positions: Array<{ manager: string; tokenId: string; holder: string; tickLower: number; tickUpper: number; liquidity: string }> }
+
+/**
+ * Who owns a position: the holder of each NFT behind it with a link to its token id when a
+ * position manager minted it (several NFTs of one range are one position to the pool), else the
+ * address the pool records.
+ */
+function PositionOwner({ position, held }: { position: Position; held: NftPositions['positions'] }) {
+  const nfts = held.filter(
+    (nft) => nft.manager.toLowerCase() === position.owner.toLowerCase() && nft.tickLower === position.tickLower && nft.tickUpper === position.tickUpper,
+  )
+  if (nfts.length === 0) return <AddressLink address={position.owner} />
+  return (
+    <span class="position-owner">
+      {nfts.map((nft, index) => (
+        <span key={nft.tokenId}>
+          {index > 0 ? ', ' : ''}
+          <AddressLink address={nft.holder} />{' '}
+          <a href={`/nft/${nft.manager}/${nft.tokenId}`} class="position-nft" title="the position's NFT">
+            #{nft.tokenId}
+          </a>
+        </span>
+      ))}
+    </span>
+  )
+}
+
 export function ExchangePoolPage() {
   const { params } = useRoute()
   const address = encodeURIComponent(params.address ?? '')
@@ -127,6 +159,9 @@ export function ExchangePoolPage() {
   const positions = useExchange<Positions>(`/cl/positions?pool=${address}&closed=1&limit=${ROWS}`)
   const swaps = useExchange<PoolSwaps>(`/cl/swaps?pool=${address}&limit=${ROWS}`)
   const events = useExchange<PoolEvents>(`/cl/events?pool=${address}&limit=${ROWS}`)
+  // A position a manager minted is the manager's to the pool: the explorer names the NFTs behind it.
+  const owners = [...new Set((positions.data?.positions ?? []).map((position) => position.owner))].slice(0, MAX_OWNERS)
+  const held = useApi<NftPositions>(owners.length > 0 ? `/positions?pool=${address}&owners=${owners.join(',')}` : null)
   if (error && !pool) return <NotThisFamily error={error} what="concentrated pool" other={{ href: `/exchange/pair/${address}`, what: 'constant-product pairs' }} />
   if (!pool) return <Loading what="the pool" />
   const { token0, token1 } = pool
@@ -179,7 +214,7 @@ export function ExchangePoolPage() {
               dense
               empty="No positions yet."
               columns={[
-                addressColumn<Position>('Owner', (position) => position.owner),
+                { head: 'Owner', cell: (position) => <PositionOwner position={position} held={held.data?.positions ?? []} /> },
                 { head: 'Ticks', cell: (position) => <Range lower={position.tickLower} upper={position.tickUpper} current={pool.tick} closed={position.closed} /> },
                 countColumn<Position>('Liquidity', (position) => position.liquidity),
                 sidesColumn('Deposited', (position) => [position.deposited0, position.deposited1]),
