@@ -49,7 +49,9 @@ export type TxLog = {
   label: Label
   topics: string[]
   data: string
-  event: { name: string; signature: string; args: Record<string, DecodedValue> } | null
+  event: { name: string; signature: string; args: Record<string, DecodedValue>; types?: Record<string, string> } | null
+  /** A token's event: its symbol and decimals, and the arguments that are amounts in its units. */
+  units?: { symbol: string | null; decimals: number; args: string[] } | null
 }
 
 export type CallFrame = {
@@ -92,6 +94,11 @@ export type TxDetail = TxRow & {
   maxFeePerGas: string | null
   maxPriorityFeePerGas: string | null
   effectiveGasPrice: string | null
+  baseFeePerGas: string | null
+  priorityFeePerGas: string | null
+  burntFee: string | null
+  previousTx: { hash: string; nonce: number } | null
+  nextTx: { hash: string; nonce: number } | null
   status: string
   input: string
   decoded: { name: string; signature: string; selector: string; args: DecodedArg[] } | null
@@ -101,4 +108,23 @@ export type TxDetail = TxRow & {
   nftTransfers: NftTransfer[]
   /** Why a failed transaction failed, in words; null when it succeeded or nothing says. */
   revertReason: RevertWords | null
+}
+
+/** `/api/tx/{hash}/state`: what a transaction changed. */
+export type TxState = {
+  hash: string
+  tokens: Array<{ token: string; tokenLabel: string | null; symbol: string | null; decimals: number | null; verified: boolean; holder: string; holderLabel: string | null; change: string }>
+  accounts: AccountChange[] | null
+  /** Why `accounts` is null: the node has no state trace, cannot be reached, or failed. */
+  accountsMissing: 'unsupported' | 'unreachable' | 'failed' | null
+  truncated: boolean
+}
+
+export type AccountChange = {
+  address: string
+  label: string | null
+  balance: { before: string; after: string } | null
+  nonce: { before: number; after: number } | null
+  codeSize: { before: number; after: number } | null
+  storage: Array<{ slot: string; before: string; after: string }>
 }

@@ -2,10 +2,14 @@ import { useRoute } from 'preact-iso'
 import { useState } from 'preact/hooks'
 import { useApi } from '../api.ts'
 import { DataTable } from '../dataTable.tsx'
-import { count, ether, gwei } from '../format.ts'
+import { count, ether, gwei, short, units } from '../format.ts'
+import { FoldedHex } from '../foldedHex.tsx'
 import { TokenTransferTable, TxTable, addressColumn } from '../tables.tsx'
 import { AddressLink, BlockLink, Failure, Fields, Loading, PAGE_ROWS, Pager, Section, Time, WhenLoaded, offsetOf } from '../ui.tsx'
-import type { CallFrame, DecodedValue, NftTransfer, TxDetail, TxRow } from '../types.ts'
+import type { CallFrame, DecodedValue, NftTransfer, TxDetail, TxLog, TxRow } from '../types.ts'
+import { TxStateChanges } from './txState.tsx'
+import '../contract/contract.css'
+import '../tx.css'
 
 export function TxsPage() {
   const { query } = useRoute()
@@ -64,11 +68,88 @@ function Call({ frame, depth }: { frame: CallFrame; depth: number }) {
   )
 }
 
+/** A token's amount in its units with its symbol, the raw integer on hover; any other value as decoded. */
+function EventValue({ log, name, value }: { log: TxLog; name: string; value: DecodedValue }) {
+  const amount = log.units && log.units.args.includes(name) && typeof value === 'string' && /^-?\d+$/.test(value)
+  if (!amount || !log.units) return <Value value={value} />
+  return (
+    <span class="mono token-amount" title={value}>
+      {units(value, log.units.decimals)}
+      {log.units.symbol ? ` ${log.units.symbol}` : ''}
+    </span>
+  )
+}
+
+/** The transaction types by their number, as wallets name them. */
+const TX_TYPES: Record<number, string> = { 0: 'legacy', 1: 'access list (EIP-2930)', 2: 'EIP-1559', 3: 'blob (EIP-4844)', 4: 'set code (EIP-7702)' }
+
+/** Gas used as a share of the limit, to two places, by integer arithmetic. */
+const share = (used: number, limit: number) => (limit > 0 ? `${(Math.floor((used * 10_000) / limit) / 100).toFixed(2)}%` : '–')
+
+/** The gas block: what was paid per gas and to whom, what was burnt, how much of the limit was used. */
+function Gas({ tx }: { tx: TxDetail }) {
+  return (
+    <Section title="Gas" id="tx-gas">
+      <Fields
+        rows={[
+          ['Type', <span id="tx-type">{`${tx.type} · ${TX_TYPES[tx.type] ?? 'unknown'}`}</span>],
+          ['Gas used', <span id="tx-gas-used">{`${count(tx.gasUsed)} of ${count(tx.gas)} (${share(tx.gasUsed, tx.gas)})`}</span>],
+          ['Gas price', <span id="tx-gas-price">{gwei(tx.effectiveGasPrice ?? tx.gasPrice)}</span>],
+          ['Base fee', tx.baseFeePerGas === null ? null : <span id="tx-base-fee">{gwei(tx.baseFeePerGas)}</span>],
+          ['Max fee', tx.maxFeePerGas === null ? null : <span id="tx-max-fee">{gwei(tx.maxFeePerGas)}</span>],
+          [
+            'Priority fee',
+            tx.priorityFeePerGas === null ? null : (
+              <span id="tx-priority-fee">
+                {gwei(tx.priorityFeePerGas)}
+                {tx.maxPriorityFeePerGas !== null ? <span class="muted"> (at most {gwei(tx.maxPriorityFeePerGas)})</span> : null}
+              </span>
+            ),
+          ],
+          ['Burnt fee', tx.burntFee === null ? null : <span id="tx-burnt-fee">{ether(tx.burntFee)}</span>],
+          ['Fee', <span id="tx-fee">{ether(tx.fee)}</span>],
+        ]}
+      />
+    </Section>
+  )
+}
+
+/** The nonce with the sender's transactions either side of it. */
+function Nonce({ tx }: { tx: TxDetail }) {
+  return (
+    <>
+      {count(tx.nonce)}
+      <span class="neighbours">
+        {tx.previousTx ? (
+          <a id="tx-previous" href={`/tx/${tx.previousTx.hash}`} title={`the sender's transaction with nonce ${tx.previousTx.nonce}`}>
+            ← previous ({short(tx.previousTx.hash, 4)})
+          </a>
+        ) : (
+          <span class="muted">first of the sender's</span>
+        )}
+        {tx.nextTx ? (
+          <a id="tx-next" href={`/tx/${tx.nextTx.hash}`} title={`the sender's transaction with nonce ${tx.nextTx.nonce}`}>
+            next ({short(tx.nextTx.hash, 4)}) →
+          </a>
+        ) : (
+          <span class="muted">latest of the sender's</span>
+        )}
+      </span>
+    </>
+  )
+}
+
+const TX_TABS = [
+  ['overview', 'Overview'],
+  ['state', 'State changes'],
+] as const
+
 export function TxPage() {
-  const { params } = useRoute()
+  const { params, query } = useRoute()
   const { data: tx, error } = useApi<TxDetail>(`/tx/${encodeURIComponent(params.hash ?? '')}`)
   if (error) return <Failure error={error} what="transaction" />
   if (!tx) return <Loading what="the transaction" />
+  const tab = query.tab === 'state' ? 'state' : 'overview'
   return (
     <>
       <Section title="Transaction" id="tx" main>
@@ -87,13 +168,35 @@ export function TxPage() {
             ['From', <AddressLink address={tx.from} label={tx.fromLabel} full />],
             ['To', tx.to ? <AddressLink address={tx.to} label={tx.toLabel} full /> : <>Contract creation: <AddressLink address={tx.created} full /></>],
             ['Value', <span id="tx-value">{ether(tx.value)}</span>],
-            ['Fee', <span id="tx-fee">{ether(tx.fee)}</span>],
-            ['Gas', `${count(tx.gasUsed)} used of ${count(tx.gas)}`],
-            ['Gas price', gwei(tx.effectiveGasPrice ?? tx.gasPrice)],
-            ['Nonce', count(tx.nonce)],
+            ['Nonce', <Nonce tx={tx} />],
           ]}
         />
       </Section>
+      <Gas tx={tx} />
+      <nav class="tabs tx-tabs" role="tablist" aria-label="transaction">
+        {TX_TABS.map(([id, name]) => (
+          <a key={id} id={`tab-${id}`} role="tab" href={`/tx/${tx.hash}${id === 'overview' ? '' : `?tab=${id}`}`} aria-selected={tab === id} class={tab === id ? 'tab current' : 'tab'}>
+            {name}
+          </a>
+        ))}
+      </nav>
+      {tab === 'state' ? (
+        <section class="card" role="tabpanel" id="tx-state" aria-labelledby="tab-state">
+          <TxStateChanges hash={tx.hash} />
+        </section>
+      ) : (
+        <div class="grid" role="tabpanel" id="tx-overview" aria-labelledby="tab-overview">
+          <Overview tx={tx} />
+        </div>
+      )}
+    </>
+  )
+}
+
+/** The transaction's input, transfers, logs and call trace. */
+function Overview({ tx }: { tx: TxDetail }) {
+  return (
+    <>
       <Section title="Input" id="tx-input">
         {tx.decoded ? (
           <>
@@ -115,7 +218,10 @@ export function TxPage() {
         ) : tx.input === '0x' ? (
           <p class="muted">No input: a plain transfer.</p>
         ) : (
-          <p class="mono wrap">{tx.input}</p>
+          <>
+            {tx.to === null ? <p class="muted">Init code of the contract it created:</p> : null}
+            <FoldedHex value={tx.input} id="tx-input-hex" />
+          </>
         )}
       </Section>
       {tx.tokenTransfers.length > 0 ? (
@@ -153,7 +259,7 @@ export function TxPage() {
                     <div key={name}>
                       <dt>{name}</dt>
                       <dd>
-                        <Value value={value} />
+                        <EventValue log={log} name={name} value={value} />
                       </dd>
                     </div>
                   ))}
