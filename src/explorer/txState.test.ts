@@ -1,6 +1,7 @@
 import { expect, test } from 'bun:test'
 import { blob } from '../eth/bytes.ts'
-import { accountChanges, MAX_SLOTS, tokenChanges } from './txState.ts'
+import { LiveNode } from './node.ts'
+import { accountChanges, MAX_SLOTS, tokenChanges, tracedState } from './txState.ts'
 import type { Transfer } from './transfers.ts'
 
 const TOKEN = '0x1111111111111111111111111111111111111111'
@@ -76,4 +77,22 @@ test('account changes: bounded slots say truncated; keys that are no address are
   expect(truncated).toBe(true)
   expect(accounts).toHaveLength(1)
   expect(accounts[0]!.storage).toHaveLength(MAX_SLOTS)
+})
+
+test("the node's trace: a node without the debug namespace says unsupported, one away unreachable", async () => {
+  // A node as one without the debug namespace answers (geth's words and code).
+  const server = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    fetch: async (request) => {
+      const calls = (await request.json()) as Array<{ id: number; method: string }>
+      return Response.json(calls.map((call) => ({ jsonrpc: '2.0', id: call.id, error: { code: -32601, message: `the method ${call.method} does not exist/is not available` } })))
+    },
+  })
+  try {
+    expect(await tracedState(new LiveNode(`http://127.0.0.1:${server.port}`, 2000), `0x${'ab'.repeat(32)}`)).toEqual({ missing: 'unsupported' })
+  } finally {
+    server.stop(true)
+  }
+  expect(await tracedState(new LiveNode(`http://127.0.0.1:${server.port}`, 2000), `0x${'ab'.repeat(32)}`)).toEqual({ missing: 'unreachable' })
 })

@@ -142,13 +142,19 @@ function gasParts(effectiveGasPrice: string | null, baseFee: string | null, gasU
 }
 
 /**
- * How a token's event reads in the token's units: its symbol and decimals, and the arguments that
- * are amounts (its 256-bit integers); null when the event is not decoded or the decimals unknown.
+ * The events whose amounts are in the emitting token's own units: ERC-20's and WETH's. Other
+ * events of a token are not (an exchange pair is an ERC-20 too, and its Swap counts two other tokens).
  */
-function logUnits(event: { types: Record<string, string> } | null, meta: TokenMeta) {
-  if (!event || meta.decimals === null) return null
+const TOKEN_EVENTS = new Set(['Transfer(address,address,uint256)', 'Approval(address,address,uint256)', 'Deposit(address,uint256)', 'Withdrawal(address,uint256)'])
+
+/**
+ * How a token's event reads in the token's units: its symbol and decimals, and the arguments that
+ * are amounts (its 256-bit integers); null for another event, or when the decimals are unknown.
+ */
+function logUnits(event: { signature: string; types: Record<string, string> } | null, meta: TokenMeta) {
+  if (!event || !TOKEN_EVENTS.has(event.signature) || meta.decimals === null) return null
   const args = Object.entries(event.types)
-    .filter(([, type]) => type === 'uint256' || type === 'int256')
+    .filter(([, type]) => type === 'uint256')
     .map(([name]) => name)
   return args.length === 0 ? null : { symbol: meta.symbol, decimals: meta.decimals, args }
 }
