@@ -1,4 +1,5 @@
 import { expect, test } from 'bun:test'
+import { checksum } from '../eth/address.ts'
 import { blob } from '../eth/bytes.ts'
 import { LiveNode } from './node.ts'
 import { accountChanges, MAX_SLOTS, tokenChanges, tracedState } from './txState.ts'
@@ -7,7 +8,7 @@ import type { Transfer } from './transfers.ts'
 const TOKEN = '0x1111111111111111111111111111111111111111'
 const ALICE = '0xaAaAaAaaAaAaAaaAaAAAAAAAAaaaAaAaAaaAaaAa'
 const PAIR = '0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB'
-const ROUTER = '0xcCCCcCCCcCCcccCcCCcCCcccCCcccCccCccCCCcc'
+const ROUTER = checksum(`0x${'cc'.repeat(20)}`)
 const ZERO = '0x0000000000000000000000000000000000000000'
 const registry = { labelName: (address: string | null) => (address?.toLowerCase() === PAIR.toLowerCase() ? 'BX/WETH pair' : null) }
 const meta = () => ({ symbol: 'BX', decimals: 18, verified: true })
