@@ -40,16 +40,21 @@ type State = {
   truncated: boolean
 }
 
-/** A swap of the seed through the router: tokens moved, a Swap event, alone in its block. */
-async function aSwap(): Promise<Tx> {
-  const txs = await stack.api<Array<{ hash: string; method: string | null }>>('/txs?limit=100&offset=0')
-  for (const row of txs.filter((tx) => tx.method?.toLowerCase().includes('swap'))) {
-    const tx = await stack.api<Tx>(`/tx/${row.hash}`)
-    const block = await stack.api<{ transactions: unknown[] }>(`/block/${tx.blockNumber}`)
-    if (tx.success && tx.tokenTransfers.length >= 2 && tx.logs.some((log: Tx) => log.event?.name === 'Swap') && block.transactions.length === 1) return tx
-  }
-  throw new Error('no swap alone in its block among the newest transactions')
-}
+/** A swap of the seed (a pair's or a pool's): tokens moved, a Swap event, alone in its block. Found once. */
+let found: Promise<Tx> | null = null
+const aSwap = (): Promise<Tx> =>
+  (found ??= (async () => {
+    for (let offset = 0; offset < 1000; offset += 100) {
+      const txs = await stack.api<Array<{ hash: string; method: string | null }>>(`/txs?limit=100&offset=${offset}`)
+      for (const row of txs.filter((tx) => /swap|exactInput|exactOutput/i.test(tx.method ?? ''))) {
+        const tx = await stack.api<Tx>(`/tx/${row.hash}`)
+        const block = await stack.api<{ transactions: unknown[] }>(`/block/${tx.blockNumber}`)
+        if (tx.success && tx.tokenTransfers.length >= 1 && tx.logs.some((log: Tx) => log.event?.name === 'Swap') && block.transactions.length === 1) return tx
+      }
+      if (txs.length < 100) break
+    }
+    throw new Error('no swap alone in its block among the transactions')
+  })())
 
 /** The newest contract creation of the seed (found by paging the transactions back). */
 async function aCreation(): Promise<Tx> {
