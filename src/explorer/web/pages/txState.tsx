@@ -47,7 +47,7 @@ function Account({ account }: { account: AccountChange }) {
       />
       {account.storage.length > 0 ? (
         <details class="storage" open={account.storage.length <= 8}>
-          <summary>Storage: {account.storage.length} slots changed</summary>
+          <summary>Storage: {account.storage.length === 1 ? '1 slot' : `${count(account.storage.length)} slots`} changed</summary>
           {account.storage.map((slot) => (
             <dl class="slots" key={slot.slot} data-slot={slot.slot}>
               <div>

@@ -2,7 +2,7 @@ import { useRoute } from 'preact-iso'
 import { useState } from 'preact/hooks'
 import { useApi } from '../api.ts'
 import { DataTable } from '../dataTable.tsx'
-import { count, ether, gwei, short, units } from '../format.ts'
+import { count, ether, short, units } from '../format.ts'
 import { FoldedHex } from '../foldedHex.tsx'
 import { TokenTransferTable, TxTable, addressColumn } from '../tables.tsx'
 import { AddressLink, BlockLink, Failure, Fields, Loading, PAGE_ROWS, Pager, Section, Time, WhenLoaded, offsetOf } from '../ui.tsx'
@@ -83,30 +83,35 @@ function EventValue({ log, name, value }: { log: TxLog; name: string; value: Dec
 /** The transaction types by their number, as wallets name them. */
 const TX_TYPES: Record<number, string> = { 0: 'legacy', 1: 'access list (EIP-2930)', 2: 'EIP-1559', 3: 'blob (EIP-4844)', 4: 'set code (EIP-7702)' }
 
+/** Wei per gas in gwei to the last wei: a dev chain's base fee is a few wei, which four places would hide. */
+const exactGwei = (wei: string) => `${units(wei, 9, 9)} gwei`
+
 /** Gas used as a share of the limit, to two places, by integer arithmetic. */
 const share = (used: number, limit: number) => (limit > 0 ? `${(Math.floor((used * 10_000) / limit) / 100).toFixed(2)}%` : '–')
 
 /** The gas block: what was paid per gas and to whom, what was burnt, how much of the limit was used. */
 function Gas({ tx }: { tx: TxDetail }) {
+  const price = tx.effectiveGasPrice ?? tx.gasPrice
   return (
     <Section title="Gas" id="tx-gas">
       <Fields
         rows={[
           ['Type', <span id="tx-type">{`${tx.type} · ${TX_TYPES[tx.type] ?? 'unknown'}`}</span>],
           ['Gas used', <span id="tx-gas-used">{`${count(tx.gasUsed)} of ${count(tx.gas)} (${share(tx.gasUsed, tx.gas)})`}</span>],
-          ['Gas price', <span id="tx-gas-price">{gwei(tx.effectiveGasPrice ?? tx.gasPrice)}</span>],
-          ['Base fee', tx.baseFeePerGas === null ? null : <span id="tx-base-fee">{gwei(tx.baseFeePerGas)}</span>],
-          ['Max fee', tx.maxFeePerGas === null ? null : <span id="tx-max-fee">{gwei(tx.maxFeePerGas)}</span>],
+          ['Gas price', price === null ? null : <span id="tx-gas-price">{exactGwei(price)}</span>],
+          ['Base fee', tx.baseFeePerGas === null ? null : <span id="tx-base-fee" title={`${tx.baseFeePerGas} wei`}>{exactGwei(tx.baseFeePerGas)}</span>],
+          ['Max fee', tx.maxFeePerGas === null ? null : <span id="tx-max-fee">{exactGwei(tx.maxFeePerGas)}</span>],
           [
             'Priority fee',
             tx.priorityFeePerGas === null ? null : (
               <span id="tx-priority-fee">
-                {gwei(tx.priorityFeePerGas)}
-                {tx.maxPriorityFeePerGas !== null ? <span class="muted"> (at most {gwei(tx.maxPriorityFeePerGas)})</span> : null}
+                {exactGwei(tx.priorityFeePerGas)}
+                {tx.maxPriorityFeePerGas !== null ? <span class="muted"> (at most {exactGwei(tx.maxPriorityFeePerGas)})</span> : null}
               </span>
             ),
           ],
-          ['Burnt fee', tx.burntFee === null ? null : <span id="tx-burnt-fee">{ether(tx.burntFee)}</span>],
+          // Exact: on a quiet chain the base fee is a few wei, and six places would read "<0.000001".
+          ['Burnt fee', tx.burntFee === null ? null : <span id="tx-burnt-fee" title={`${tx.burntFee} wei`}>{`${units(tx.burntFee, 18, 18)} ETH`}</span>],
           ['Fee', <span id="tx-fee">{ether(tx.fee)}</span>],
         ]}
       />
