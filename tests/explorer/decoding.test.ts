@@ -140,7 +140,7 @@ describe('/tx/{hash} by the verified ABI', () => {
       ],
     } as never)
     expect(body.logs).toHaveLength(1)
-    expect(body.logs[0]!.event).toEqual({ name: 'Recorded', signature: 'Recorded(address,uint256,string)', args: { who: alice.address, amount: '5', note: 'first' } })
+    expect(body.logs[0]!.event).toEqual({ name: 'Recorded', signature: 'Recorded(address,uint256,string)', args: { who: alice.address, amount: '5', note: 'first' }, types: { who: 'address', amount: 'uint256', note: 'string' } })
 
     const [root] = body.traces!
     expect(root).toMatchObject({ method: 'record', error: null, revertReason: null, decoded: { name: 'record' }, decodedOutput: [{ name: 'newTotal', type: 'uint256', value: '5' }] })

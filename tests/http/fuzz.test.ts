@@ -62,6 +62,7 @@ function templates() {
     '/api/*', '/api/tokenlogo/*', '/api/taglogo/*', '/api/block/*', '/api/mini/*', '/api/tx/*', '/api/address/*',
     '/api/nft/*', `/api/nft/${seeded.account}/*`, '/api/nft/*/1', '/api/name/*', '/*',
     '/api/address/*/contract', '/api/address/*/call', '/api/address/*/call?data=0x06661abd',
+    '/api/tx/*/state', '/api/positions?pool=*', `/api/positions?pool=${BX}&owners=*`,
   ]
   const exchange = ['/pool/*', '/cl/pool/*', '/api/pool/*', '/api/cl/pool/*', '/*', '/cl/*', '/api/*']
   const faucet = ['/*', '/api/*', '/status?address=*', '/faucet-status?address=*', '/api/status?address=*']
@@ -78,7 +79,7 @@ function templates() {
 /** Query keys each service reads, on the routes that read them. */
 function queries() {
   return {
-    explorer: { '/api/charts': ['limit'], '/api/blocks': ['limit', 'offset', 'active'], '/api/block/1': ['limit', 'offset'], '/api/minis': ['limit', 'offset'], '/api/mini/1': ['limit', 'offset'], '/api/txs': ['limit', 'offset'], '/api/accounts': ['limit', 'offset'], [`/api/address/${seeded.account}`]: ['limit', 'offset'], [`/api/nft/${seeded.account}`]: ['limit', 'offset'], [`/api/address/${BX}/call`]: ['data', 'from'] },
+    explorer: { '/api/charts': ['limit'], '/api/blocks': ['limit', 'offset', 'active'], '/api/block/1': ['limit', 'offset'], '/api/minis': ['limit', 'offset'], '/api/mini/1': ['limit', 'offset'], '/api/txs': ['limit', 'offset'], '/api/accounts': ['limit', 'offset'], [`/api/address/${seeded.account}`]: ['limit', 'offset'], [`/api/nft/${seeded.account}`]: ['limit', 'offset'], [`/api/address/${BX}/call`]: ['data', 'from'], '/api/positions': ['pool', 'owners'] },
     exchange: { '/swaps': ['pair', 'sender', 'limit'], '/events': ['pair', 'limit'], '/cl/positions': ['pool', 'owner', 'closed', 'limit'], '/cl/ticks': ['pool'], '/cl/swaps': ['pool', 'sender', 'limit'], '/api/cl/events': ['pool', 'owner', 'kind', 'limit'] },
     faucet: { '/status': ['address'], '/api/faucet-status': ['address'] },
     arcade: { '/api/rooms': ['room'], '/api/stats': ['limit'] },
