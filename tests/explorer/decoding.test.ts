@@ -26,7 +26,7 @@ type Tx = {
   status: string
   method: string | null
   decoded: { name: string; signature: string; args: Arg[] } | null
-  logs: Array<{ address: string; event: { name: string; signature: string; args: Record<string, unknown> } | null }>
+  logs: Array<{ address: string; event: { name: string; signature: string; args: Record<string, unknown>; types: Record<string, string> } | null }>
   traces: Frame[] | null
   revertReason: Reason | null
 }
