@@ -39,8 +39,34 @@ export function AddressPage() {
   const list = ADDRESS_LISTS.find(([id]) => id === query.list)?.[0] ?? 'transactions'
   // What the stack knows of a contract's code: asked once it is known to be a contract.
   const known = useApi<ContractAnswer>(data?.contract ? `/address/${data.address}/contract` : null).data
+  // The lists are asked at once, beside the address's own answer, not after it.
+  const wanted = params.address ?? ''
+  const lists = (
+    <section class="card" id="address-lists" aria-labelledby="address-lists-title" key="lists">
+      <h2 id="address-lists-title" class="visually-hidden">Activity</h2>
+      <ListTabs
+        tabs={ADDRESS_LISTS}
+        current={list}
+        base={`/address/${wanted}`}
+        label="activity"
+        counts={data ? { transactions: data.counts.transactions, 'token-transfers': data.counts.tokenTransfers, 'nft-transfers': data.counts.nftTransfers } : {}}
+      />
+      <div role="tabpanel" aria-labelledby={`list-${list}`} id={`panel-${list}`}>
+        <div id={list === 'transactions' ? 'address-txs' : undefined}>
+          <AddressListPanel key={`${list}:${offset}`} address={wanted} list={list} offset={offset} />
+        </div>
+      </div>
+    </section>
+  )
   if (error) return <Failure error={error} what="address" />
-  if (!data) return <Loading what="the address" />
+  if (!data) {
+    return (
+      <>
+        <Loading what="the address" />
+        {lists}
+      </>
+    )
+  }
   const label = labelText(data.label)
   const base = `/address/${data.address}`
   const tab = CONTRACT_TABS.find(([id]) => id === query.tab)?.[0] ?? ('code' as ContractTab)
@@ -122,19 +148,7 @@ export function AddressPage() {
           </ul>
         </Section>
       ) : null}
-      <section class="card" id="address-lists" aria-labelledby="address-lists-title">
-        <h2 id="address-lists-title" class="visually-hidden">Activity</h2>
-        <ListTabs
-          tabs={ADDRESS_LISTS}
-          current={list}
-          base={base}
-          label="activity"
-          counts={{ transactions: data.counts.transactions, 'token-transfers': data.counts.tokenTransfers, 'nft-transfers': data.counts.nftTransfers }}
-        />
-        <div role="tabpanel" aria-labelledby={`list-${list}`} id={`panel-${list}`}>
-          <AddressListPanel key={`${list}:${offset}`} address={data.address} list={list} offset={offset} />
-        </div>
-      </section>
+      {lists}
     </>
   )
 }
