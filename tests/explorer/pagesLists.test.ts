@@ -2,7 +2,8 @@ import { describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import type { Page } from 'playwright-core'
 import { devAccounts } from '../../src/devnet/accounts.ts'
-import { expectText, openPage, pageForFile, screenshot, type PagesStack } from '../helpers/explorerPages.ts'
+import { join } from 'node:path'
+import { expectText, openPage, pageForFile, screenshot, SCREENSHOTS, type PagesStack } from '../helpers/explorerPages.ts'
 
 // An address's lists as tabs (an account and a token contract), a token's holders and transfers,
 // the exchange's pairs named in lists, and the CSV download, in Chromium against `stack dev`, at
@@ -134,19 +135,26 @@ describe('at a phone\'s width and a laptop\'s, light and dark', () => {
         const name = `${width}-${dark ? 'dark' : 'light'}`
         for (const list of ['transactions', 'token-transfers', 'nft-transfers', 'internal']) {
           await page.goto(`${stack.origin}/address/${alice}?list=${list}`)
-          await page.locator(`#panel-${list} table, #panel-${list} p`).first().waitFor()
+          // Drawn: the address's card, and the tab's rows or its empty line (not its loading line).
+          await page.locator('#address-value').waitFor()
+          await page.locator(`#panel-${list} tbody tr, #panel-${list} p.muted:not([role=status])`).first().waitFor()
           await fits(page)
           if (list === 'transactions' || list === 'token-transfers') await screenshot(page, `address-${list}-${name}`)
+          // The card alone, for the manual's pictures.
+          if (list === 'transactions') await page.locator('#address-lists').screenshot({ path: join(SCREENSHOTS, `address-lists-${name}.png`) })
         }
         await page.goto(`${stack.origin}/address/${token.address}`)
         await page.locator('#address-token').waitFor()
+        await page.locator('#panel-transactions tbody tr').first().waitFor()
         await fits(page)
         await screenshot(page, `address-token-contract-${name}`)
         for (const list of ['holders', 'transfers']) {
           await page.goto(`${stack.origin}/token/${token.address}?list=${list}`)
           await page.locator(`#panel-${list} tbody tr`).first().waitFor()
+          await page.locator('#token-pools li').first().waitFor()
           await fits(page)
           await screenshot(page, `token-${list}-${name}`)
+          if (list === 'holders') await page.locator('#token-lists').screenshot({ path: join(SCREENSHOTS, `token-lists-${name}.png`) })
         }
         expect(errors).toEqual([])
       } finally {
