@@ -93,6 +93,13 @@ describe("an address's tabs", () => {
 
 describe('the names of pairs and pools', () => {
   test('in transaction lists and on /tokens, where six liquidity tokens looked alike', async () => {
+    // A swap sent straight to a pair: the transactions list names the pair, as the index knows it.
+    const { transactions } = await stack.api<{ transactions: Array<{ to: string | null; toLabel: string | null }> }>(`/address/${alice}/transactions?limit=25`)
+    const { pools } = await stack.api<{ pools: Record<string, string | null> }>(`/names?address=${transactions.flatMap((tx) => (tx.to && !tx.toLabel ? [tx.to] : [])).join(',')}`)
+    const pair = Object.values(pools).find((name) => name !== null)
+    expect(pair).toMatch(/^\S+\/\S+ · (V2|[\d.]+% · V3)$/)
+    await page.goto(`${stack.origin}/address/${alice}`)
+    await expectText(page, '#panel-transactions tbody', pair!)
     await page.goto(`${stack.origin}/address/${alice}?list=token-transfers`)
     await expectText(page, '#panel-token-transfers tbody', '· V2')
     const tokens = await stack.api<Token[]>('/tokens')
