@@ -12,7 +12,9 @@ import { accountRoutes } from './routes/accounts.ts'
 import { blockRoutes } from './routes/blocks.ts'
 import { contractRoutes } from './routes/contracts.ts'
 import { EXCHANGE_PROXY_PREFIX, exchangeProxy } from './routes/exchangeProxy.ts'
+import { exportRoutes } from './routes/exports.ts'
 import { feeRoutes } from './routes/fees.ts'
+import { listRoutes } from './routes/lists.ts'
 import { miniRoutes } from './routes/minis.ts'
 import { nameRoutes } from './routes/names.ts'
 import { nftRoutes } from './routes/nfts.ts'
@@ -50,7 +52,8 @@ export function createExplorerApp(context: ServiceContext, spool: Spool, timings
     rateLimitPerMinute,
     // The client's minute is the API's: a page's shell, script and style are not counted, its API
     // calls are; nor is the operator's route, which answers only requests from this machine.
-    rateLimited: (path) => path === '/api' || path.startsWith('/api/') || path.startsWith(`${EXCHANGE_PROXY_PREFIX}/`),
+    // An export of a list (a .csv beside the pages) reads as much as many API calls, and counts.
+    rateLimited: (path) => path === '/api' || path.startsWith('/api/') || path.startsWith(`${EXCHANGE_PROXY_PREFIX}/`) || path.endsWith('.csv'),
     metrics,
   })
   const api = new Elysia({ prefix: '/api' })
@@ -64,6 +67,7 @@ export function createExplorerApp(context: ServiceContext, spool: Spool, timings
     .use(miniRoutes(explorer))
     .use(txRoutes(explorer))
     .use(accountRoutes(explorer))
+    .use(listRoutes(explorer))
     .use(contractRoutes(explorer))
     .use(tokenRoutes(explorer))
     .use(nftRoutes(explorer))
@@ -76,6 +80,7 @@ export function createExplorerApp(context: ServiceContext, spool: Spool, timings
     .use(shared.plugin)
     .use(pageRoutes(context.peers, { id: config.chain.chainId, rpc: publicRpc(config.chain.rpc) }))
     .use(exchangeProxy(context.peers))
+    .use(exportRoutes(explorer))
     .use(operatorRoutes(explorer, local))
     .use(api)
 }

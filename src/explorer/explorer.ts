@@ -5,6 +5,7 @@ import type { RegistryCopy } from '../registry/copy.ts'
 import type { Spool } from '../spool/spool.ts'
 import { createContractBook, type ContractBook } from '../contracts/book.ts'
 import { AnswerCache } from '../http/answerCache.ts'
+import { ExchangeNames } from './exchangeNames.ts'
 import { KnownContracts } from './known.ts'
 import { LiveHub } from './live.ts'
 import { METADATA_DEFAULTS, NftMetadata, type MetadataOptions } from './nftMetadata.ts'
@@ -45,6 +46,8 @@ export type Explorer = {
   live: LiveHub
   probes: ContractProbes
   metadata: NftMetadata
+  /** The exchange's pairs and pools, to name them by their tokens (exchangeNames.ts). */
+  exchange: ExchangeNames
   /** The names addresses go by, for the pages' rows. */
   names: ReverseNames
   /** What the stack knows of each contract (its verification, a like one's, an artifact's, its proxy): the one book of the stack. */
@@ -97,6 +100,7 @@ export function createExplorer(context: ServiceContext, spool: Spool, copy: Regi
     probes: new ContractProbes(node, t.answerCacheMs),
     metadata: new NftMetadata(node, t.metadata),
     names: new ReverseNames(node, nameRegistry, t.answerCacheMs),
+    exchange: new ExchangeNames(db, { v2: contract(config.exchange.v2Factory), v3: contract(config.exchange.v3Factory), weth: contract(config.exchange.weth) }, t.answerCacheMs),
     callGasCap: config.explorer.callGasCap,
     callNode: new LiveNode(config.chain.rpc, config.explorer.nodeTimeoutMs),
     book,

@@ -8,6 +8,7 @@ import { txId } from '../spool/read.ts'
 import { openSpool } from '../spool/db.ts'
 import type { SpoolLog } from '../spool/streams.ts'
 import { rollbackTables } from '../spool/kit/tables.ts'
+import { tokenHolders } from './read/balances.ts'
 import { applyLogs, explorerMigrations, explorerTables } from './stream.ts'
 import { TRANSFER_BATCH_TOPIC, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC } from './transfers.ts'
 
@@ -121,7 +122,7 @@ test('after a rollback the tables equal a run that never saw the orphaned blocks
   }
   const dump = (db: ReturnType<typeof fresh>) =>
     Object.fromEntries(
-      ['explorer_transfers', 'explorer_tokens', 'explorer_tokens_history', 'explorer_nft_holdings', 'explorer_nft_holdings_history'].map((table) => [
+      ['explorer_transfers', 'explorer_tokens', 'explorer_tokens_history', 'explorer_nft_holdings', 'explorer_nft_holdings_history', 'explorer_balances', 'explorer_balances_history'].map((table) => [
         table,
         db.query<Record<string, unknown>, []>(`SELECT * FROM ${table}`).all().map((row) => JSON.stringify(row, (_key, value) => (value instanceof Uint8Array ? hex(value) : value))).sort(),
       ]),
@@ -139,4 +140,36 @@ test('after a rollback the tables equal a run that never saw the orphaned blocks
       expect([ancestor, passSize, dump(rolled)]).toEqual([ancestor, passSize, dump(run(ancestor, 5))])
     }
   }
+})
+
+/** The ERC-20 holders of TOKEN, largest first, as `holder ×balance`. */
+const balances = (db: ReturnType<typeof fresh>) => tokenHolders(db, blob(TOKEN), { limit: 100, offset: 0 }).map((row) => `${hex(row.holder).slice(0, 4)} ×${row.balance}`)
+
+test('ERC-20 balances by holder: minted, moved, ranked largest first, a holder of nothing gone; a rollback restores them', () => {
+  const db = fresh()
+  db.transaction(() => applyLogs(db, [erc20(1, ZERO, ALICE, 10n ** 30n), erc20(1, ALICE, BOB, 7n)]))()
+  expect(balances(db)).toEqual([`0xaa ×${10n ** 30n - 7n}`, '0xbb ×7'])
+  db.transaction(() => applyLogs(db, [erc20(2, BOB, ALICE, 7n), erc20(2, ALICE, ZERO, 1n)]))()
+  expect(balances(db)).toEqual([`0xaa ×${10n ** 30n - 1n}`])
+  db.transaction(() => rollbackTables(db, explorerTables, 1))()
+  expect(balances(db)).toEqual([`0xaa ×${10n ** 30n - 7n}`, '0xbb ×7'])
+})
+
+test('a token that logs a transfer out of a holder of nothing leaves its balance at zero, never below', () => {
+  const db = fresh()
+  db.transaction(() => applyLogs(db, [erc20(1, BOB, ALICE, 5n)]))()
+  expect(balances(db)).toEqual(['0xaa ×5'])
+})
+
+test('the balances of a spool made before them are summed from the transfers it holds', () => {
+  const path = join(mkdtempSync(join(tmpdir(), 'stack-explorer-balances-')), 'spool.db')
+  const before = explorerMigrations.filter((migration) => migration.id !== 'explorer/003-balances')
+  const old = openSpool(path, before)
+  const insert = old.prepare('INSERT INTO explorer_transfers (tx_id, log_index, seq, block_number, token, kind, from_addr, to_addr, token_id, amount) VALUES (?, ?, 0, 1, ?, 20, ?, ?, NULL, ?)')
+  insert.run(txId(1, 0), 0, blob(TOKEN), blob(ZERO), blob(ALICE), '100')
+  insert.run(txId(1, 0), 1, blob(TOKEN), blob(ALICE), blob(BOB), '40')
+  insert.run(txId(1, 0), 2, blob(TOKEN), blob(BOB), blob(ZERO), '40')
+  old.close()
+  const db = openSpool(path, explorerMigrations)
+  expect(balances(db)).toEqual(['0xaa ×60'])
 })

@@ -5,6 +5,7 @@ import { Entities } from '../spool/kit/entities.ts'
 import { eventTable, versionedHistorySql, versionedTable } from '../spool/kit/tables.ts'
 import type { Migration } from '../spool/migrations.ts'
 import type { SpoolLog, StreamDefinition } from '../spool/streams.ts'
+import { balanceMigration, balancePass, balanceTable } from './balances.ts'
 import { tallyMigrations } from './tallyStream.ts'
 import { decodeTransfers, isZero, tokenIdKey, TRANSFER_BATCH_TOPIC, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC, type Transfer } from './transfers.ts'
 
@@ -14,7 +15,7 @@ const tokenTable = versionedTable({ table: 'explorer_tokens', keys: ['address'],
 const holdingTable = versionedTable({ table: 'explorer_nft_holdings', keys: ['token', 'token_id', 'holder'], columns: ['amount', 'last_tx'] })
 
 /** Every table the stream writes, so the spool rolls them back: the transfers are events, the rest versioned state. */
-export const explorerTables = [eventTable('explorer_transfers'), tokenTable, holdingTable]
+export const explorerTables = [eventTable('explorer_transfers'), tokenTable, holdingTable, balanceTable]
 
 export const EXPLORER_STREAM = 'explorer'
 
@@ -85,6 +86,8 @@ const transferMigrations: Migration[] = [
       ${versionedHistorySql(holdingTable)}
     `,
   },
+  // Who holds each ERC-20 (balances.ts), summed from the transfers already copied.
+  balanceMigration(),
 ]
 
 /**
@@ -122,6 +125,7 @@ function passState(db: Database) {
       (holding) => [holding.amount.toString(), holding.lastTx],
       (row) => ({ amount: BigInt(row.amount as string), lastTx: row.last_tx as number }),
     ),
+    balances: balancePass(db),
     /** Item id → holder id → holder, for the items of this pass. */
     holders: new Map<string, Map<string, Uint8Array>>(),
   }
@@ -182,6 +186,7 @@ function applyTransfer(pass: PassState, transfer: Transfer, id: number, block: n
   counts.transfers++
   if (isZero(transfer.from)) counts.minted++
   if (key !== null) hold(pass, transfer, tokenHex, key, id, block)
+  else pass.balances.apply(transfer, block)
 }
 
 export function applyLogs(db: Database, logs: SpoolLog[]): void {
@@ -191,6 +196,7 @@ export function applyLogs(db: Database, logs: SpoolLog[]): void {
   }
   pass.tokens.flush()
   pass.holdings.flush()
+  pass.balances.flush()
 }
 
 /** The `explorer` derived stream: token and NFT transfers, per contract and per holder. */

@@ -25,6 +25,12 @@ export function internalCalls(root: CallFrame): InternalCall[] {
   return found
 }
 
+/** The internal calls of the tree that `address` (any case) made, received or created. */
+export function internalCallsOf(root: CallFrame, address: string): InternalCall[] {
+  const wanted = address.toLowerCase()
+  return internalCalls(root).filter(({ frame }) => frame.from.toLowerCase() === wanted || (frame.to ?? '').toLowerCase() === wanted)
+}
+
 /** The addresses (lower-case hex) an internal call of the tree came from, went to or created. */
 export function internalParties(root: CallFrame): Set<string> {
   const parties = new Set<string>()

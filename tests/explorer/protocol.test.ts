@@ -139,6 +139,7 @@ describe('/names', () => {
     expect(answer).toEqual({
       names: { [alice.address]: 'alice.bx', [bob.address]: 'bob.bx', [operator.address]: null, [c.FeeRouter]: null },
       labels: { [alice.address]: null, [bob.address]: null, [operator.address]: null, [c.FeeRouter]: 'Fee Router' },
+      pools: { [alice.address]: null, [bob.address]: null, [operator.address]: null, [c.FeeRouter]: null },
     })
   })
 
@@ -152,7 +153,7 @@ describe('/names', () => {
     expect((await seeded.json<Body>('/names?address=zz', 404)).error).toBe('not an address: zz')
     // Every entry is read, past the hundredth too.
     expect((await seeded.json<Body>(`/names?address=${[...many, 'zz'].join(',')}`, 404)).error).toBe('not an address: zz')
-    expect(await seeded.json<Body>('/names')).toEqual({ names: {}, labels: {} })
+    expect(await seeded.json<Body>('/names')).toEqual({ names: {}, labels: {}, pools: {} })
     expect((await seeded.json<Body>(`/names?address=${alice.address}&address=${bob.address}`)).names).toEqual({ [alice.address]: 'alice.bx', [bob.address]: 'bob.bx' })
   })
 

@@ -16,7 +16,7 @@ export const SCREENSHOTS = join(ROOT, 'test-artifacts', 'screenshots')
 
 export type PagesStack = SeededDevStack & {
   browser: Browser
-  /** How the pages print an address cut short: its tag label, else the name it goes by, else its first characters (`label` when the row carries one). */
+  /** How the pages print an address cut short: its tag label, else its pair's or pool's name, else the name it goes by, else its first characters (`label` when the row carries one). */
   shownAs: (address: string, label?: string | null) => Promise<string>
 }
 
@@ -31,8 +31,8 @@ export function pagesStack(): Promise<PagesStack> {
     atTestRunEnd(() => browser.close())
     const shownAs = async (address: string, label?: string | null) => {
       if (label) return label
-      const { names, labels } = await api<{ names: Record<string, string | null>; labels: Record<string, string | null> }>(`/names?address=${address}`)
-      return Object.values(labels)[0] ?? Object.values(names)[0] ?? address.slice(0, 8)
+      const { names, labels, pools } = await api<{ names: Record<string, string | null>; labels: Record<string, string | null>; pools: Record<string, string | null> }>(`/names?address=${address}`)
+      return Object.values(labels)[0] ?? Object.values(pools)[0] ?? Object.values(names)[0] ?? address.slice(0, 8)
     }
     return { stack, dir, browser, origin, api, shownAs }
   })()

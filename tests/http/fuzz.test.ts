@@ -63,6 +63,8 @@ function templates() {
     '/api/nft/*', `/api/nft/${seeded.account}/*`, '/api/nft/*/1', '/api/name/*', '/*',
     '/api/address/*/contract', '/api/address/*/call', '/api/address/*/call?data=0x06661abd',
     '/api/tx/*/state', '/api/positions?pool=*', `/api/positions?pool=${BX}&owners=*`,
+    '/api/address/*/transactions', '/api/address/*/token-transfers', '/api/address/*/nft-transfers', '/api/address/*/internal',
+    '/api/token/*/holders', '/api/token/*/transfers', '/api/token/*/pools', '/address/*/transactions.csv', '/address/*/token-transfers.csv',
   ]
   const exchange = ['/pool/*', '/cl/pool/*', '/api/pool/*', '/api/cl/pool/*', '/*', '/cl/*', '/api/*']
   const faucet = ['/*', '/api/*', '/status?address=*', '/faucet-status?address=*', '/api/status?address=*']
@@ -79,7 +81,7 @@ function templates() {
 /** Query keys each service reads, on the routes that read them. */
 function queries() {
   return {
-    explorer: { '/api/charts': ['limit'], '/api/blocks': ['limit', 'offset', 'active'], '/api/block/1': ['limit', 'offset'], '/api/minis': ['limit', 'offset'], '/api/mini/1': ['limit', 'offset'], '/api/txs': ['limit', 'offset'], '/api/accounts': ['limit', 'offset'], [`/api/address/${seeded.account}`]: ['limit', 'offset'], [`/api/nft/${seeded.account}`]: ['limit', 'offset'], [`/api/address/${BX}/call`]: ['data', 'from'], '/api/positions': ['pool', 'owners'] },
+    explorer: { '/api/charts': ['limit'], '/api/blocks': ['limit', 'offset', 'active'], '/api/block/1': ['limit', 'offset'], '/api/minis': ['limit', 'offset'], '/api/mini/1': ['limit', 'offset'], '/api/txs': ['limit', 'offset'], '/api/accounts': ['limit', 'offset'], [`/api/address/${seeded.account}`]: ['limit', 'offset'], [`/api/nft/${seeded.account}`]: ['limit', 'offset'], [`/api/address/${BX}/call`]: ['data', 'from'], [`/api/address/${seeded.account}/transactions`]: ['limit', 'offset'], [`/api/address/${seeded.account}/internal`]: ['limit', 'offset'], [`/api/token/${BX}/holders`]: ['limit', 'offset'], [`/address/${seeded.account}/transactions.csv`]: ['startblock', 'endblock', 'from', 'to'], [`/address/${seeded.account}/token-transfers.csv`]: ['from', 'to'], '/api/positions': ['pool', 'owners'] },
     exchange: { '/swaps': ['pair', 'sender', 'limit'], '/events': ['pair', 'limit'], '/cl/positions': ['pool', 'owner', 'closed', 'limit'], '/cl/ticks': ['pool'], '/cl/swaps': ['pool', 'sender', 'limit'], '/api/cl/events': ['pool', 'owner', 'kind', 'limit'] },
     faucet: { '/status': ['address'], '/api/faucet-status': ['address'] },
     arcade: { '/api/rooms': ['room'], '/api/stats': ['limit'] },

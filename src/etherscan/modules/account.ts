@@ -10,6 +10,7 @@ import {
   blockFees,
   internalCallTxIds,
   internalCalls,
+  internalCallsOf,
   minedBlocks,
   spoolHead,
   transferLogs,
@@ -93,7 +94,7 @@ export function accountModule({ db, rpc, book, tokenInfo }: AccountDeps): Ethers
     for (const tx of txsInFull(db, ids)) {
       const trace = txTrace(db, tx.id)
       if (!trace) continue
-      const calls = internalCalls(trace).filter(({ frame }) => !address || frame.from.toLowerCase() === wanted || (frame.to ?? '').toLowerCase() === wanted)
+      const calls = wanted ? internalCallsOf(trace, wanted) : internalCalls(trace)
       if (page.newestFirst) calls.reverse()
       for (const { frame, traceId } of calls) {
         const creation = frame.type.startsWith('CREATE')

@@ -1,7 +1,7 @@
 import type { Database } from 'bun:sqlite'
 import type { Page } from '../paging.ts'
 import { tokenIdFromKey, tokenIdKey, type Transfer } from '../transfers.ts'
-import { txRefs } from '../../spool/read.ts'
+import { txId, txRefs, type BlockRange } from '../../spool/read.ts'
 
 // The token and NFT movements the explorer stream copied out of the spool's logs
 // (explorer_transfers), newest first. A row keeps its transaction's id; the hash and time a list
@@ -39,15 +39,18 @@ function listed(db: Database, read: () => StoredTransfer[]): ListedTransfer[] {
 }
 
 /**
- * The newest ERC-20 (`fungible`) or NFT transfers from or to `address`, paged. Each side has its
- * index, so a page is the merge of the newest `offset + limit` of each: two index walks, never a
- * scan of everything the address ever moved.
+ * The newest ERC-20 (`fungible`) or NFT transfers from or to `address`, paged, within the block
+ * range when one is given. Each side has its index, so a page is the merge of the newest
+ * `offset + limit` of each: two index walks, never a scan of everything the address ever moved.
  */
-export function addressTransfers(db: Database, address: Uint8Array, fungible: boolean, { limit, offset }: Page): ListedTransfer[] {
+export function addressTransfers(db: Database, address: Uint8Array, fungible: boolean, { limit, offset }: Page, range?: BlockRange): ListedTransfer[] {
   const wanted = offset + limit
   const kind = fungible ? 'kind = 20' : 'kind != 20'
+  const [first, last] = range ? [txId(range.first, 0), txId(range.last + 1, 0) - 1] : [0, Number.MAX_SAFE_INTEGER]
   const side = (column: 'from_addr' | 'to_addr') =>
-    db.query<StoredTransfer, [Uint8Array, number]>(`SELECT ${COLUMNS} FROM explorer_transfers WHERE ${column} = ? AND ${kind} ${NEWEST} LIMIT ?`).all(address, wanted)
+    db
+      .query<StoredTransfer, [Uint8Array, number, number, number]>(`SELECT ${COLUMNS} FROM explorer_transfers WHERE ${column} = ? AND tx_id BETWEEN ? AND ? AND ${kind} ${NEWEST} LIMIT ?`)
+      .all(address, first, last, wanted)
   return listed(db, () => {
     const byKey = new Map<string, StoredTransfer>()
     for (const row of [...side('from_addr'), ...side('to_addr')]) byKey.set(`${row.txId}:${row.logIndex}:${row.seq}`, row)
@@ -56,9 +59,11 @@ export function addressTransfers(db: Database, address: Uint8Array, fungible: bo
   })
 }
 
-/** The newest `limit` transfers of the token or collection at `token`. */
-export function tokenTransfers(db: Database, token: Uint8Array, limit: number): ListedTransfer[] {
-  return listed(db, () => stored(db.query<StoredTransfer, [Uint8Array, number]>(`SELECT ${COLUMNS} FROM explorer_transfers WHERE token = ? ${NEWEST} LIMIT ?`).all(token, limit)))
+/** The newest transfers of the token or collection at `token`, `limit` after skipping `offset` (the token index, walked to the page's end). */
+export function tokenTransfers(db: Database, token: Uint8Array, limit: number, offset = 0): ListedTransfer[] {
+  return listed(db, () =>
+    stored(db.query<StoredTransfer, [Uint8Array, number, number]>(`SELECT ${COLUMNS} FROM explorer_transfers WHERE token = ? ${NEWEST} LIMIT ? OFFSET ?`).all(token, limit, offset)),
+  )
 }
 
 /** The newest `limit` transfers of one NFT item (`tokenId` in decimal). */

@@ -13,6 +13,7 @@ import { accountCounts, contractCreation, contractsCreatedBy, rankedAccounts, ta
 import { nftsHeld } from '../read/holdings.ts'
 import { addressTransfers, tokensReceived, transferCounts } from '../read/transfers.ts'
 import { TOKEN_META_AGE_MS } from '../probes.ts'
+import { tokenKind } from '../read/tokens.ts'
 import { accountRow, tokenMetaOf, transferRow, txSummary } from '../rows.ts'
 import { txHashes } from '../../spool/read.ts'
 
@@ -20,6 +21,8 @@ import { txHashes } from '../../spool/read.ts'
 export const BYTECODE_SHOWN = 400
 /** The contracts an address created that its object lists, oldest first. */
 const CREATED_SHOWN = 100
+
+const tokenStandard = (kind: number | null) => (kind === 20 ? ('erc20' as const) : kind === 721 ? ('erc721' as const) : kind === 1155 ? ('erc1155' as const) : null)
 
 export function truncateBytecode(code: Hex): string {
   const digits = code.slice(2)
@@ -71,9 +74,14 @@ export function accountRoutes(explorer: Explorer) {
       ...tokens.map((token) => viewCall(token, erc20Abi, 'balanceOf', [address])),
       ...(nameRegistry ? [reverseCall(nameRegistry, address)] : []),
     ]
-    const results = await node.batch([...own, ...probes.calls, ...uris.calls])
+    // The pairs among the tokens it holds are named by their own tokens (their symbols probed, with the rest, when unlisted).
+    const ownPool = explorer.exchange.pool(address)
+    const pairTokens = explorer.exchange.unlistedTokens([...tokens, address], registry).filter((token) => !shown.some((other) => other.toLowerCase() === token.toLowerCase()))
+    const pairProbes = explorer.probes.plan(pairTokens, TOKEN_META_AGE_MS)
+    const results = await node.batch([...own, ...probes.calls, ...uris.calls, ...pairProbes.calls])
     const probed = probes.read(results, own.length)
     uris.read(results, own.length + probes.calls.length)
+    const pools = explorer.exchange.names([...tokens, address], registry, new Map([...probed, ...pairProbes.read(results, own.length + probes.calls.length + uris.calls.length)]))
     const balance = valueOf<Hex>(results, 0)
     const nonce = valueOf<Hex>(results, 1)
     const code = valueOf<Hex>(results, 2)
@@ -93,6 +101,7 @@ export function accountRoutes(explorer: Explorer) {
           logoURI: listed?.logoURI ?? null,
           verified,
           balance: balance === null ? null : balance.toString(),
+          pool: pools.get(token.toLowerCase()) ?? null,
         }
       })
       // With the node answering, a token spent to nothing is no holding; without it, every
@@ -118,6 +127,9 @@ export function accountRoutes(explorer: Explorer) {
       counts: { transactions: counts.sent + counts.received - counts.self, sent: counts.sent, received: counts.received, ...transferCounts(db, bytes) },
       tokens: holdings,
       nfts,
+      // What else the address is: a token (its standard, from the transfers it logged), a pair or pool of the exchange.
+      token: tokenStandard(tokenKind(db, bytes)),
+      pool: ownPool ? { kind: ownPool.kind, name: pools.get(address.toLowerCase()) ?? null } : null,
       // The name-service record of the name the address goes by: null with no name service, no
       // reverse record (or one whose name expired or resolves elsewhere), or the node away.
       name: nameRegistry ? reverseResult(results, nameAt) : null,

@@ -5,6 +5,7 @@ import type { Explorer } from '../explorer.ts'
 import { parseAddress } from '../../eth/address.ts'
 import { isRegistrableLabel, LABEL_MAX, LABEL_MIN, lookupCall, lookupResult, nameLabel, unreadRecord } from '../names.ts'
 import { NAMES_MAX } from '../reverseNames.ts'
+import { TOKEN_META_AGE_MS } from '../probes.ts'
 
 /**
  * `/name/{name}`: a lookup read live from the name registry the config names
@@ -33,7 +34,9 @@ export function nameRoutes(explorer: Explorer) {
      * null, and `labels`, its tag label (the registry's tags) or null. An entry that is not an address names
      * no record: 404, like `/address/{address}`. At most NAMES_MAX distinct addresses are named,
      * the first ones asked; the rest are left out like the rows past a clamped list's limit. With
-     * no name service or the node away every name is null; the labels are still there.
+     * no name service or the node away every name is null; the labels are still there. `pools` names
+     * the exchange's pairs and pools by their tokens, kind and fee (`BX/WETH · V2`), null for any
+     * other address; a page prints a tag label first, then that, then the name.
      */
     .get('/names', async ({ request }) => {
       // `address=A,B` or `address=A&address=B`, alike.
@@ -47,7 +50,13 @@ export function nameRoutes(explorer: Explorer) {
         return address
       })
       const addresses: Address[] = [...new Set(parsed)].slice(0, NAMES_MAX)
-      const names = await explorer.names.names(addresses)
-      return { names: Object.fromEntries(names), labels: Object.fromEntries([...names.keys()].map((address) => [address, explorer.registry.labelName(address)])) }
+      const { exchange, registry, probes } = explorer
+      const [names, probed] = await Promise.all([explorer.names.names(addresses), probes.probe(exchange.unlistedTokens(addresses, registry), TOKEN_META_AGE_MS)])
+      const pools = exchange.names(addresses, registry, probed)
+      return {
+        names: Object.fromEntries(names),
+        labels: Object.fromEntries([...names.keys()].map((address) => [address, registry.labelName(address)])),
+        pools: Object.fromEntries([...names.keys()].map((address) => [address, pools.get(address.toLowerCase()) ?? null])),
+      }
     })
 }

@@ -26,7 +26,11 @@ export function tokenRoutes(explorer: Explorer) {
     const native = registry.native()
     const busiest = busiestTokens(db, TOKEN_CANDIDATES).map((row) => checksum(row.address))
     const candidates = [...new Set([...(native ? [checksum(native.address)] : []), ...busiest, ...registry.listed().map((token) => checksum(token.address))])]
-    const probed = await probes.probe(candidates as Address[])
+    const exchange = explorer.exchange
+    // A pair's liquidity token names itself like every other pair's ("Uniswap V2"): its pair tells it apart.
+    const lp = candidates.filter((address) => exchange.pool(address) !== null)
+    const probed = await probes.probe([...new Set([...candidates, ...exchange.unlistedTokens(lp, registry)])] as Address[])
+    const pools = exchange.names(lp, registry, probed)
     const entries = []
     for (const address of candidates) {
       const probe = probed.get(address.toLowerCase()) ?? null
@@ -45,6 +49,7 @@ export function tokenRoutes(explorer: Explorer) {
         tags: listed?.tags ?? [],
         label: registry.labelName(address),
         probe: probe === null ? null : { name: probe.name, symbol: probe.symbol, decimals: probe.decimals },
+        pool: pools.get(address.toLowerCase()) ?? null,
       })
       if (entries.length === LIST_MAX) break
     }

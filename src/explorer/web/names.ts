@@ -2,8 +2,8 @@ import { useEffect, useState } from 'preact/hooks'
 import { getJson } from './api.ts'
 
 // What the pages call an address whose row came without a label (a transfer's ends, the exchange
-// index's rows): its tag label, else the name it goes by (its reverse record). The addresses a
-// page draws in one go are asked in one request (/api/names), and each answer is kept a minute:
+// index's rows): its tag label, else its name as a pair or pool of the exchange, else the name it
+// goes by (its reverse record). The addresses a page draws in one go are asked in one request (/api/names), and each answer is kept a minute:
 // labels and names change rarely, and a page that redraws asks nothing. The memo is a Map, not
 // the server's lru-cache: what it does beyond keeping (gathering, redrawing) is its own, and the
 // library would add about a fifth to the pages' script for a memo that lives as long as the page.
@@ -34,7 +34,7 @@ async function ask(): Promise<void> {
     asking.add(key)
   }
   if (wanted.size > 0) timer = setTimeout(() => void ask(), GATHER_MS)
-  let answer: { names: Record<string, string | null>; labels: Record<string, string | null> } = { names: {}, labels: {} }
+  let answer: { names: Record<string, string | null>; labels: Record<string, string | null>; pools?: Record<string, string | null> } = { names: {}, labels: {} }
   try {
     answer = await getJson(`/names?address=${batch.join(',')}`)
   } catch {
@@ -42,7 +42,8 @@ async function ask(): Promise<void> {
     // are not asked again before the minute is out.
   }
   const at = Date.now()
-  const answered = new Map(Object.entries(answer.names).map(([address, name]) => [address.toLowerCase(), answer.labels[address] ?? name]))
+  // A tag label wins; then a pair's or pool's name (`BX/WETH · V2`); then the name it goes by.
+  const answered = new Map(Object.entries(answer.names).map(([address, name]) => [address.toLowerCase(), answer.labels[address] ?? answer.pools?.[address] ?? name]))
   for (const key of batch) {
     known.set(key, { name: answered.get(key) ?? null, at })
     asking.delete(key)

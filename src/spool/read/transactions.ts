@@ -6,7 +6,7 @@ import type { Page } from './blocks.ts'
 
 export { blockOfTxId, txId } from '../codec.ts'
 export type { CallFrame } from '../traces.ts'
-export { internalCalls, type InternalCall } from '../internalCalls.ts'
+export { internalCalls, internalCallsOf, type InternalCall } from '../internalCalls.ts'
 
 // Transactions, their logs and call traces as the spool holds them. A transaction's `id` is the
 // spool's key (block × 2^20 + index), which derived tables keep to point back at it. Hashes and

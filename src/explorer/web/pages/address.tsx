@@ -2,17 +2,15 @@ import { useRoute } from 'preact-iso'
 import { useApi } from '../api.ts'
 import { DataTable } from '../dataTable.tsx'
 import { count, ether, units } from '../format.ts'
-import { TokenTransferTable, TxTable, ageColumn, txColumn, type TokenTransferRow } from '../tables.tsx'
-import { AddressLink, Failure, Fields, Loading, PAGE_ROWS, Section, TxLink, Verified, offsetOf } from '../ui.tsx'
-import type { TxRow } from '../types.ts'
+import { AddressLink, Failure, Fields, Loading, Section, TxLink, Verified, offsetOf } from '../ui.tsx'
 import type { ContractAnswer } from '../../../answers/contract.ts'
 import { ContractTabs, CONTRACT_TABS, MatchWords, type ContractTab } from './contract.tsx'
+import { ADDRESS_LISTS, AddressListPanel, ListTabs } from './lists.tsx'
 import { ItemImage, type Metadata } from './nfts.tsx'
 import { TokenLogo, labelText, type LabelValue } from './tokens.tsx'
 
-type Holding = { token: string; name: string | null; symbol: string | null; decimals: number | null; logoURI: string | null; verified: boolean; balance: string }
+type Holding = { token: string; name: string | null; symbol: string | null; decimals: number | null; logoURI: string | null; verified: boolean; balance: string; pool?: string | null }
 type NftHolding = { token: string; tokenLabel: string | null; standard: string; tokenId: string; amount: string; metadata: Metadata | null }
-type Transfer = TokenTransferRow & { txHash: string; blockNumber: number; timestamp: number; standard: string; tokenId?: string }
 export type NameRecord = { name: string; label: string; available: boolean | null; reserved: boolean | null; owner: string | null; resolved: string | null; expires: number | null; price: string | null; twitter: string | null; website: string | null; description: string | null }
 
 type Address = {
@@ -28,19 +26,47 @@ type Address = {
   tokens: Holding[]
   nfts: NftHolding[]
   name: NameRecord | null
-  transactions: TxRow[]
-  tokenTransfers: Transfer[]
-  nftTransfers: Transfer[]
+  /** The standard of the token it is, when it is one; the pair or pool it is, when it is one. */
+  token?: 'erc20' | 'erc721' | 'erc1155' | null
+  pool?: { kind: 'v2' | 'v3'; name: string | null } | null
 }
 
 export function AddressPage() {
   const { params, query } = useRoute()
   const offset = offsetOf(query)
-  const { data, error } = useApi<Address>(`/address/${encodeURIComponent(params.address ?? '')}?limit=${PAGE_ROWS}&offset=${offset}`)
+  // The lists come from their own routes (the tabs below): the address's answer is asked for one row of each.
+  const { data, error } = useApi<Address>(`/address/${encodeURIComponent(params.address ?? '')}?limit=1`)
+  const list = ADDRESS_LISTS.find(([id]) => id === query.list)?.[0] ?? 'transactions'
   // What the stack knows of a contract's code: asked once it is known to be a contract.
   const known = useApi<ContractAnswer>(data?.contract ? `/address/${data.address}/contract` : null).data
+  // The lists are asked at once, beside the address's own answer, not after it.
+  const wanted = params.address ?? ''
+  const lists = (
+    <section class="card" id="address-lists" aria-labelledby="address-lists-title" key="lists">
+      <h2 id="address-lists-title" class="visually-hidden">Activity</h2>
+      <ListTabs
+        tabs={ADDRESS_LISTS}
+        current={list}
+        base={`/address/${wanted}`}
+        label="activity"
+        counts={data ? { transactions: data.counts.transactions, 'token-transfers': data.counts.tokenTransfers, 'nft-transfers': data.counts.nftTransfers } : {}}
+      />
+      <div role="tabpanel" aria-labelledby={`list-${list}`} id={`panel-${list}`}>
+        <div id={list === 'transactions' ? 'address-txs' : undefined}>
+          <AddressListPanel key={`${list}:${offset}`} address={wanted} list={list} offset={offset} />
+        </div>
+      </div>
+    </section>
+  )
   if (error) return <Failure error={error} what="address" />
-  if (!data) return <Loading what="the address" />
+  if (!data) {
+    return (
+      <>
+        <Loading what="the address" />
+        {lists}
+      </>
+    )
+  }
   const label = labelText(data.label)
   const base = `/address/${data.address}`
   const tab = CONTRACT_TABS.find(([id]) => id === query.tab)?.[0] ?? ('code' as ContractTab)
@@ -61,6 +87,8 @@ export function AddressPage() {
             ['Code', verified?.name ? <span id="address-match">{verified.name} · <MatchWords match={verified.match} by={verified.by} /></span> : null],
             ['Proxy to', verified?.proxy ? <span id="address-proxy"><AddressLink address={verified.proxy.implementation} />{verified.proxy.name ? ` (${verified.proxy.name})` : ''}</span> : null],
             ['Created by', data.creator ? <><AddressLink address={data.creator.address} label={data.creator.label} /> in <TxLink hash={data.creator.txHash} /></> : null],
+            ['Token', data.token ? <a id="address-token" href={data.token === 'erc20' ? `/token/${data.address}` : `/nft/${data.address}`}>{data.token === 'erc20' ? 'Token page →' : 'Collection page →'}</a> : null],
+            ['Pair', data.pool ? <a id="address-pool" href={`/exchange/${data.pool.kind === 'v2' ? 'pair' : 'pool'}/${data.address}`}>{data.pool.name ?? 'Exchange page'} →</a> : null],
           ]}
         />
       </Section>
@@ -81,6 +109,7 @@ export function AddressPage() {
           <DataTable
             rows={data.tokens}
             rowKey={(token) => token.token}
+            row={(token) => ({ 'data-token': token.token })}
             columns={[
               {
                 head: 'Token',
@@ -89,6 +118,7 @@ export function AddressPage() {
                     <TokenLogo address={token.token} logoURI={token.logoURI} />
                     <a href={`/token/${token.token}`}>{token.symbol ?? token.name ?? token.token}</a>
                     <Verified verified={token.verified} />
+                    {token.pool ? <span class="muted pool-name"> {token.pool}</span> : null}
                   </>
                 ),
               },
@@ -118,18 +148,7 @@ export function AddressPage() {
           </ul>
         </Section>
       ) : null}
-      <Section title="Transactions" id="address-txs">
-        <TxTable txs={data.transactions} empty="No transactions." pager={{ base, offset, limit: PAGE_ROWS }} />
-      </Section>
-      {data.tokenTransfers.length > 0 ? (
-        <Section title="Token transfers" id="address-transfers">
-          <TokenTransferTable
-            transfers={data.tokenTransfers}
-            rowKey={(transfer) => `${transfer.txHash}:${transfer.logIndex}`}
-            lead={[txColumn<Transfer>((transfer) => transfer.txHash), ageColumn<Transfer>((transfer) => transfer.timestamp)]}
-          />
-        </Section>
-      ) : null}
+      {lists}
     </>
   )
 }

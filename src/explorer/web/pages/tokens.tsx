@@ -4,7 +4,8 @@ import { useApi } from '../api.ts'
 import { count, units } from '../format.ts'
 import { DataTable } from '../dataTable.tsx'
 import { TxTable, countColumn } from '../tables.tsx'
-import { AddressLink, Failure, Fields, Loading, Section, TxLink, Verified, WhenLoaded } from '../ui.tsx'
+import { AddressLink, Failure, Fields, Loading, Section, TxLink, Verified, WhenLoaded, offsetOf } from '../ui.tsx'
+import { ListTabs, TOKEN_LISTS, TokenListPanel } from './lists.tsx'
 import type { TxRow } from '../types.ts'
 import '../tokens.css'
 
@@ -22,6 +23,8 @@ export type TokenEntry = {
   tags: string[]
   label: string | null
   probe: { name: string | null; symbol: string | null; decimals: number | null } | null
+  /** A pair's liquidity token: the pair's name (`BX/WETH · V2`), which tells it from every other pair's. */
+  pool?: string | null
 }
 
 /** What the token page reads of `/api/address/{address}`: the contract beside the token. */
@@ -72,6 +75,7 @@ export function TokensPage() {
                   <>
                     <TokenLogo address={token.address} logoURI={token.logoURI} />
                     <a href={`/token/${token.address}`}>{token.name ?? token.symbol ?? token.address}</a>
+                    {token.pool ? <span class="muted pool-name"> {token.pool}</span> : null}
                     <Verified verified={token.verified} />
                     {token.native ? <span class="badge" title="the chain's own token">native</span> : null}
                   </>
@@ -88,9 +92,36 @@ export function TokensPage() {
   )
 }
 
+type PoolEntry = { address: string; kind: 'v2' | 'v3'; fee: number | null; tokens: [string, string]; name: string | null }
+
+/** The exchange's pair whose liquidity token this is, and the pairs and pools that trade it. */
+function TokenPools({ token }: { token: string }) {
+  const { data } = useApi<{ pool: PoolEntry | null; pools: PoolEntry[] }>(`/token/${token}/pools`)
+  if (!data || (data.pool === null && data.pools.length === 0)) return null
+  const link = (pool: PoolEntry) => (
+    <a href={`/exchange/${pool.kind === 'v2' ? 'pair' : 'pool'}/${pool.address}`} data-pool={pool.address}>
+      {pool.name ?? pool.address}
+    </a>
+  )
+  return (
+    <Section title={data.pool ? 'Liquidity of' : 'Traded in'} id="token-pools">
+      {data.pool ? <p id="token-pool">The liquidity token of the pair {link(data.pool)}.</p> : null}
+      {data.pools.length > 0 ? (
+        <ul class="plain" id="token-pools-list">
+          {data.pools.map((pool) => (
+            <li key={pool.address}>{link(pool)}</li>
+          ))}
+        </ul>
+      ) : null}
+    </Section>
+  )
+}
+
 export function TokenPage() {
-  const { params } = useRoute()
+  const { params, query } = useRoute()
   const wanted = params.address ?? ''
+  const tab = TOKEN_LISTS.find(([id]) => id === query.list)?.[0] ?? 'holders'
+  const offset = offsetOf(query)
   const list = useApi<TokenEntry[]>('/tokens')
   const contract = useApi<Contract>(`/address/${encodeURIComponent(wanted)}?limit=25`)
   // The list holds every token the explorer describes; an address that is not there (or not a
@@ -120,6 +151,7 @@ export function TokenPage() {
           <h1 id="token-title">
             {title}
             {token.symbol && token.symbol !== title ? <span class="muted"> ({token.symbol})</span> : null}
+            {token.pool ? <span class="muted" id="token-pool-name"> {token.pool}</span> : null}
           </h1>
           <Verified verified={token.verified} />
           {token.native ? <span class="badge">native</span> : null}
@@ -156,6 +188,21 @@ export function TokenPage() {
             ['Created by', contract.data?.creator ? <><AddressLink address={contract.data.creator.address} label={contract.data.creator.label} /> in <TxLink hash={contract.data.creator.txHash} /></> : null],
           ]}
         />
+      </section>
+      <TokenPools token={token.address} />
+      <section class="card" id="token-lists" aria-labelledby="token-lists-title">
+        <h2 id="token-lists-title" class="visually-hidden">Holders and transfers</h2>
+        <ListTabs tabs={TOKEN_LISTS} current={tab} base={`/token/${token.address}`} label="token lists" counts={{ transfers: token.transfers }} />
+        <div role="tabpanel" aria-labelledby={`list-${tab}`} id={`panel-${tab}`}>
+          <TokenListPanel
+            key={`${tab}:${offset}`}
+            token={token.address}
+            list={tab}
+            offset={offset}
+            totalSupply={token.totalSupply}
+            amount={(value) => tokenAmount(value, token.decimals)}
+          />
+        </div>
       </section>
       <Section title="Recent transactions with the contract" id="token-txs">
         {contract.error && !contract.data ? (
