@@ -114,7 +114,7 @@ export function SearchBox() {
           aria-expanded={expanded}
           aria-controls="search-suggestions"
           aria-activedescendant={expanded && active >= 0 ? `search-option-${active}` : undefined}
-          placeholder="Token, name, address, hash or block"
+          placeholder="Token, name, hash or block"
           value={text}
           maxLength={QUERY_MAX}
           onInput={(event) => {
