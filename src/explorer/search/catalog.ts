@@ -1,22 +1,23 @@
 import type { Database } from 'bun:sqlite'
-import { decodeEventLog, parseAbi, toEventSelector, type Address, type Hex } from 'viem'
+import { toEventSelector, type Address } from 'viem'
 import type { SearchResult } from '../../answers/search.ts'
 import { checksum } from '../../eth/address.ts'
-import { blob, hex } from '../../eth/bytes.ts'
-import { blockHash, findLogs, spoolHead, type FoundLog } from '../../spool/read.ts'
+import { blob } from '../../eth/bytes.ts'
+import { addressTopic, addressWord, intTopic, smallInt } from '../../eth/words.ts'
+import { blockHash, logsWithTopicAfter, spoolHead, txId, type BareLog } from '../../spool/read.ts'
 import type { RegistryView } from '../registryView.ts'
 import { NAME_SUFFIX } from '../names.ts'
+import { QUERY_MAX } from './fold.ts'
 import { PrefixIndex, wordKeys } from './prefixIndex.ts'
 
-
-const events = parseAbi([
-  'event TokenLaunched(address indexed token, address indexed pair, address indexed creator, string name, string symbol, uint256 supply, uint256 liquidityTokens, uint256 liquidityEth, uint256 fee)',
-  'event NameRegistered(bytes32 indexed id, address indexed owner, string label, uint256 expires, uint256 fee)',
-  'event PairCreated(address indexed token0, address indexed token1, address pair, uint256 index)',
-  'event PoolCreated(address indexed token0, address indexed token1, uint24 indexed fee, int24 tickSpacing, address pool)',
-])
-const topic = (name: string) => blob(toEventSelector(events.find((item) => item.name === name)!))
-const TOPICS = { launched: topic('TokenLaunched'), name: topic('NameRegistered'), pair: topic('PairCreated'), pool: topic('PoolCreated') }
+// The events that name things, read by their topic0 (a string parameter is read at its head's offset).
+const topic = (signature: string) => blob(toEventSelector(signature))
+const TOPICS = {
+  launched: topic('TokenLaunched(address,address,address,string,string,uint256,uint256,uint256,uint256)'),
+  name: topic('NameRegistered(bytes32,address,string,uint256,uint256)'),
+  pair: topic('PairCreated(address,address,address,uint256)'),
+  pool: topic('PoolCreated(address,address,uint24,int24,address)'),
+}
 
 /** Logs read per query of the spool while catching up: a page, so no read holds the thread long. */
 const PAGE = 2000
@@ -109,49 +110,52 @@ export class SearchCatalog {
     return index
   }
 
-  private each(range: { first: number; last: number }, address: Address | null, topic0: Uint8Array, use: (log: FoundLog) => void): void {
-    const filter = { range, address: address ? blob(address) : null, topics: [topic0], joins: [] }
-    for (let offset = 0; ; offset += PAGE) {
-      const logs = findLogs(this.db, filter, PAGE, offset)
+  private each(range: { first: number; last: number }, address: Address | null, topic0: Uint8Array, use: (log: BareLog) => void): void {
+    const lastTxId = txId(range.last + 1, 0) - 1
+    let afterTxId = txId(range.first, 0) - 1
+    for (;;) {
+      const logs = logsWithTopicAfter(this.db, { topic0, address: address ? blob(address) : null, afterTxId, lastTxId, limit: PAGE })
       for (const log of logs) use(log)
       if (logs.length < PAGE) return
+      afterTxId = logs.at(-1)!.txId
     }
   }
 
-  private addLaunched(log: FoundLog): void {
-    const args = decode(log, 'TokenLaunched') as { token: Address; name: string; symbol: string } | null
-    if (!args) return
-    const address = checksum(args.token)
+  private addLaunched(log: BareLog): void {
+    const name = abiString(log.data, 0)
+    const symbol = abiString(log.data, 1)
+    if (!log.topic1 || name === null || symbol === null) return
+    const address = checksum(addressTopic(log.topic1))
     // The registry's word wins for an address it lists: a launch cannot rename a listed token.
     if (this.registry.token(address)) return
-    this.symbols.set(address.toLowerCase(), args.symbol)
-    this.chain.add({ kind: 'token', title: args.name, detail: args.symbol, address, href: `/token/${address}`, listed: false }, [args.symbol, ...wordKeys(args.name)])
+    this.symbols.set(address.toLowerCase(), symbol)
+    this.chain.add({ kind: 'token', title: name, detail: symbol, address, href: `/token/${address}`, listed: false }, [symbol, ...wordKeys(name)])
   }
 
-  private addName(log: FoundLog): void {
-    const args = decode(log, 'NameRegistered') as { label: string } | null
-    if (!args || args.label === '') return
-    const name = `${args.label}.${NAME_SUFFIX}`
-    this.chain.add({ kind: 'name', title: name, detail: null, address: null, href: `/name/${encodeURIComponent(args.label)}`, listed: null }, [name, args.label])
+  private addName(log: BareLog): void {
+    const label = abiString(log.data, 0)
+    if (label === null || label === '') return
+    const name = `${label}.${NAME_SUFFIX}`
+    this.chain.add({ kind: 'name', title: name, detail: null, address: null, href: `/name/${encodeURIComponent(label)}`, listed: null }, [name, label])
   }
 
-  private addPair(log: FoundLog): void {
-    const args = decode(log, 'PairCreated') as { token0: Address; token1: Address; pair: Address } | null
-    if (!args) return
-    const address = checksum(args.pair)
-    const [a, b] = [this.symbolOf(args.token0), this.symbolOf(args.token1)]
-    const listed = this.bothListed(args.token0, args.token1)
-    this.chain.add({ kind: 'pair', title: `${a}/${b}`, detail: 'V2', address, href: `/exchange/pair/${address}`, listed }, [`${a}/${b}`, `${b}/${a}`])
+  private addPair(log: BareLog): void {
+    if (!log.topic1 || !log.topic2 || log.data.length < 64) return
+    this.addExchange('pair', log.topic1, log.topic2, addressWord(log.data, 0), 'V2')
   }
 
-  private addPool(log: FoundLog): void {
-    const args = decode(log, 'PoolCreated') as { token0: Address; token1: Address; fee: number; pool: Address } | null
-    if (!args) return
-    const address = checksum(args.pool)
-    const [a, b] = [this.symbolOf(args.token0), this.symbolOf(args.token1)]
-    const detail = `${Number(args.fee) / 10_000}% · V3`
-    const listed = this.bothListed(args.token0, args.token1)
-    this.chain.add({ kind: 'pool', title: `${a}/${b}`, detail, address, href: `/exchange/pool/${address}`, listed }, [`${a}/${b}`, `${b}/${a}`])
+  private addPool(log: BareLog): void {
+    if (!log.topic1 || !log.topic2 || !log.topic3 || log.data.length < 64) return
+    this.addExchange('pool', log.topic1, log.topic2, addressWord(log.data, 1), `${intTopic(log.topic3) / 10_000}% · V3`)
+  }
+
+  /** A pair or pool, named by its tokens' symbols, found by them either way round. */
+  private addExchange(kind: 'pair' | 'pool', first: Uint8Array, second: Uint8Array, contract: Uint8Array, detail: string): void {
+    const [token0, token1] = [checksum(addressTopic(first)), checksum(addressTopic(second))]
+    const address = checksum(contract)
+    const [a, b] = [this.symbolOf(token0), this.symbolOf(token1)]
+    const listed = this.bothListed(token0, token1)
+    this.chain.add({ kind, title: `${a}/${b}`, detail, address, href: `/exchange/${kind}/${address}`, listed }, [`${a}/${b}`, `${b}/${a}`])
   }
 
   private bothListed(token0: string, token1: string): boolean {
@@ -159,11 +163,23 @@ export class SearchCatalog {
   }
 }
 
-/** A log's arguments by the event's ABI; null for a log that does not decode (a contract may emit anything under a topic). */
-function decode(log: FoundLog, eventName: string): Record<string, unknown> | null {
-  const topics = [log.topic0, log.topic1, log.topic2, log.topic3].filter((topic): topic is Uint8Array => topic !== null).map((topic) => hex(topic))
+/** Names longer than any query are not kept: nobody could type them whole. */
+const NAME_BYTES_MAX = 4 * QUERY_MAX
+const utf8 = new TextDecoder('utf-8', { fatal: true })
+
+/**
+ * The string that is the `index`-th parameter of event data (its word holds the offset of a
+ * length and the bytes); null for data that does not hold one, a string over NAME_BYTES_MAX
+ * bytes, or bytes that are not UTF-8: any contract may emit any data under a topic. Read by hand:
+ * viem's decoder takes about a hundred times as long, which counts at 100,000 launches.
+ */
+function abiString(data: Uint8Array, index: number): string | null {
+  const offset = smallInt(data, index)
+  if (offset < 0 || offset % 32 !== 0 || offset + 32 > data.length) return null
+  const length = smallInt(data, offset / 32)
+  if (length < 0 || length > NAME_BYTES_MAX || offset + 32 + length > data.length) return null
   try {
-    return decodeEventLog({ abi: events, eventName: eventName as 'PairCreated', topics: topics as [Hex, ...Hex[]], data: hex(log.data), strict: true }).args as Record<string, unknown>
+    return utf8.decode(data.subarray(offset + 32, offset + 32 + length))
   } catch {
     return null
   }
