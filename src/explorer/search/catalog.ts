@@ -1,7 +1,7 @@
 import type { Database } from 'bun:sqlite'
 import { toEventSelector, type Address } from 'viem'
 import type { SearchResult } from '../../answers/search.ts'
-import { checksum } from '../../eth/address.ts'
+import { addressKey, checksum } from '../../eth/address.ts'
 import { blob } from '../../eth/bytes.ts'
 import { addressTopic, addressWord, intTopic, smallInt } from '../../eth/words.ts'
 import { blockHash, logsWithTopicAfter, spoolHead, txId, type BareLog } from '../../spool/read.ts'
@@ -125,7 +125,7 @@ export class SearchCatalog {
     const name = abiString(log.data, 0)
     const symbol = abiString(log.data, 1)
     if (!log.topic1 || name === null || symbol === null) return
-    const address = checksum(addressTopic(log.topic1))
+    const address = lowerAddress(addressTopic(log.topic1))
     // The registry's word wins for an address it lists: a launch cannot rename a listed token.
     if (this.registry.token(address)) return
     this.symbols.set(address.toLowerCase(), symbol)
@@ -151,8 +151,8 @@ export class SearchCatalog {
 
   /** A pair or pool, named by its tokens' symbols, found by them either way round. */
   private addExchange(kind: 'pair' | 'pool', first: Uint8Array, second: Uint8Array, contract: Uint8Array, detail: string): void {
-    const [token0, token1] = [checksum(addressTopic(first)), checksum(addressTopic(second))]
-    const address = checksum(contract)
+    const [token0, token1] = [lowerAddress(addressTopic(first)), lowerAddress(addressTopic(second))]
+    const address = lowerAddress(contract)
     const [a, b] = [this.symbolOf(token0), this.symbolOf(token1)]
     const listed = this.bothListed(token0, token1)
     this.chain.add({ kind, title: `${a}/${b}`, detail, address, href: `/exchange/${kind}/${address}`, listed }, [`${a}/${b}`, `${b}/${a}`])
@@ -186,6 +186,19 @@ function abiString(data: Uint8Array, index: number): string | null {
 }
 
 const shortAddress = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`
+
+/**
+ * The chain's entries keep their addresses in lower case: a checksum is a hash, and 100,000
+ * launches would cost seconds of them. A result is checksummed as it is answered (`present`).
+ */
+const lowerAddress = (bytes: Uint8Array) => `0x${addressKey(bytes)}` as Address
+
+/** An entry as the answer gives it: its address, and the address in its page's path, checksummed. */
+export function present(entry: SearchResult): SearchResult {
+  if (entry.address === null) return entry
+  const address = checksum(entry.address)
+  return address === entry.address ? entry : { ...entry, address, href: entry.href.replace(entry.address, address) }
+}
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && a.every((byte, index) => byte === b[index])

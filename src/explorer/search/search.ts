@@ -4,7 +4,7 @@ import { blob } from '../../eth/bytes.ts'
 import { blockNumberByHash, spoolHead, txByHash } from '../../spool/read.ts'
 import type { RegistryView } from '../registryView.ts'
 import type { SearchAnswer, SearchResult } from '../../answers/search.ts'
-import type { SearchCatalog } from './catalog.ts'
+import { present, type SearchCatalog } from './catalog.ts'
 import { foldKey } from './fold.ts'
 
 
@@ -52,7 +52,7 @@ export function search(db: Database, catalog: SearchCatalog, registry: RegistryV
   const ranked = [...listed.filter((hit) => hit.exact), ...listed.filter((hit) => !hit.exact), ...chain.filter((hit) => hit.exact), ...chain.filter((hit) => !hit.exact)]
   for (const hit of ranked) {
     if (found.length >= limit) break
-    found.push(hit.entry)
+    found.push(present(hit.entry))
   }
   // The registry's word first: a launched token that copies a listed symbol does not take its place.
   answer.go ??= onlyPage(listed) ?? (listed.some((hit) => hit.exact) ? null : onlyPage(chain))
@@ -62,5 +62,6 @@ export function search(db: Database, catalog: SearchCatalog, registry: RegistryV
 /** The page the exact hits name when they all name one; null for none or several. */
 function onlyPage(hits: Array<{ entry: SearchResult; exact: boolean }>): string | null {
   const pages = new Set(hits.filter((hit) => hit.exact).map((hit) => hit.entry.href))
-  return pages.size === 1 ? [...pages][0]! : null
+  const exact = hits.find((hit) => hit.exact)
+  return pages.size === 1 ? present(exact!.entry).href : null
 }
