@@ -94,6 +94,7 @@ export function createExplorer(context: ServiceContext, spool: Spool, copy: Regi
   // The factories are the exchange index's settings; read here as settings, the index is not asked.
   const search = new SearchCatalog(db, registry, { v2Factory: contract(config.exchange.v2Factory), v3Factory: contract(config.exchange.v3Factory), nameRegistry }, spool.version)
   let searchTimer: ReturnType<typeof setInterval> | null = null
+  const probes = new ContractProbes(node, t.answerCacheMs)
   return {
     db,
     contracts: { nameRegistry, feeRouter: contract(config.explorer.feeRouter) },
@@ -101,7 +102,7 @@ export function createExplorer(context: ServiceContext, spool: Spool, copy: Regi
     node,
     stats,
     live: new LiveHub(stats, config.explorer.liveSeconds),
-    probes: new ContractProbes(node, t.answerCacheMs),
+    probes,
     metadata: new NftMetadata(node, t.metadata),
     names: new ReverseNames(node, nameRegistry, t.answerCacheMs),
     callGasCap: config.explorer.callGasCap,
@@ -115,12 +116,20 @@ export function createExplorer(context: ServiceContext, spool: Spool, copy: Regi
     lists: new AnswerCache(spool.version, t.statsCacheMs),
     start: () => {
       stats.start(t.statsIntervalMs)
+      let sweeping = false
       searchTimer = setInterval(() => {
         try {
           search.refresh()
         } catch (error) {
           log.warn({ service: 'explorer', err: error }, 'the search index could not be brought up to the spool; the next query tries again')
         }
+        // The sweep waits on the node: one at a time, never holding up the next refresh.
+        if (sweeping) return
+        sweeping = true
+        search
+          .sweep(probes)
+          .catch((error: unknown) => log.warn({ service: 'explorer', err: error }, 'the search could not name the tokens seen; the next turn tries again'))
+          .finally(() => (sweeping = false))
       }, 1000)
     },
     stop: () => {

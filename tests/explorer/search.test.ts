@@ -70,6 +70,21 @@ describe('/search: names', () => {
     expect((await find('cat')).results.some((result) => result.address === moon)).toBe(true)
   })
 
+  test('tokens the token stream has seen are named by what they say of themselves, unlisted: the pairs\' LP tokens', async () => {
+    let answer: Answer | null = null
+    await waitFor(async () => {
+      answer = await find('Uniswap V2', 50)
+      return seeded.seed!.v2Pairs.every((pair) => answer!.results.some((result) => result.address === getAddress(pair)))
+    }, 'the LP tokens in the search', 20_000)
+    for (const pair of seeded.seed!.v2Pairs) {
+      expect(answer!.results).toContainEqual({ kind: 'token', title: 'Uniswap V2', detail: 'UNI-V2', address: getAddress(pair), href: `/token/${getAddress(pair)}`, listed: false })
+    }
+    // By its symbol too; several of them, so no one page.
+    const bySymbol = await find('uni-v2', 50)
+    expect(bySymbol.go).toBeNull()
+    expect(bySymbol.results.filter((result) => result.detail === 'UNI-V2').length).toBeGreaterThanOrEqual(seeded.seed!.v2Pairs.length)
+  })
+
   test('BX/WETH: the pair and the pool, named by their tokens, either way round', async () => {
     const [bxWethPair] = seeded.seed!.v2Pairs
     const [bxWethPool] = seeded.seed!.v3Pools

@@ -5,6 +5,8 @@ import { addressKey, checksum } from '../../eth/address.ts'
 import { blob } from '../../eth/bytes.ts'
 import { addressTopic, addressWord, intTopic, smallInt } from '../../eth/words.ts'
 import { blockHash, logsWithTopicAfter, spoolHead, txId, type BareLog } from '../../spool/read.ts'
+import type { ContractProbes } from '../probes.ts'
+import { tokensAfter } from '../read/tokens.ts'
 import type { RegistryView } from '../registryView.ts'
 import { NAME_SUFFIX } from '../names.ts'
 import { QUERY_MAX } from './fold.ts'
@@ -21,6 +23,8 @@ const TOPICS = {
 
 /** Logs read per query of the spool while catching up: a page, so no read holds the thread long. */
 const PAGE = 2000
+/** Token contracts the sweep reads (and at most probes) a turn. */
+const SWEEP = 50
 
 /** The contracts whose events name things: a null one is not read. */
 export type CatalogSources = { v2Factory: Address | null; v3Factory: Address | null; nameRegistry: Address | null }
@@ -43,6 +47,11 @@ export class SearchCatalog {
   private nextBlock = 0
   private lastHash: Uint8Array | null = null
   private readVersion: number | null = null
+  /** The token contracts already named here (launched or swept), by lower-case address, and where the sweep is. */
+  private named = new Set<string>()
+  private sweptTo: Uint8Array = new Uint8Array(0)
+  /** Bumped by every restart, so that a sweep begun before one adds nothing after it. */
+  private generation = 0
 
   /** `version` changes whenever the spool holds something new (Spool.version). */
   constructor(
@@ -90,7 +99,38 @@ export class SearchCatalog {
     return this.registry.token(address)?.symbol ?? this.symbols.get(address.toLowerCase()) ?? shortAddress(address)
   }
 
+  /**
+   * One turn of the sweep over the contracts the explorer's token stream has seen move tokens
+   * (LP tokens, NFT collections, tokens made by any other contract): the next SWEEP of them in
+   * address order, from the start again once past the last; each neither listed nor named yet is
+   * probed for its name and symbol (one batch to the node) and named here, unlisted. A contract
+   * that answers neither is not asked again until a restart; one not answered (the node away) is
+   * asked on the next pass.
+   */
+  async sweep(probes: ContractProbes): Promise<void> {
+    const rows = tokensAfter(this.db, this.sweptTo, SWEEP)
+    this.sweptTo = rows.length < SWEEP ? new Uint8Array(0) : rows.at(-1)!.address
+    const fresh = rows.map((row) => ({ address: lowerAddress(row.address), kind: row.kind })).filter(({ address }) => !this.named.has(address) && !this.registry.token(address))
+    if (fresh.length === 0) return
+    const generation = this.generation
+    const probed = await probes.probe(fresh.map(({ address }) => address))
+    if (generation !== this.generation) return
+    for (const { address, kind } of fresh) {
+      const probe = probed.get(address) ?? null
+      if (probe === null || this.named.has(address)) continue
+      this.named.add(address)
+      const name = probe.name?.slice(0, NAME_BYTES_MAX) ?? null
+      const symbol = probe.symbol?.slice(0, NAME_BYTES_MAX) ?? null
+      if (!name && !symbol) continue
+      const href = kind === 20 ? `/token/${address}` : `/nft/${address}`
+      this.chain.add({ kind: 'token', title: name || symbol!, detail: symbol, address, href, listed: false }, [...(symbol ? [symbol] : []), ...(name ? wordKeys(name) : [])])
+    }
+  }
+
   private restart(): void {
+    this.generation++
+    this.named = new Set()
+    this.sweptTo = new Uint8Array(0)
     this.chain = new PrefixIndex<SearchResult>()
     this.symbols = new Map()
     this.nextBlock = 0
@@ -129,6 +169,7 @@ export class SearchCatalog {
     // The registry's word wins for an address it lists: a launch cannot rename a listed token.
     if (this.registry.token(address)) return
     this.symbols.set(address.toLowerCase(), symbol)
+    this.named.add(address)
     this.chain.add({ kind: 'token', title: name, detail: symbol, address, href: `/token/${address}`, listed: false }, [symbol, ...wordKeys(name)])
   }
 
