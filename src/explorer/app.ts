@@ -22,6 +22,7 @@ import { positionRoutes } from './routes/positions.ts'
 import { operatorRoutes } from './routes/operator.ts'
 import { overviewRoutes } from './routes/overview.ts'
 import { pageRoutes, publicRpc } from './routes/pages.ts'
+import { searchRoutes } from './routes/search.ts'
 import { statsRoutes } from './routes/stats.ts'
 import { tokenRoutes } from './routes/tokens.ts'
 import { txRoutes } from './routes/txs.ts'
@@ -74,6 +75,7 @@ export function createExplorerApp(context: ServiceContext, spool: Spool, timings
     .use(positionRoutes(explorer))
     .use(feeRoutes(explorer))
     .use(nameRoutes(explorer))
+    .use(searchRoutes(explorer))
   // Without a forwarding header the conventions' client is the socket's peer (see fromThisMachine).
   const local = (request: Request) => fromThisMachine(request.headers, shared.client(request), host)
   return new Elysia({ nativeStaticResponse: false })

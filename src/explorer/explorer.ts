@@ -12,6 +12,7 @@ import { METADATA_DEFAULTS, NftMetadata, type MetadataOptions } from './nftMetad
 import { LiveNode } from './node.ts'
 import { ContractProbes } from './probes.ts'
 import { RegistryView } from './registryView.ts'
+import { SearchCatalog } from './search/catalog.ts'
 import { ReverseNames } from './reverseNames.ts'
 import { StatsService } from './stats.ts'
 import { ChainTally } from './tally.ts'
@@ -62,6 +63,8 @@ export type Explorer = {
   /** What the contract book knows of the contracts a transaction or a list calls, for decoding. */
   known: KnownContracts
   timings: ExplorerTimings
+  /** The names a search finds (tokens, tags, `.bx` names, pairs and pools), in memory. */
+  search: SearchCatalog
   /** Answers kept a few seconds (docs/explorer.md), keyed by route and paging: an address, a transaction, the token lists, an NFT. */
   answers: AnswerCache
   /** Collections, kept 15 s. */
@@ -90,14 +93,19 @@ export function createExplorer(context: ServiceContext, spool: Spool, copy: Regi
   const nameRegistry = contract(config.explorer.nameRegistry)
   // The composition root's book; one of the explorer's own when it runs alone (a test's).
   const book = context.book ?? createContractBook(db, { chain: context.chain })
+  const registry = new RegistryView(copy)
+  // The factories are the exchange index's settings; read here as settings, the index is not asked.
+  const search = new SearchCatalog(db, registry, { v2Factory: contract(config.exchange.v2Factory), v3Factory: contract(config.exchange.v3Factory), nameRegistry }, spool.version)
+  let searchTimer: ReturnType<typeof setInterval> | null = null
+  const probes = new ContractProbes(node, t.answerCacheMs)
   return {
     db,
     contracts: { nameRegistry, feeRouter: contract(config.explorer.feeRouter) },
-    registry: new RegistryView(copy),
+    registry,
     node,
     stats,
     live: new LiveHub(stats, config.explorer.liveSeconds),
-    probes: new ContractProbes(node, t.answerCacheMs),
+    probes,
     metadata: new NftMetadata(node, t.metadata),
     names: new ReverseNames(node, nameRegistry, t.answerCacheMs),
     exchange: new ExchangeNames(db, { v2: contract(config.exchange.v2Factory), v3: contract(config.exchange.v3Factory), weth: contract(config.exchange.weth) }, t.answerCacheMs),
@@ -106,10 +114,32 @@ export function createExplorer(context: ServiceContext, spool: Spool, copy: Regi
     book,
     known: new KnownContracts(book, t.answerCacheMs),
     timings: t,
+    search,
     answers: new AnswerCache(() => 0, t.answerCacheMs),
     collections: new AnswerCache(() => 0, t.collectionCacheMs),
     lists: new AnswerCache(spool.version, t.statsCacheMs),
-    start: () => stats.start(t.statsIntervalMs),
-    stop: () => stats.stop(),
+    start: () => {
+      stats.start(t.statsIntervalMs)
+      let sweeping = false
+      searchTimer = setInterval(() => {
+        try {
+          search.refresh()
+        } catch (error) {
+          log.warn({ service: 'explorer', err: error }, 'the search index could not be brought up to the spool; the next query tries again')
+        }
+        // The sweep waits on the node: one at a time, never holding up the next refresh.
+        if (sweeping) return
+        sweeping = true
+        search
+          .sweep(probes)
+          .catch((error: unknown) => log.warn({ service: 'explorer', err: error }, 'the search could not name the tokens seen; the next turn tries again'))
+          .finally(() => (sweeping = false))
+      }, 1000)
+    },
+    stop: () => {
+      stats.stop()
+      if (searchTimer) clearInterval(searchTimer)
+      searchTimer = null
+    },
   }
 }

@@ -17,6 +17,8 @@ export const PAGE = {
   chart: { fallback: 48, max: 200 },
   /** Items of an NFT collection: clamped to 48. */
   nftItems: { fallback: 48, max: 48 },
+  /** Search results: 8 (the search box's suggestions) unless asked, at most 50. */
+  search: { fallback: 8, max: 50 },
 } as const satisfies Record<string, PageRule>
 
 export type Page = { limit: number; offset: number }

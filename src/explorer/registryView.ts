@@ -45,6 +45,17 @@ export class RegistryView {
     return this.token(address) !== null
   }
 
+  /** Every tag of the registry: the contract's address and its label. */
+  tags(): Array<{ address: string; label: Label }> {
+    const tags = (this.copy.file('tags.json')?.json as { tags?: Record<string, Label> } | undefined)?.tags ?? {}
+    return Object.entries(tags).map(([address, label]) => ({ address, label }))
+  }
+
+  /** Changes whenever the served token list or tags change (both are replaced whole, never edited). */
+  revision(): [unknown, unknown] {
+    return [this.copy.file('tokenlist.json'), this.copy.file('tags.json')]
+  }
+
   private index(): Map<string, ListedToken> {
     const served = this.copy.file('tokenlist.json')
     if (served !== this.tokensFrom) {

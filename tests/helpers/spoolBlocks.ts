@@ -6,8 +6,10 @@ import type { CallFrame } from '../../src/spool/traces.ts'
 // Small synthetic chains written through the spool's own write path, for the tests of what is
 // derived from blocks, transactions and call trees without a node.
 
-/** A transaction: from, to (null for a creation), the contract it created, its call tree (a plain call by default), its input, whether it reverted. */
-export type SyntheticTx = { from: Hex; to: Hex | null; created?: Hex; trace?: Partial<CallFrame>; input?: Hex; reverted?: boolean }
+/** A transaction: from, to (null for a creation), the contract it created, its call tree (a plain call by default), its input, whether it reverted, its logs. */
+export type SyntheticTx = { from: Hex; to: Hex | null; created?: Hex; trace?: Partial<CallFrame>; input?: Hex; reverted?: boolean; logs?: SyntheticLog[] }
+/** A log a transaction emitted. */
+export type SyntheticLog = { address: Hex; topics: Hex[]; data: Hex }
 
 const q = (value: number): Hex => `0x${value.toString(16)}`
 const word = (digits: string): Hex => `0x${digits.padStart(64, '0')}`
@@ -34,7 +36,7 @@ export function writeBlock(db: Database, number: number, txs: SyntheticTx[] = []
         gasLimit: q(30_000_000),
         transactions: txs.map((tx, index) => ({ hash: txHash(index), from: tx.from, to: tx.to, value: '0x0', nonce: '0x0', type: '0x2', gas: q(21_000), input: tx.input ?? '0x', transactionIndex: q(index) })),
       },
-      receipts: txs.map((tx, index) => ({ transactionHash: txHash(index), transactionIndex: q(index), status: tx.reverted ? '0x0' : '0x1', gasUsed: q(21_000), contractAddress: tx.created ?? null, logs: [] })),
+      receipts: txs.map((tx, index) => ({ transactionHash: txHash(index), transactionIndex: q(index), status: tx.reverted ? '0x0' : '0x1', gasUsed: q(21_000), contractAddress: tx.created ?? null, logs: (tx.logs ?? []).map((log, at) => ({ ...log, logIndex: q(at), transactionIndex: q(index), transactionHash: txHash(index) })) })),
       traces: txs.map((tx) => callFrame(tx.from, tx.to, tx.trace)),
     },
   ])

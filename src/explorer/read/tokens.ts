@@ -38,3 +38,8 @@ export function tokenKind(db: Database, address: Uint8Array): number | null {
 export function totalsByKind(db: Database): KindTotals[] {
   return db.query<KindTotals, []>('SELECT kind, count(*) AS contracts, sum(transfers) AS transfers FROM explorer_tokens GROUP BY kind').all()
 }
+
+/** Up to `limit` of the contracts after `after` in address order (a walk of the key, for a sweep over all of them). */
+export function tokensAfter(db: Database, after: Uint8Array, limit: number): Array<{ address: Uint8Array; kind: number }> {
+  return db.query<{ address: Uint8Array; kind: number }, [Uint8Array, number]>('SELECT address, kind FROM explorer_tokens WHERE address > ? ORDER BY address LIMIT ?').all(after, limit)
+}

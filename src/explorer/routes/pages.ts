@@ -12,7 +12,7 @@ const bundle = browserBundle('explorer/web/main.tsx')
 const PAGE_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
 /** The paths of the pages (EIP-3091's among them): each answers the shell. Any other is the JSON 404. */
-export const PAGE_PATHS = ['/', '/blocks', '/block/:number', '/txs', '/tx/:hash', '/address/:address', '/name/:name', '/token/:address', '/tokens', '/nfts', '/nft/*', '/minis', '/mini/:id', '/accounts', '/fees', '/exchange', '/exchange/*']
+export const PAGE_PATHS = ['/', '/blocks', '/block/:number', '/txs', '/tx/:hash', '/address/:address', '/name/:name', '/token/:address', '/tokens', '/nfts', '/nft/*', '/minis', '/mini/:id', '/accounts', '/fees', '/exchange', '/exchange/*', '/search']
 
 const escape = (text: string) => text.replace(/[&<>"]/g, (char) => `&#${char.charCodeAt(0)};`)
 

@@ -1,39 +1,13 @@
 import { render } from 'preact'
-import { useState } from 'preact/hooks'
-import { LocationProvider, Route, Router, useLocation } from 'preact-iso'
+import { LocationProvider, Route, Router } from 'preact-iso'
 import { pages } from './pages/index.ts'
 import { getJson } from './api.ts'
 import { setChainClock } from './format.ts'
-import { searchTarget } from './search.ts'
+import { SearchBox } from './searchBox.tsx'
 import './styles.css'
 
 /** Where the faucet's page is: the shell says (the explorer knows the faucet's port, the pages do not). */
 const faucetUrl = document.querySelector<HTMLMetaElement>('meta[name="faucet"]')?.content ?? null
-
-function Search() {
-  const { route } = useLocation()
-  const [text, setText] = useState('')
-  return (
-    <form
-      class="search"
-      role="search"
-      onSubmit={(event) => {
-        event.preventDefault()
-        const target = searchTarget(text)
-        if (target) {
-          route(target)
-          setText('')
-        }
-      }}
-    >
-      <label for="search" class="visually-hidden">
-        Search by transaction hash, block number, address or name
-      </label>
-      <input id="search" type="search" placeholder="Hash, block, address or name" value={text} onInput={(event) => setText(event.currentTarget.value)} autocomplete="off" spellcheck={false} />
-      <button type="submit">Search</button>
-    </form>
-  )
-}
 
 function NotFound() {
   return (
@@ -75,7 +49,7 @@ function App() {
               </a>
             ))}
         </nav>
-        <Search />
+        <SearchBox />
       </header>
       <main id="main">
         <Router>

@@ -111,3 +111,8 @@ export function gapHolding(db: Database, number: number): HistoryGap | null {
     .all(number)
     .find((gap) => gap.to >= number) ?? null
 }
+
+/** The number of the block with `hash` (its unique index), or null when the spool holds none. */
+export function blockNumberByHash(db: Database, hash: Uint8Array): number | null {
+  return db.query<{ number: number }, [Uint8Array]>('SELECT number FROM blocks WHERE hash = ?').get(hash)?.number ?? null
+}

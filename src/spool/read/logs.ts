@@ -142,3 +142,29 @@ export function topicOfAddress(address: Uint8Array): Uint8Array {
   topic.set(address, 12)
   return topic
 }
+
+/** A log's own fields, without its transaction's or block's. */
+export type BareLog = Pick<FoundLog, 'txId' | 'logIndex' | 'blockNumber' | 'address' | 'topic0' | 'topic1' | 'topic2' | 'topic3' | 'data'>
+
+/**
+ * The logs with `topic0` (and emitted by `address`, when given) of the transactions after
+ * `afterTxId` up to `lastTxId`, oldest first, for a reader that walks them all in pages: each
+ * page is one walk of the index of topic0 (or of the address) from where the last one stopped,
+ * never an offset. A page holds whole transactions: at least `limit` logs unless the walk has
+ * reached `lastTxId`, and the next page starts after its last transaction's id.
+ */
+export function logsWithTopicAfter(
+  db: Database,
+  { topic0, address, afterTxId, lastTxId, limit }: { topic0: Uint8Array; address: Uint8Array | null; afterTxId: number; lastTxId: number; limit: number },
+): BareLog[] {
+  const select = `SELECT ${LOG} FROM logs l WHERE topic0 = ?${address ? ' AND address = ?' : ''}`
+  const keys: Array<Uint8Array | number> = address ? [topic0, address] : [topic0]
+  const page = db
+    .query<BareLog, Array<Uint8Array | number>>(`${select} AND tx_id > ? AND tx_id <= ? ORDER BY tx_id, log_index LIMIT ?`)
+    .all(...keys, afterTxId, lastTxId, limit)
+  if (page.length < limit) return page
+  // The page may end inside a transaction: its remaining logs complete it.
+  const last = page.at(-1)!
+  const rest = db.query<BareLog, Array<Uint8Array | number>>(`${select} AND tx_id = ? AND log_index > ? ORDER BY log_index`).all(...keys, last.txId, last.logIndex)
+  return rest.length === 0 ? page : [...page, ...rest]
+}

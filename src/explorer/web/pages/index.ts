@@ -10,6 +10,7 @@ import { HomePage } from './home.tsx'
 import { MiniPage, MinisPage } from './minis.tsx'
 import { NamePage } from './name.tsx'
 import { NftCollectionPage, NftItemPage, NftsPage } from './nfts.tsx'
+import { SearchPage } from './search.tsx'
 import { TokenPage, TokensPage } from './tokens.tsx'
 import { TxPage, TxsPage } from './txs.tsx'
 
@@ -40,4 +41,5 @@ export const pages: PageRoute[] = [
   { path: '/exchange', component: ExchangePage, nav: 'Exchange' },
   { path: '/exchange/pair/:address', component: ExchangePairPage },
   { path: '/exchange/pool/:address', component: ExchangePoolPage },
+  { path: '/search', component: SearchPage },
 ]
