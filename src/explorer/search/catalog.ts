@@ -5,6 +5,7 @@ import { addressKey, checksum } from '../../eth/address.ts'
 import { blob } from '../../eth/bytes.ts'
 import { addressTopic, addressWord, intTopic, smallInt } from '../../eth/words.ts'
 import { blockHash, logsWithTopicAfter, spoolHead, txId, type BareLog } from '../../spool/read.ts'
+import { feePercent, PAIR_CREATED, POOL_CREATED } from '../exchangeNames.ts'
 import type { ContractProbes } from '../probes.ts'
 import { tokensAfter } from '../read/tokens.ts'
 import type { RegistryView } from '../registryView.ts'
@@ -17,8 +18,8 @@ const topic = (signature: string) => blob(toEventSelector(signature))
 const TOPICS = {
   launched: topic('TokenLaunched(address,address,address,string,string,uint256,uint256,uint256,uint256)'),
   name: topic('NameRegistered(bytes32,address,string,uint256,uint256)'),
-  pair: topic('PairCreated(address,address,address,uint256)'),
-  pool: topic('PoolCreated(address,address,uint24,int24,address)'),
+  pair: blob(PAIR_CREATED),
+  pool: blob(POOL_CREATED),
 }
 
 /** Logs read per query of the spool while catching up: a page, so no read holds the thread long. */
@@ -187,7 +188,7 @@ export class SearchCatalog {
 
   private addPool(log: BareLog): void {
     if (!log.topic1 || !log.topic2 || !log.topic3 || log.data.length < 64) return
-    this.addExchange('pool', log.topic1, log.topic2, addressWord(log.data, 1), `${intTopic(log.topic3) / 10_000}% · V3`)
+    this.addExchange('pool', log.topic1, log.topic2, addressWord(log.data, 1), `${feePercent(intTopic(log.topic3))} · V3`)
   }
 
   /** A pair or pool, named by its tokens' symbols, found by them either way round. */
