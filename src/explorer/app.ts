@@ -37,6 +37,7 @@ export function createExplorerApp(context: ServiceContext, spool: Spool, timings
   const registry = createRegistryCopy(context)
   const explorer = createExplorer(context, spool, registry, timings)
   const metrics = new ServiceMetrics('explorer', context.sharedMetrics)
+  const pages = pageRoutes(context.peers, { id: config.chain.chainId, rpc: publicRpc(config.chain.rpc) })
   registerExplorerMetrics(metrics, explorer.live)
   const shared = conventions({
     service: 'explorer',
@@ -51,6 +52,7 @@ export function createExplorerApp(context: ServiceContext, spool: Spool, timings
     // calls are; nor is the operator's route, which answers only requests from this machine.
     rateLimited: (path) => path === '/api' || path.startsWith('/api/') || path.startsWith(`${EXCHANGE_PROXY_PREFIX}/`),
     metrics,
+    notFoundPage: pages.notFoundPage,
   })
   const api = new Elysia({ prefix: '/api' })
     .onStart(() => explorer.start())
@@ -72,7 +74,7 @@ export function createExplorerApp(context: ServiceContext, spool: Spool, timings
   const local = (request: Request) => fromThisMachine(request.headers, shared.client(request), host)
   return new Elysia({ nativeStaticResponse: false })
     .use(shared.plugin)
-    .use(pageRoutes(context.peers, { id: config.chain.chainId, rpc: publicRpc(config.chain.rpc) }))
+    .use(pages.app)
     .use(exchangeProxy(context.peers))
     .use(operatorRoutes(explorer, local))
     .use(api)
