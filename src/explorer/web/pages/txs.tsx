@@ -2,10 +2,11 @@ import { useRoute } from 'preact-iso'
 import { useState } from 'preact/hooks'
 import { useApi } from '../api.ts'
 import { DataTable } from '../dataTable.tsx'
-import { count, ether, gwei } from '../format.ts'
+import { count, ether, gwei, short } from '../format.ts'
 import { TokenTransferTable, TxTable, addressColumn } from '../tables.tsx'
 import { AddressLink, BlockLink, Failure, Fields, Loading, PAGE_ROWS, Pager, Section, Time, WhenLoaded, offsetOf } from '../ui.tsx'
-import type { CallFrame, DecodedValue, NftTransfer, TxDetail, TxRow } from '../types.ts'
+import type { CallFrame, NftTransfer, TxDetail, TxRow } from '../types.ts'
+import { Hex, Value } from '../values.tsx'
 
 export function TxsPage() {
   const { query } = useRoute()
@@ -21,15 +22,8 @@ export function TxsPage() {
   )
 }
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/
-
-/** A decoded value: addresses as links, lists and tuples spelled out. */
-export function Value({ value }: { value: DecodedValue }) {
-  if (typeof value === 'string' && ADDRESS.test(value)) return <AddressLink address={value} full="unnamed" />
-  if (Array.isArray(value)) return <span>[{value.map((item, index) => <>{index > 0 ? ', ' : ''}<Value value={item} /></>)}]</span>
-  if (value !== null && typeof value === 'object') return <span>{'{'}{Object.entries(value).map(([key, item], index) => <>{index > 0 ? ', ' : ''}{key}: <Value value={item} /></>)}{'}'}</span>
-  return <span class="mono wrap">{String(value)}</span>
-}
+// Decoded values are drawn by values.tsx; pages that import them from here still find them.
+export { Value } from '../values.tsx'
 
 /** One call of the trace and the calls it made, folded open to `openDepth`. */
 function Call({ frame, depth }: { frame: CallFrame; depth: number }) {
@@ -71,7 +65,7 @@ export function TxPage() {
   if (!tx) return <Loading what="the transaction" />
   return (
     <>
-      <Section title="Transaction" id="tx" main>
+      <Section title="Transaction" id="tx" main tab={`Transaction ${short(tx.hash)}`}>
         {tx.success ? null : (
           <p class="revert" id="tx-revert" role="status">
             <strong>Failed</strong>
@@ -107,7 +101,7 @@ export function TxPage() {
                 columns={[
                   { head: 'Argument', cell: (arg, index) => arg.name || `#${index}` },
                   { head: 'Type', cell: (arg) => <code>{arg.type}</code> },
-                  { head: 'Value', cell: (arg) => <Value value={arg.value} /> },
+                  { head: 'Value', class: 'value-cell', cell: (arg) => <Value value={arg.value} /> },
                 ]}
               />
             )}
@@ -115,7 +109,7 @@ export function TxPage() {
         ) : tx.input === '0x' ? (
           <p class="muted">No input: a plain transfer.</p>
         ) : (
-          <p class="mono wrap">{tx.input}</p>
+          <Hex value={tx.input} what="input" id="tx-input-data" />
         )}
       </Section>
       {tx.tokenTransfers.length > 0 ? (
@@ -163,7 +157,7 @@ export function TxPage() {
                   {log.topics.map((topic) => (
                     <div key={topic}>{topic}</div>
                   ))}
-                  <div>{log.data}</div>
+                  <Hex value={log.data} what="log data" />
                 </div>
               )}
             </li>
