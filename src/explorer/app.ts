@@ -41,6 +41,7 @@ export function createExplorerApp(context: ServiceContext, spool: Spool, timings
   const registry = createRegistryCopy(context)
   const explorer = createExplorer(context, spool, registry, timings)
   const metrics = new ServiceMetrics('explorer', context.sharedMetrics)
+  const pages = pageRoutes(context.peers, { id: config.chain.chainId, rpc: publicRpc(config.chain.rpc) })
   registerExplorerMetrics(metrics, explorer.live)
   const shared = conventions({
     service: 'explorer',
@@ -56,6 +57,7 @@ export function createExplorerApp(context: ServiceContext, spool: Spool, timings
     // An export of a list (a .csv beside the pages) reads as much as many API calls, and counts.
     rateLimited: (path) => path === '/api' || path.startsWith('/api/') || path.startsWith(`${EXCHANGE_PROXY_PREFIX}/`) || path.endsWith('.csv'),
     metrics,
+    notFoundPage: pages.notFoundPage,
   })
   const api = new Elysia({ prefix: '/api' })
     .onStart(() => explorer.start())
@@ -80,7 +82,7 @@ export function createExplorerApp(context: ServiceContext, spool: Spool, timings
   const local = (request: Request) => fromThisMachine(request.headers, shared.client(request), host)
   return new Elysia({ nativeStaticResponse: false })
     .use(shared.plugin)
-    .use(pageRoutes(context.peers, { id: config.chain.chainId, rpc: publicRpc(config.chain.rpc) }))
+    .use(pages.app)
     .use(exchangeProxy(context.peers))
     .use(exportRoutes(explorer))
     .use(operatorRoutes(explorer, local))

@@ -42,6 +42,11 @@ export type ConventionsOptions = {
    * listener gives its Sourcify routes' refusals (413, 429) Sourcify's own keys.
    */
   errorFields?: (path: string, status: number, message: string) => Record<string, unknown> | null
+  /**
+   * The answer to a path no route takes, in place of the JSON 404, when this gives one (the
+   * explorer's 404 page for a browser's navigation); null keeps the JSON 404.
+   */
+  notFoundPage?: (request: Request, path: string) => Response | null
 }
 
 /** Bun's handler of a request; undefined once a WebSocket upgrade has taken the request. */
@@ -236,7 +241,7 @@ export function conventions(options: ConventionsOptions): Conventions {
     if (!served) throw new Error(`${service}: the client of a request asked outside the conventions (is the app served by listen?)`)
     return clientOf(served)
   }
-  const plugin = conventionsPlugin(service, log, (request) => requests.get(request))
+  const plugin = conventionsPlugin(service, log, (request) => requests.get(request), options.notFoundPage)
   const own: Conventions = { plugin, client, serve }
   // Every app that uses the plugin keeps its decorator: how listen finds the conventions again.
   plugin.decorate('conventions', own)
@@ -265,8 +270,12 @@ export function conventionsOf(app: { decorator: unknown }): Conventions | null {
 }
 
 /** The Elysia side of the conventions: errors thrown inside the app become JSON answers of their status. */
-function conventionsPlugin(service: string, log: Logger, servedOf: (request: Request) => RequestInfo | undefined) {
+function conventionsPlugin(service: string, log: Logger, servedOf: (request: Request) => RequestInfo | undefined, notFoundPage?: ConventionsOptions['notFoundPage']) {
   return new Elysia({ name: 'conventions', seed: service }).onError({ as: 'global' }, ({ code, error, set, request }) => {
+    if (code === 'NOT_FOUND' && notFoundPage) {
+      const page = notFoundPage(request, servedOf(request)?.path ?? requestPath(request.url))
+      if (page) return page
+    }
     let status: number
     let message: string
     let extra: Record<string, unknown> = {}

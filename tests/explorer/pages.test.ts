@@ -83,7 +83,8 @@ describe('the explorer pages', () => {
     await expectText(page, '#tx-status', tx.success ? 'Success' : 'Failed')
     // The page's one h1 names the tab.
     expect(await page.locator('h1').allTextContents()).toEqual(['Transaction'])
-    expect(await page.title()).toBe('Transaction · Chain 78270 explorer')
+    // Its tab is named by the transaction's short hash, to tell several open ones apart.
+    await page.waitForFunction((title) => (globalThis as any).document.title === title, `Transaction ${swap.hash.slice(0, 8)}…${swap.hash.slice(-6)} · Chain 78270 explorer`)
     await expectText(page, '#tx-method', tx.decoded.signature)
     for (const arg of tx.decoded.args) await expectText(page, '#tx-input tbody', arg.name)
     for (const log of tx.logs) if (log.event) await expectText(page, '#tx-logs', log.event.name)

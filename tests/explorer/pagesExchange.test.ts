@@ -142,7 +142,7 @@ describe('the exchange pages', () => {
     expect((await direct<{ swaps: unknown[] }>(`/swaps?pair=${pair.pair}`)).swaps).toEqual(swaps)
     // The address in any case reaches the same pair.
     await page.goto(`${stack.origin}/exchange/pair/${pair.pair.toLowerCase()}`)
-    await expectText(page, '#pair h2', `${pair.token0.symbol} / ${pair.token1.symbol}`)
+    await expectText(page, '#pair h1', `${pair.token0.symbol} / ${pair.token1.symbol}`)
     await expectText(page, '#pair', pair.pair)
     await expectText(page, '#pair-reserves', `${tokenAmount(pair.reserve0, pair.token0)} and ${tokenAmount(pair.reserve1, pair.token1)}`)
     await expectText(page, '#pair-price', `1 ${pair.token0.symbol} = `)
@@ -183,7 +183,7 @@ describe('the exchange pages', () => {
     await page.goto(`${stack.origin}/exchange`)
     await page.locator(`#exchange-pools tr[data-pool="${pool.pool}"] a`).click()
     await page.waitForURL((url) => url.pathname === `/exchange/pool/${pool.pool}`)
-    await expectText(page, '#pool h2', `${pool.token0.symbol} / ${pool.token1.symbol}`)
+    await expectText(page, '#pool h1', `${pool.token0.symbol} / ${pool.token1.symbol}`)
     await expectText(page, '#pool', pool.pool)
     await expectText(page, '#pool-price', `1 ${pool.token0.symbol} = ${pool.price} ${pool.token1.symbol}`)
     await expectText(page, '#pool-tick', grouped(pool.tick!))

@@ -202,17 +202,18 @@ describe('the transaction page', () => {
         // A creation: its init code folded to its start, unfolded on a press.
         const creation = await aCreation()
         await view.goto(`${stack.origin}/tx/${creation.hash}`)
-        const code = view.locator('#tx-input-hex p.mono')
+        const code = view.locator('#tx-input-hex .hex-text')
+        const unfold = view.locator('#tx-input-hex').getByRole('button', { name: 'Show all' })
         await expectText(view, '#tx-input-hex', `${grouped((creation.input.length - 2) / 2)} bytes`)
-        expect(await code.getAttribute('data-folded')).toBe('true')
+        expect(await unfold.getAttribute('aria-expanded')).toBe('false')
         const folded = (await code.textContent())!
         expect(folded.length).toBeLessThan(260)
         expect(creation.input.startsWith(folded.replace(/…$/, ''))).toBe(true)
         await screenshot(view, `tx-creation-${look}`)
         await expectNoSideways(view)
-        await view.getByRole('button', { name: 'Show all' }).click()
+        await unfold.click()
         expect(await code.textContent()).toBe(creation.input)
-        expect(await code.getAttribute('data-folded')).toBe('false')
+        expect(await view.locator('#tx-input-hex').getByRole('button', { name: 'Fold' }).getAttribute('aria-expanded')).toBe('true')
         expect(viewErrors).toEqual([])
       } finally {
         await close()

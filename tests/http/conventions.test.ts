@@ -72,7 +72,11 @@ const routesOnly = serveOnFreePort(testApp({ originRefusedOnRoutesOnly: true }))
 const withFields = serveOnFreePort(
   testApp({ rateLimitPerMinute: 3, maxBodyBytes: 16, errorFields: (path, status, message) => (path.startsWith('/api/') ? { code: `refused ${status}`, said: message } : null) }),
 )
-afterAll(() => Promise.all([plain, proxied, limited, readOnly, rateLimited, getOnly, routesOnly, withFields].map((service) => service.stop())))
+// A path no route takes answers a page when the service gives one (the explorer's 404 page for a browser).
+const withPage = serveOnFreePort(
+  testApp({ readOnly: true, notFoundPage: (request, path) => (request.headers.get('accept') === 'text/html' && !path.startsWith('/api/') ? new Response(`<p>no ${path}</p>`, { status: 404, headers: { 'content-type': 'text/html' } }) : null) }),
+)
+afterAll(() => Promise.all([plain, proxied, limited, readOnly, rateLimited, getOnly, routesOnly, withFields, withPage].map((service) => service.stop())))
 
 function expectConventions(response: Response) {
   expect(response.headers.get('cache-control')).toBe('no-store')
@@ -98,6 +102,17 @@ describe('headers and error bodies', () => {
 
   test('an unknown route is a JSON 404', async () => {
     expect(await expectJsonError(await fetch(`${plain.url}/nope`), 404)).toEqual({ error: 'not found' })
+  })
+
+  test("an unknown route is the service's page where it gives one, with the conventions' headers; else the JSON 404", async () => {
+    const page = await fetch(`${withPage.url}/nope?x=1`, { headers: { accept: 'text/html' } })
+    expect([page.status, page.headers.get('content-type'), await page.text()]).toEqual([404, 'text/html', '<p>no /nope</p>'])
+    expectConventions(page)
+    expect(await expectJsonError(await fetch(`${withPage.url}/nope`), 404)).toEqual({ error: 'not found' })
+    expect(await expectJsonError(await fetch(`${withPage.url}/api/nope`, { headers: { accept: 'text/html' } }), 404)).toEqual({ error: 'not found' })
+    // A route's own 404 and a refused method stay JSON.
+    await expectJsonError(await fetch(`${withPage.url}/kind/missing`, { headers: { accept: 'text/html' } }), 404)
+    await expectJsonError(await fetch(`${withPage.url}/nope`, { method: 'POST', headers: { accept: 'text/html' } }), 405)
   })
 
   test('a thrown error is a JSON 500 without its message or stack; the log keeps them', async () => {

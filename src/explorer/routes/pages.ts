@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import type { Peers } from '../../context.ts'
+import { EXCHANGE_PROXY_PREFIX } from './exchangeProxy.ts'
 import { browserBundle } from '../../browser/bundle.ts' with { type: 'macro' }
 
 // The explorer's pages for people, on its own origin beside /api (each service is an
@@ -11,7 +12,7 @@ const bundle = browserBundle('explorer/web/main.tsx')
 /** Only the explorer's own files and answers: nothing from elsewhere runs, loads or is fetched. */
 const PAGE_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
-/** The paths of the pages (EIP-3091's among them): each answers the shell. Any other is the JSON 404. */
+/** The paths of the pages (EIP-3091's among them): each answers the shell. Any other is a 404: the page for a browser, else JSON. */
 export const PAGE_PATHS = ['/', '/blocks', '/block/:number', '/txs', '/tx/:hash', '/address/:address', '/name/:name', '/token/:address', '/tokens', '/nfts', '/nft/*', '/minis', '/mini/:id', '/accounts', '/fees', '/exchange', '/exchange/*', '/search']
 
 const escape = (text: string) => text.replace(/[&<>"]/g, (char) => `&#${char.charCodeAt(0)};`)
@@ -54,6 +55,16 @@ ${chainMeta}
 const file = (body: string, type: string) => () =>
   new Response(body, { headers: { 'content-type': `${type};charset=utf-8`, 'content-security-policy': PAGE_POLICY } })
 
+/**
+ * Whether a request is a browser's navigation, which a page answers: its Accept names HTML, as
+ * every browser's does for a page, and none of the API's paths (`/api/`, the exchange's `/dex/`),
+ * whose every answer is JSON.
+ */
+export function wantsPage(request: Request, path: string): boolean {
+  if (path === '/api' || path.startsWith('/api/') || path === EXCHANGE_PROXY_PREFIX || path.startsWith(`${EXCHANGE_PROXY_PREFIX}/`)) return false
+  return /(^|[\s,])text\/html(\s*[;,]|\s*$)/i.test(request.headers.get('accept') ?? '')
+}
+
 /** The page routes: the shell at every page path (with the faucet's address, once it listens), the script and the style. */
 export function pageRoutes(peers: Peers | undefined, chain: PageChain) {
   const shells = new Map<string | null, string>()
@@ -65,5 +76,11 @@ export function pageRoutes(peers: Peers | undefined, chain: PageChain) {
   }
   const app = new Elysia({ name: 'explorer-pages' }).get('/app.js', file(bundle.script, 'text/javascript')).get('/app.css', file(bundle.style, 'text/css'))
   for (const path of PAGE_PATHS) app.get(path, index)
-  return app
+  /** A browser's navigation to a path that is no page: the shell, 404, which draws the 404 page. */
+  const notFoundPage = (request: Request, path: string): Response | null => {
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || !wantsPage(request, path)) return null
+    const page = index()
+    return new Response(page.body, { status: 404, headers: page.headers })
+  }
+  return { app, notFoundPage }
 }

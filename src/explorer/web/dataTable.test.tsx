@@ -39,8 +39,10 @@ describe('DataTable', () => {
     )
   })
 
-  test('the pager of an empty page says so and offers no older page', () => {
+  test('the pager of an empty page leaves the saying to the empty line, offers no older page, and says when it is past the end', () => {
     const html = render(<DataTable rows={[]} columns={columns} rowKey={(row) => row.id} empty="No rows." pager={{ base: '/things?limit=5', offset: 0, limit: 25 }} />)
-    expect(html).toBe('<p class="muted">No rows.</p><nav class="pager" aria-label="pages"><span class="muted">← Newer</span><span class="muted">none</span><span class="muted">Older →</span></nav>')
+    expect(html).toBe('<p class="muted">No rows.</p><nav class="pager" aria-label="pages"><span class="muted">← Newer</span><span class="muted"></span><span class="muted">Older →</span></nav>')
+    const past = render(<DataTable rows={[]} columns={columns} rowKey={(row) => row.id} empty="No rows." pager={{ base: '/things', offset: 50, limit: 25 }} />)
+    expect(past).toBe('<p class="muted">No rows.</p><nav class="pager" aria-label="pages"><a href="/things?offset=25">← Newer</a><span class="muted">past the end</span><span class="muted">Older →</span></nav>')
   })
 })

@@ -1,7 +1,7 @@
 import { useRoute } from 'preact-iso'
 import { useApi } from '../api.ts'
 import { DataTable } from '../dataTable.tsx'
-import { count, ether, units } from '../format.ts'
+import { count, ether, short, units } from '../format.ts'
 import { AddressLink, Failure, Fields, Loading, Section, TxLink, Verified, offsetOf } from '../ui.tsx'
 import type { ContractAnswer } from '../../../answers/contract.ts'
 import { ContractTabs, CONTRACT_TABS, MatchWords, type ContractTab } from './contract.tsx'
@@ -74,7 +74,7 @@ export function AddressPage() {
   const verified = known?.abi || known?.proxy?.abi ? known : null
   return (
     <>
-      <Section title={data.contract ? 'Contract' : 'Account'} id="address" main>
+      <Section title={data.contract ? 'Contract' : 'Account'} id="address" main tab={`${label ?? data.name?.name ?? short(data.address)} · ${data.contract ? 'Contract' : 'Account'}`}>
         <Fields
           rows={[
             ['Address', <span class="mono wrap" id="address-value">{data.address}</span>],

@@ -1,4 +1,4 @@
-import { useApi, useLiveStats } from '../api.ts'
+import { retryFailed, useApi, useLiveStats, type LiveState } from '../api.ts'
 import { BlockChart } from '../chart.tsx'
 import { DataTable } from '../dataTable.tsx'
 import { count, gwei } from '../format.ts'
@@ -32,15 +32,31 @@ function StatCards({ stats }: { stats: Stats }) {
   )
 }
 
+/** Said while the live stream is away: the figures below stop where they were until it is back. */
+function LiveNotice({ state }: { state: LiveState }) {
+  return (
+    <div role="status" class="live-region">
+      {state === 'reconnecting' ? (
+        <p class="notice" id="live-status">
+          <strong>Live updates lost: reconnecting…</strong> The figures below are as they were; they catch up once the stream is back.
+        </p>
+      ) : null}
+    </div>
+  )
+}
+
 export function HomePage() {
   const { data, error } = useApi<Overview>('/overview', 5000)
-  const stats = useLiveStats<Stats>(data?.stats ?? null)
+  const { stats, state } = useLiveStats<Stats>(data?.stats ?? null, retryFailed)
   if (error && !data) return <Failure error={error} what="overview" />
   if (!data || !stats) return <Loading what="the chain" />
   const charts = data.charts
   return (
     <>
-      <h1 class="visually-hidden">Chain 78270</h1>
+      <h1 class="visually-hidden" data-tab="">
+        Chain 78270
+      </h1>
+      <LiveNotice state={state} />
       <StatCards stats={stats} />
       <div class="grid two">
         <Section title="Transactions per block" id="chart-txs">

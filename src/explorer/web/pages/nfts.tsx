@@ -147,7 +147,7 @@ function NftTransfers({ transfers, collection, showItem, labelledBy }: { transfe
 export function NftsPage() {
   const loaded = useApi<{ nfts: CollectionEntry[] }>('/nfts')
   return (
-    <Section title="NFT collections" id="nfts">
+    <Section title="NFT collections" id="nfts" main>
       <WhenLoaded loaded={loaded} what="NFT collections">
         {({ nfts }) => (
           <DataTable

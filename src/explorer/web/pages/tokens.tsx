@@ -59,7 +59,7 @@ export function TokenLogo({ address, logoURI, size = 20 }: { address: string; lo
 export function TokensPage() {
   const loaded = useApi<TokenEntry[]>('/tokens')
   return (
-    <Section title="Tokens" id="tokens">
+    <Section title="Tokens" id="tokens" main>
       <WhenLoaded loaded={loaded} what="tokens">
         {(tokens) => (
           <DataTable
@@ -133,7 +133,7 @@ export function TokenPage() {
   if (!token) {
     if (contract.error) return <Failure error={contract.error} what="token" />
     return (
-      <Section title="Token" id="token">
+      <Section title="Token" id="token" main>
         <p id="token-missing">
           <span class="mono wrap">{wanted}</span> is not among the tokens this explorer lists.{' '}
           {contract.data ? <a href={`/address/${contract.data.address}`}>See the address →</a> : null}

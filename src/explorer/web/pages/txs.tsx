@@ -3,11 +3,11 @@ import { useState } from 'preact/hooks'
 import { useApi } from '../api.ts'
 import { DataTable } from '../dataTable.tsx'
 import { count, ether, short, units } from '../format.ts'
-import { FoldedHex } from '../foldedHex.tsx'
 import { TokenTransferTable, TxTable, addressColumn } from '../tables.tsx'
 import { AddressLink, BlockLink, Failure, Fields, Loading, PAGE_ROWS, Pager, Section, Time, WhenLoaded, offsetOf } from '../ui.tsx'
 import type { CallFrame, DecodedValue, NftTransfer, TxDetail, TxLog, TxRow } from '../types.ts'
 import { TxStateChanges } from './txState.tsx'
+import { Hex, Value } from '../values.tsx'
 import '../contract/contract.css'
 import '../tx.css'
 
@@ -25,15 +25,8 @@ export function TxsPage() {
   )
 }
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/
-
-/** A decoded value: addresses as links, lists and tuples spelled out. */
-export function Value({ value }: { value: DecodedValue }) {
-  if (typeof value === 'string' && ADDRESS.test(value)) return <AddressLink address={value} full="unnamed" />
-  if (Array.isArray(value)) return <span>[{value.map((item, index) => <>{index > 0 ? ', ' : ''}<Value value={item} /></>)}]</span>
-  if (value !== null && typeof value === 'object') return <span>{'{'}{Object.entries(value).map(([key, item], index) => <>{index > 0 ? ', ' : ''}{key}: <Value value={item} /></>)}{'}'}</span>
-  return <span class="mono wrap">{String(value)}</span>
-}
+// Decoded values are drawn by values.tsx; pages that import them from here still find them.
+export { Value } from '../values.tsx'
 
 /** One call of the trace and the calls it made, folded open to `openDepth`. */
 function Call({ frame, depth }: { frame: CallFrame; depth: number }) {
@@ -157,7 +150,7 @@ export function TxPage() {
   const tab = query.tab === 'state' ? 'state' : 'overview'
   return (
     <>
-      <Section title="Transaction" id="tx" main>
+      <Section title="Transaction" id="tx" main tab={`Transaction ${short(tx.hash)}`}>
         {tx.success ? null : (
           <p class="revert" id="tx-revert" role="status">
             <strong>Failed</strong>
@@ -215,7 +208,7 @@ function Overview({ tx }: { tx: TxDetail }) {
                 columns={[
                   { head: 'Argument', cell: (arg, index) => arg.name || `#${index}` },
                   { head: 'Type', cell: (arg) => <code>{arg.type}</code> },
-                  { head: 'Value', cell: (arg) => <Value value={arg.value} /> },
+                  { head: 'Value', class: 'value-cell', cell: (arg) => <Value value={arg.value} /> },
                 ]}
               />
             )}
@@ -225,7 +218,7 @@ function Overview({ tx }: { tx: TxDetail }) {
         ) : (
           <>
             {tx.to === null ? <p class="muted">Init code of the contract it created:</p> : null}
-            <FoldedHex value={tx.input} id="tx-input-hex" />
+            <Hex value={tx.input} what={tx.to === null ? 'init code' : 'input'} fold={200} id="tx-input-hex" />
           </>
         )}
       </Section>
@@ -274,7 +267,7 @@ function Overview({ tx }: { tx: TxDetail }) {
                   {log.topics.map((topic) => (
                     <div key={topic}>{topic}</div>
                   ))}
-                  <div>{log.data}</div>
+                  <Hex value={log.data} what="log data" />
                 </div>
               )}
             </li>

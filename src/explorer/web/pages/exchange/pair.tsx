@@ -23,7 +23,7 @@ export function ExchangePairPage() {
       <p class="crumbs">
         <a href="/exchange">Exchange</a> / pair
       </p>
-      <Section title={`${pairName(pair)} pair`} id="pair">
+      <Section title={`${pairName(pair)} pair`} id="pair" main>
         <Fields
           rows={[
             ['Pair', <AddressLink address={pair.pair} full />],

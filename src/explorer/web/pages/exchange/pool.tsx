@@ -180,7 +180,7 @@ export function ExchangePoolPage() {
       <p class="crumbs">
         <a href="/exchange">Exchange</a> / concentrated pool
       </p>
-      <Section title={`${pairName(pool)} · ${feePercent(pool.fee)}`} id="pool">
+      <Section title={`${pairName(pool)} · ${feePercent(pool.fee)}`} id="pool" main>
         <Fields
           rows={[
             ['Pool', <AddressLink address={pool.pool} full />],
