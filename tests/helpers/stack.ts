@@ -117,7 +117,12 @@ export async function startReadyStack(command: string[], args: string[], options
   const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 90_000)
   while (stdout.length === 0 && child.exitCode === null) await Bun.sleep(20)
   clearTimeout(timer)
-  if (stdout.length === 0) throw new Error(`the stack did not get ready (exit ${await child.exited}): ${logLines.slice(-5).join('\n')}`)
+  if (stdout.length === 0) {
+    // Every line it wrote, read to the end: the one that says why comes last, after the exit.
+    const code = await child.exited
+    await reading
+    throw new Error(`the stack did not get ready (exit ${code}): ${logLines.filter((line) => !line.includes('"level":30')).slice(-10).join('\n')}`)
+  }
   return {
     child,
     status: JSON.parse(stdout[0]!),
