@@ -57,7 +57,7 @@ export function tuneForWriting(db: Database): void {
  * fail later, in the follower, instead of at start.
  */
 function proveWritable(db: Database): void {
-  db.transaction(() => setMeta(db, 'opened_at', String(Date.now())))()
+  db.transaction(() => setMeta(db, 'opened_at', String(Date.now()))).immediate()
 }
 
 /**

@@ -27,7 +27,7 @@ export async function checkIdentity(db: Database, rpc: Rpc, expectedChainId: num
     db.transaction(() => {
       setMeta(db, 'chain_id', String(nodeChainId))
       if (genesisHash) setMeta(db, 'genesis_hash', genesisHash)
-    })()
+    }).immediate()
     return
   }
   const sameChain = Number(storedChain) === nodeChainId

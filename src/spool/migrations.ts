@@ -235,7 +235,7 @@ export function migrate(db: Database, migrations: Migration[]): string[] {
       migration.fill?.(db)
       if (migration.restarts) db.run('DELETE FROM stream_cursors WHERE name = ?', [migration.restarts])
       db.run('INSERT INTO migrations (id, applied_at) VALUES (?, ?)', [migration.id, Date.now()])
-    })()
+    }).immediate()
     applied.push(migration.id)
   }
   return applied

@@ -131,7 +131,7 @@ export function writeBatch(db: Database, statements: Statements, bundles: BlockB
     }
     setMeta(db, 'cursor', String(quantity(bundles.at(-1)!.block.number)))
     setMeta(db, 'updated_at', String(Date.now()))
-  })()
+  }).immediate()
   return logs
 }
 
@@ -156,7 +156,7 @@ export function rollbackTo(db: Database, ancestor: number, alsoInside: () => voi
     alsoInside()
     setMeta(db, 'cursor', String(ancestor))
     setMeta(db, 'updated_at', String(Date.now()))
-  })()
+  }).immediate()
 }
 
 /**
@@ -170,5 +170,5 @@ export function recordGap(db: Database, from: number, to: number): void {
     if (extended.changes === 0) db.run('INSERT INTO history_gaps (from_block, to_block, recorded_at) VALUES (?, ?, ?)', [from, to, Date.now()])
     setMeta(db, 'cursor', String(to))
     setMeta(db, 'updated_at', String(Date.now()))
-  })()
+  }).immediate()
 }

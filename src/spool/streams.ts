@@ -166,7 +166,7 @@ function runLogPass(db: Database, stream: LogStream, spoolCursor: number, maxLog
   db.transaction(() => {
     if (logs.length > 0) stream.apply(db, logs)
     writeStreamCursor(db, stream.name, next)
-  })()
+  }).immediate()
   return { logs: logs.length, caughtUp, cursor: { ...next, updatedAt: Date.now() } }
 }
 
@@ -198,7 +198,7 @@ function runBlockPass(db: Database, stream: BlockStream, spoolCursor: number, li
   db.transaction(() => {
     if (blocks > 0) stream.apply(db, cursor.blockNumber + 1, through)
     writeStreamCursor(db, stream.name, next)
-  })()
+  }).immediate()
   return { logs: 0, blocks, txs, caughtUp: through >= spoolCursor, cursor: { ...next, updatedAt: Date.now() } }
 }
 

@@ -73,7 +73,7 @@ export function boundHistory(db: Database, stream: string, tables: readonly Stre
     }
     if (folding && foldedBelow > reset + 2) setMeta(db, foldedKey(stream), JSON.stringify({ reset, below: foldedBelow } satisfies Folded))
     return versioned.some((table) => hasRows(db, table, Number.NEGATIVE_INFINITY, keepFrom) || (folding && hasRows(db, table, reset + 2, below)))
-  })()
+  }).immediate()
 }
 
 /** Whole blocks of history from `from` (included) up to `to` (not), about `limit` rows: the block the batch ends before. */
