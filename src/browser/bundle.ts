@@ -6,13 +6,22 @@
 // Bun.build, which waits on the bundler running the macro, so the build runs in a child: this
 // same file run as a script, which builds in memory and prints the files as JSON. Nothing is
 // written to disk, so the stack starts from source on a full disk too (its spool says so).
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 
-export type BrowserBundle = { script: string; style: string }
+export type BrowserBundle = {
+  script: string
+  style: string
+  /**
+   * The scripts the entry loads with `import()` when it needs them, by file name: served beside
+   * the entry's script (`/<name>`), which imports them by a path relative to its own.
+   */
+  chunks: Record<string, string>
+}
 
 /**
  * The script built from `entry` (a path under src/) with what it imports, for a
- * `<script type="module">`, and the style sheets it imports ("" when none). `minify = false`
+ * `<script type="module">`, the style sheets it imports ("" when none), and a chunk for each
+ * module it imports dynamically (with the libraries only that module needs). `minify = false`
  * keeps a script readable as it is served.
  */
 export function browserBundle(entry: string, minify = true): BrowserBundle {
@@ -22,12 +31,24 @@ export function browserBundle(entry: string, minify = true): BrowserBundle {
 }
 
 async function buildInMemory(entry: string, minify: boolean): Promise<BrowserBundle> {
-  const result = await Bun.build({ entrypoints: [join(import.meta.dir, '..', entry)], target: 'browser', format: 'esm', minify })
+  const result = await Bun.build({
+    entrypoints: [join(import.meta.dir, '..', entry)],
+    target: 'browser',
+    format: 'esm',
+    minify,
+    splitting: true,
+    naming: { chunk: 'chunk-[hash].[ext]', asset: '[name]-[hash].[ext]' },
+  })
   if (!result.success) throw new AggregateError(result.logs, `${entry} did not build`)
   const script = result.outputs.find((output) => output.kind === 'entry-point')
-  const style = result.outputs.find((output) => output.path.endsWith('.css'))
+  const styles = result.outputs.filter((output) => output.path.endsWith('.css'))
   if (!script) throw new Error(`${entry}'s build gave ${result.outputs.map((output) => output.path).join(', ')}, no script`)
-  return { script: await script.text(), style: style ? await style.text() : '' }
+  const chunks: Record<string, string> = {}
+  for (const output of result.outputs) {
+    if (output.kind === 'chunk' && output.path.endsWith('.js')) chunks[basename(output.path)] = await output.text()
+  }
+  const style = (await Promise.all(styles.map((output) => output.text()))).join('\n')
+  return { script: await script.text(), style, chunks }
 }
 
 if (import.meta.main) process.stdout.write(JSON.stringify(await buildInMemory(process.argv[2]!, process.argv[3] !== 'false')))

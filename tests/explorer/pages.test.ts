@@ -216,6 +216,34 @@ describe('the explorer pages', () => {
     expect([...origins]).toEqual([stack.origin])
   })
 
+  test('the contract tabs and their libraries are a chunk loaded by the page of a verified contract alone', async () => {
+    /** What the highlighter registers itself by, in the minified script as in the source. */
+    const highlighter = 'registerLanguage'
+    const scriptsOf = async (path: string, waitFor: string) => {
+      const urls: string[] = []
+      const { page: watched, close: done } = await openPage(stack.browser)
+      watched.on('request', (request) => {
+        if (request.resourceType() === 'script') urls.push(request.url())
+      })
+      await watched.goto(`${stack.origin}${path}`)
+      await watched.waitForSelector(waitFor)
+      await done()
+      return Promise.all(urls.map(async (url) => ({ url, text: await (await fetch(url)).text() })))
+    }
+    const home = await scriptsOf('/', '#latest-txs tbody tr')
+    expect(home.map((script) => new URL(script.url).pathname)).toContain('/app.js')
+    expect(home.filter((script) => script.text.includes(highlighter))).toEqual([])
+
+    const weth = (await stack.api<Array<{ address: string; symbol: string }>>('/tokens')).find((token) => token.symbol === 'WETH')!
+    const contract = await scriptsOf(`/address/${weth.address}`, '#contract-sources')
+    const chunks = contract.filter((script) => script.text.includes(highlighter))
+    expect(chunks).toHaveLength(1)
+    expect(new URL(chunks[0]!.url).pathname).toMatch(/^\/chunk-[a-z0-9]+\.js$/)
+    const served = await fetch(chunks[0]!.url)
+    expect(served.headers.get('content-type')).toBe('text/javascript;charset=utf-8')
+    expect(served.headers.get('content-security-policy')).toStartWith("default-src 'none'")
+  })
+
   test('by keyboard alone: the skip link first, then the menu and the search; a call of the trace folds with Enter', async () => {
     const overview = await stack.api<Overview>('/overview')
     await page.goto(`${stack.origin}/`)

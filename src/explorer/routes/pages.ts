@@ -75,6 +75,8 @@ export function pageRoutes(peers: Peers | undefined, chain: PageChain) {
     return file(html, 'text/html')()
   }
   const app = new Elysia({ name: 'explorer-pages' }).get('/app.js', file(bundle.script, 'text/javascript')).get('/app.css', file(bundle.style, 'text/css'))
+  // The chunks the script imports when a page needs them (the contract tabs'), beside it.
+  for (const [name, script] of Object.entries(bundle.chunks)) app.get(`/${name}`, file(script, 'text/javascript'))
   for (const path of PAGE_PATHS) app.get(path, index)
   /** A browser's navigation to a path that is no page: the shell, 404, which draws the 404 page. */
   const notFoundPage = (request: Request, path: string): Response | null => {

@@ -3,34 +3,22 @@ import { encodeFunctionData, parseEther, type AbiFunction, type AbiParameter } f
 import { ApiError, getJson } from '../api.ts'
 import { count } from '../format.ts'
 import { AddressLink, Fields, TxLink } from '../ui.tsx'
-import type { CallAnswer, ContractAnswer, ContractHow, MatchKind } from '../../../answers/contract.ts'
+import type { CallAnswer, ContractAnswer } from '../../../answers/contract.ts'
 import type { DecodedValue } from '../types.ts'
 import { functionsOf, InputError, isRead, parseInput, placeholderOf, signatureOf } from '../contract/abi.ts'
 import { CopyButton, SourceFile } from '../contract/source.tsx'
 import { chainInfo, connect, injectedWallet, send, switchChain, walletMessage } from '../contract/wallet.ts'
 import { Value } from './txs.tsx'
-import '../contract/contract.css'
-
-export type ContractTab = 'code' | 'read' | 'write'
-export const CONTRACT_TABS: Array<[ContractTab, string]> = [
-  ['code', 'Code'],
-  ['read', 'Read'],
-  ['write', 'Write'],
-]
+import { CONTRACT_TABS, MatchWords, type ContractTab } from './contractWords.tsx'
 
 /** The standards a proxy is read by, as people write them. */
 const PROXY_KINDS: Record<string, string> = { eip1967: 'An EIP-1967', 'eip1967-beacon': 'An EIP-1967 beacon', eip1822: 'An EIP-1822', eip1167: 'An EIP-1167 minimal', recorded: 'A' }
 
-/** How the stack knows the contract, in words. */
-export function MatchWords({ match, by }: { match: MatchKind | null; by: ContractHow | null }) {
-  if (!by) return <>Not verified</>
-  const closeness = match === 'exact_match' ? 'exact match' : 'partial match'
-  if (by.kind === 'similar') return <>Same code as <AddressLink address={by.via} /> ({closeness})</>
-  if (by.kind === 'artifact') return <>Matched from local artifacts <span class="muted">({by.path}, {closeness})</span></>
-  return <>Verified ({closeness})</>
-}
-
-/** The Code, Read and Write tabs of a contract the stack knows, below its address card. */
+/**
+ * The Code, Read and Write tabs of a contract the stack knows, below its address card. This
+ * module and the libraries only it needs (the highlighter, viem's encoding) are a chunk of their
+ * own, loaded when an address page first shows a contract (`./contractWords.tsx`).
+ */
 export function ContractTabs({ info, tab, base }: { info: ContractAnswer; tab: ContractTab; base: string }) {
   return (
     <section class="card" id="contract" aria-labelledby="contract-title">
