@@ -272,6 +272,31 @@ describe('lists field by field against the node', () => {
     expect(await api(`module=logs&action=getLogs&fromBlock=0&toBlock=latest&address=0x${'ab'.repeat(20)}`)).toEqual({ status: '0', message: 'No records found', result: [] })
   })
 
+  test('txlist paged: the pages walked one by one are the whole list in either order; a new transaction heads the newest page at once', async () => {
+    const hashes = async (query: string) => ((await api(`module=account&action=txlist&address=${TREASURY}&startblock=0&endblock=99999999&${query}`)).result as Array<{ hash: string }>).map((row) => row.hash)
+    const walk = async (sort: string, offset: number) => {
+      const walked: string[] = []
+      for (let page = 1; ; page++) {
+        const rows = await hashes(`page=${page}&offset=${offset}&sort=${sort}`)
+        walked.push(...rows)
+        if (rows.length < offset) return walked
+      }
+    }
+    const whole = await hashes('sort=asc')
+    expect(whole.length).toBeGreaterThan(5)
+    // Walked forward, backward, and asked again out of order: the same list each time.
+    expect(await walk('asc', 2)).toEqual(whole)
+    expect(await walk('desc', 3)).toEqual([...whole].reverse())
+    expect(await hashes('page=2&offset=2&sort=desc')).toEqual([...whole].reverse().slice(2, 4))
+    expect(await hashes('page=1&offset=1&sort=asc')).toEqual(whole.slice(0, 1))
+
+    const hash = await rpc.call<Hex>('eth_sendTransaction', [{ from: devAccounts.treasury.address, to: devAccounts.bob.address, value: '0x1' }])
+    await node.waitForTransactionReceipt({ hash })
+    await waitFor(async () => (await hashes('page=1&offset=2&sort=desc'))[0] === hash, 'the new transaction on the newest page', 20_000)
+    expect(await hashes('page=1&offset=2&sort=desc')).toEqual([hash, whole.at(-1)!])
+    expect(await walk('asc', 4)).toEqual([...whole, hash])
+  })
+
   test('getstatus and gettxreceiptstatus: a reverted call with its reason, and a success', async () => {
     const withdraw = encodeFunctionData({ abi: parseAbi(['function withdraw(uint256)']), functionName: 'withdraw', args: [10n ** 30n] })
     const hash = await rpc.call<Hex>('eth_sendTransaction', [{ from: devAccounts.bob.address, to: WETH, data: withdraw, gas: '0x30000' }])

@@ -2,17 +2,21 @@ import type { Database } from 'bun:sqlite'
 import type { Address } from 'viem'
 import type { Rpc } from '../../chain/rpc.ts'
 import type { ContractBook } from '../../contracts/book.ts'
+import { createCache } from '../../cache.ts'
 import { checksum } from '../../eth/address.ts'
 import { hex } from '../../eth/bytes.ts'
 import { uintDecimal } from '../../eth/words.ts'
 import {
   addressTxIds,
   blockFees,
+  blockHash,
   internalCallTxIds,
   internalCalls,
   internalCallsOf,
   minedBlocks,
   spoolHead,
+  type BlockRange,
+  type ListPage,
   transferLogs,
   txByHash,
   txsInFull,
@@ -24,7 +28,7 @@ import {
 import { nothingFound, ok, type EtherscanAnswer } from '../answer.ts'
 import type { EtherscanModule, Fields } from '../dispatch.ts'
 import { readTokenUint, type TokenInfo } from '../node.ts'
-import { addressParam, blockRange, hashParam, latestTag, listPage, optionalAddress, Refusal, refusing, INVALID_ADDRESS } from '../params.ts'
+import { addressParam, blockRange, RESULT_WINDOW_ROWS, hashParam, latestTag, listPage, optionalAddress, Refusal, refusing, INVALID_ADDRESS } from '../params.ts'
 import { callKey, confirmations, functionNames, lower, paidGasPrice, type RowCall } from '../rows.ts'
 import { blockReward } from './block.ts'
 
@@ -33,10 +37,45 @@ export type AccountDeps = { db: Database; rpc: Rpc; book: ContractBook; tokenInf
 /** The most addresses one balancemulti reads. */
 const MAX_BALANCES = 20
 const NO_TRANSACTIONS = 'No transactions found'
+/** The address windows kept at once: each at most the paging rule's 10,000 ids. */
+const KEPT_WINDOWS = 64
+
+/**
+ * The ids of an address's transactions from the start of its list (in the page's order) as far
+ * as pages have been asked, kept while the spool holds the same head: a script that walks the
+ * pages of one address reads its index once (a page past the window read so far reads it again,
+ * at least twice as far), and a page asked again reads none. Etherscan's paging rule bounds a
+ * window to 10,000 ids. `whole` when the list ended before the window did.
+ */
+type Window = { head: string; ids: number[]; whole: boolean }
+
+function addressWindows(db: Database) {
+  const windows = createCache<string, Window>({ max: KEPT_WINDOWS })
+  /** The spool's head and its hash: a block added or taken back by a reorganisation changes it. */
+  const headKey = () => {
+    const head = spoolHead(db)
+    const hash = head === null ? null : blockHash(db, head)
+    return `${head}:${hash ? hex(hash) : ''}`
+  }
+  return (address: Uint8Array, range: BlockRange, page: ListPage): number[] => {
+    const key = `${hex(address)}:${range.first}:${range.last}:${page.newestFirst}`
+    const head = headKey()
+    const end = page.offset + page.limit
+    let window = windows.get(key)
+    if (!window || window.head !== head || (!window.whole && window.ids.length < end)) {
+      const reach = Math.max(end, Math.min(2 * (window?.head === head ? window.ids.length : 0), RESULT_WINDOW_ROWS))
+      const ids = addressTxIds(db, address, range, { offset: 0, limit: reach, newestFirst: page.newestFirst })
+      window = { head, ids, whole: ids.length < reach }
+      windows.set(key, window)
+    }
+    return window.ids.slice(page.offset, end)
+  }
+}
 
 /** Etherscan's `account` module: balances from the node, every list from the spool's indexes. */
 export function accountModule({ db, rpc, book, tokenInfo }: AccountDeps): EtherscanModule {
   const head = () => spoolHead(db) ?? -1
+  const txIdsOf = addressWindows(db)
 
   const balanceOf = async (address: Uint8Array): Promise<string> => BigInt(await rpc.call<string>('eth_getBalance', [hex(address), 'latest'])).toString()
 
@@ -68,7 +107,7 @@ export function accountModule({ db, rpc, book, tokenInfo }: AccountDeps): Ethers
     const top = head()
     const range = blockRange(fields, top)
     const page = listPage(fields)
-    const txs = txsInFull(db, addressTxIds(db, address, range, page))
+    const txs = txsInFull(db, txIdsOf(address, range, page))
     if (txs.length === 0) return nothingFound(NO_TRANSACTIONS)
     const calls = txs.map((tx): RowCall => ({ to: lower(tx.to), input: lower(tx.input) }))
     const names = await functionNames(book, calls)
