@@ -5,7 +5,7 @@ import { ConflictError, firstLine, InvalidInputError, LimitError, NotFoundError 
 import { addressKey } from '../eth/address.ts'
 import { blob, hex } from '../eth/bytes.ts'
 import type { Logger } from '../log.ts'
-import { creationOf } from '../spool/read.ts'
+import { creationOf, spoolHead } from '../spool/read.ts'
 import type { Spool } from '../spool/spool.ts'
 import { openVerificationWriter, verifiedContract, type MatchKind, type VerificationOrigin, type VerificationWriter, type VerifiedContract } from '../spool/verified.ts'
 import { pollUntil } from '../time/poll.ts'
@@ -82,7 +82,11 @@ export function createVerifications(options: VerificationsOptions) {
 
   const run = async (job: Job, request: VerificationRequest) => {
     const creation = await waitForCreation(request.address)
-    if (!creation) return fail(job, `the spool has not reached the creation of ${request.address} yet (it follows the chain behind the node); try again once it has`, 'onchain_creation_bytecode_not_available')
+    if (!creation) {
+      const head = spoolHead(spool.reader)
+      const held = head === null ? 'holds no block yet' : `holds the chain to block ${head}`
+      return fail(job, `the spool has not reached the creation of ${request.address} yet (it follows the chain behind the node, and ${held}); try again once it has`, 'onchain_creation_bytecode_not_available')
+    }
     if (request.creationTransactionHash && request.creationTransactionHash.toLowerCase() !== hex(creation.txHash)) {
       return fail(job, `${request.address} was created by ${hex(creation.txHash)}, not by ${request.creationTransactionHash}`, 'cannot_fetch_bytecode')
     }
