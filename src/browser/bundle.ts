@@ -16,6 +16,12 @@ export type BrowserBundle = {
    * the entry's script (`/<name>`), which imports them by a path relative to its own.
    */
   chunks: Record<string, string>
+  /**
+   * The chunks the entry imports statically (the code it shares with the chunks it loads
+   * later), which a page names in `<link rel="modulepreload">` so that they load beside the
+   * entry instead of after it.
+   */
+  preload: string[]
 }
 
 /**
@@ -48,7 +54,9 @@ async function buildInMemory(entry: string, minify: boolean): Promise<BrowserBun
     if (output.kind === 'chunk' && output.path.endsWith('.js')) chunks[basename(output.path)] = await output.text()
   }
   const style = (await Promise.all(styles.map((output) => output.text()))).join('\n')
-  return { script: await script.text(), style, chunks }
+  const text = await script.text()
+  const preload = [...text.matchAll(/(?:^|[;\n])\s*import\s*(?:[\w$]+\s*,?\s*)?(?:\{[^}]*\}|\*\s*as\s+[\w$]+)?\s*(?:from\s*)?["']\.\/([^"']+\.js)["']/g)].map((match) => match[1]!)
+  return { script: text, style, chunks, preload: preload.filter((name) => name in chunks) }
 }
 
 if (import.meta.main) process.stdout.write(JSON.stringify(await buildInMemory(process.argv[2]!, process.argv[3] !== 'false')))

@@ -232,6 +232,17 @@ describe('the explorer pages', () => {
     }
     const home = await scriptsOf('/', '#latest-txs tbody tr')
     expect(home.map((script) => new URL(script.url).pathname)).toContain('/app.js')
+    // What the script imports at once is named in the shell, so it loads beside the script.
+    const shell = await (await fetch(`${stack.origin}/`, { headers: { accept: 'text/html' } })).text()
+    const preloaded = [...shell.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((match) => match[1]!)
+    const app = home.find((script) => new URL(script.url).pathname === '/app.js')!.text
+    expect(preloaded.length).toBeGreaterThan(0)
+    expect(preloaded.filter((path) => !home.some((script) => new URL(script.url).pathname === path))).toEqual([])
+    for (const chunk of home.filter((script) => script.url !== `${stack.origin}/app.js`)) {
+      const path = new URL(chunk.url).pathname
+      expect(app).toContain(`"./${path.slice(1)}"`)
+      expect(preloaded).toContain(path)
+    }
     expect(home.filter((script) => script.text.includes(highlighter))).toEqual([])
 
     const weth = (await stack.api<Array<{ address: string; symbol: string }>>('/tokens')).find((token) => token.symbol === 'WETH')!

@@ -8,6 +8,8 @@ import { browserBundle } from '../../browser/bundle.ts' with { type: 'macro' }
 // every path a page lives at answers the same shell, and the script draws the page from /api.
 
 const bundle = browserBundle('explorer/web/main.tsx')
+/** The chunks the script imports at once, fetched beside it rather than once it has been read. */
+const PRELOAD = bundle.preload.map((name) => `<link rel="modulepreload" href="/${name}">`).join('\n')
 
 /** Only the explorer's own files and answers: nothing from elsewhere runs, loads or is fetched. */
 const PAGE_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
@@ -44,6 +46,7 @@ ${faucet}
 ${chainMeta}
 <link rel="stylesheet" href="/app.css">
 <script type="module" src="/app.js"></script>
+${PRELOAD}
 </head>
 <body>
 <div id="app"><noscript>The explorer's pages need JavaScript; every figure is also at /api.</noscript></div>
