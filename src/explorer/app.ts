@@ -41,7 +41,10 @@ export function createExplorerApp(context: ServiceContext, spool: Spool, timings
   const registry = createRegistryCopy(context)
   const explorer = createExplorer(context, spool, registry, timings)
   const metrics = new ServiceMetrics('explorer', context.sharedMetrics)
-  const pages = pageRoutes(context.peers, { id: config.chain.chainId, rpc: publicRpc(config.chain.rpc) })
+  const pages = pageRoutes(context.peers, { id: config.chain.chainId, rpc: publicRpc(config.chain.rpc) }, () => {
+    const clock = explorer.stats.stats().miniBlockHeadTimestamp_us
+    return typeof clock === 'number' ? clock : null
+  })
   registerExplorerMetrics(metrics, explorer.live)
   const shared = conventions({
     service: 'explorer',

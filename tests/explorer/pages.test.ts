@@ -216,6 +216,25 @@ describe('the explorer pages', () => {
     expect([...origins]).toEqual([stack.origin])
   })
 
+  test("the shell carries the chain head's time, so a page asks for its own data first", async () => {
+    const before = (await stack.api<{ miniBlockHeadTimestamp_us: number }>('/stats')).miniBlockHeadTimestamp_us
+    const shell = await (await fetch(`${stack.origin}/blocks`, { headers: { accept: 'text/html' } })).text()
+    const clock = Number(/<meta name="chain-clock" content="(\d+)">/.exec(shell)?.[1])
+    const after = (await stack.api<{ miniBlockHeadTimestamp_us: number }>('/stats')).miniBlockHeadTimestamp_us
+    expect(clock).toBeGreaterThanOrEqual(before)
+    expect(clock).toBeLessThanOrEqual(after)
+    const asked: string[] = []
+    const { page: watched, close: done } = await openPage(stack.browser)
+    watched.on('request', (request) => {
+      const path = new URL(request.url()).pathname
+      if (path.startsWith('/api/')) asked.push(path)
+    })
+    await watched.goto(`${stack.origin}/`)
+    await expectText(watched, '#latest-txs tbody', '0x')
+    await done()
+    expect(asked[0]).toBe('/api/overview')
+  })
+
   test('the contract tabs and their libraries are a chunk loaded by the page of a verified contract alone', async () => {
     /** What the highlighter registers itself by, in the minified script as in the source. */
     const highlighter = 'registerLanguage'

@@ -31,9 +31,15 @@ export function publicRpc(url: string): string | null {
   return parsed.username || parsed.password || parsed.search || parsed.hash || parsed.pathname.length > 1 ? null : url
 }
 
-function shell(faucetUrl: string | null, chain: PageChain): string {
+/**
+ * The shell of every page: `clock` is the chain head's time (microseconds) when the explorer
+ * knows one, which the script takes for its clock so that the first page draws its ages at once
+ * instead of after a request for the stats.
+ */
+function shell(faucetUrl: string | null, chain: PageChain, clock: number | null): string {
   const faucet = faucetUrl ? `<meta name="faucet" content="${escape(faucetUrl)}">` : ''
   const chainMeta = `<meta name="chain" content="${escape(JSON.stringify(chain))}">`
+  const clockMeta = clock === null ? '' : `\n<meta name="chain-clock" content="${Math.trunc(clock)}">`
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -43,7 +49,7 @@ function shell(faucetUrl: string | null, chain: PageChain): string {
 <link rel="icon" href="data:,">
 <title>Chain 78270 explorer</title>
 ${faucet}
-${chainMeta}
+${chainMeta}${clockMeta}
 <link rel="stylesheet" href="/app.css">
 <script type="module" src="/app.js"></script>
 ${PRELOAD}
@@ -68,14 +74,14 @@ export function wantsPage(request: Request, path: string): boolean {
   return /(^|[\s,])text\/html(\s*[;,]|\s*$)/i.test(request.headers.get('accept') ?? '')
 }
 
-/** The page routes: the shell at every page path (with the faucet's address, once it listens), the script and the style. */
-export function pageRoutes(peers: Peers | undefined, chain: PageChain) {
-  const shells = new Map<string | null, string>()
+/**
+ * The page routes: the shell at every page path (with the faucet's address, once it listens, and
+ * the chain head's time `clock` gives in microseconds), the script, its chunks and the style.
+ */
+export function pageRoutes(peers: Peers | undefined, chain: PageChain, clock: () => number | null = () => null) {
   const index = () => {
     const faucet = peers?.url('faucet') ?? null
-    let html = shells.get(faucet)
-    if (html === undefined) shells.set(faucet, (html = shell(faucet === null ? null : `${faucet}/`, chain)))
-    return file(html, 'text/html')()
+    return file(shell(faucet === null ? null : `${faucet}/`, chain, clock()), 'text/html')()
   }
   const app = new Elysia({ name: 'explorer-pages' }).get('/app.js', file(bundle.script, 'text/javascript')).get('/app.css', file(bundle.style, 'text/css'))
   // The chunks the script imports when a page needs them (the contract tabs'), beside it.

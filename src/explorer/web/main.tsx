@@ -78,8 +78,13 @@ function Menu() {
   )
 }
 
-/** The chain head's time, read once before the first page draws its times (format.ts setChainClock). */
+/**
+ * The chain head's time, known before the first page draws its times (format.ts setChainClock):
+ * from the shell, which the explorer writes with it, else read from the stats.
+ */
 async function readChainClock(): Promise<void> {
+  const fromShell = Number(document.querySelector<HTMLMetaElement>('meta[name="chain-clock"]')?.content)
+  if (fromShell > 0) return setChainClock(fromShell / 1e6)
   try {
     const stats = await getJson<{ miniBlockHeadTimestamp_us?: number | null }>('/stats')
     if (stats.miniBlockHeadTimestamp_us) setChainClock(stats.miniBlockHeadTimestamp_us / 1e6)
