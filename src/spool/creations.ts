@@ -41,24 +41,30 @@ export function frameAt(top: CallFrame, path: string): CallFrame | null {
 /** What one transaction's creations need to be recorded. */
 export type CreationSource = { txId: number; blockNumber: number; from: string; created: string | null; status: number; trace: CallFrame | null }
 
-export type CreationStatements = ReturnType<typeof prepareCreations>
+/** A creation's row, in the order recordCreations gives its values. */
+export const CREATION_COLUMNS = ['address', 'tx_id', 'block_number', 'creator', 'frame'] as const
+
+/**
+ * A CREATE2 address can be made again once its contract is gone: each creation keeps its own
+ * row (one transaction makes an address at most once), the newest is the contract there now,
+ * and rolling the newest back leaves the one before it. The same row again takes the newer
+ * creator and frame (a call tree read again). Both engines' inserts end with this clause.
+ */
+export const CREATION_CONFLICT = 'ON CONFLICT (address, tx_id) DO UPDATE SET creator = excluded.creator, frame = excluded.frame'
 
 export function prepareCreations(db: Database) {
-  // A CREATE2 address can be made again once its contract is gone: each creation keeps its own
-  // row (one transaction makes an address at most once), the newest is the contract there now,
-  // and rolling the newest back leaves the one before it.
-  return db.prepare(
-    `INSERT INTO contract_creations (address, tx_id, block_number, creator, frame) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT (address, tx_id) DO UPDATE SET creator = excluded.creator, frame = excluded.frame`,
-  )
+  return db.prepare(`INSERT INTO contract_creations (${CREATION_COLUMNS.join(', ')}) VALUES (?, ?, ?, ?, ?) ${CREATION_CONFLICT}`)
 }
 
+/** Where recordCreations puts each creation's row (its values in CREATION_COLUMNS's order). */
+export type CreationSink = (address: Uint8Array, txId: number, blockNumber: number, creator: Uint8Array, frame: string | null) => void
+
 /** Records the creations of one stored transaction. */
-export function recordCreations(insert: CreationStatements, tx: CreationSource): void {
+export function recordCreations(insert: CreationSink, tx: CreationSource): void {
   if (tx.status !== 1) return
-  if (tx.created) insert.run(blob(tx.created), tx.txId, tx.blockNumber, blob(tx.from), null)
+  if (tx.created) insert(blob(tx.created), tx.txId, tx.blockNumber, blob(tx.from), null)
   if (!tx.trace) return
-  for (const made of frameCreations(tx.trace)) insert.run(blob(made.address), tx.txId, tx.blockNumber, blob(made.creator), made.frame)
+  for (const made of frameCreations(tx.trace)) insert(blob(made.address), tx.txId, tx.blockNumber, blob(made.creator), made.frame)
 }
 
 type StoredTx = { id: number; block_number: number; from_addr: Uint8Array; to_addr: Uint8Array | null; value: string; input: Uint8Array; trace: string }
@@ -75,7 +81,8 @@ export function backfillCreations(db: Database): void {
      SELECT created, id, block_number, from_addr, NULL FROM txs WHERE created IS NOT NULL AND status = 1
      ON CONFLICT (address, tx_id) DO NOTHING`,
   )
-  const insert = prepareCreations(db)
+  const prepared = prepareCreations(db)
+  const insert: CreationSink = (...values) => prepared.run(...values)
   const candidates = db.query<StoredTx, []>(
     `SELECT t.id, t.block_number, t.from_addr, t.to_addr, t.value, t.input, r.trace
      FROM traces r JOIN txs t ON t.id = r.tx_id

@@ -87,6 +87,9 @@ export function getMeta(db: Database, key: string): string | null {
   return db.query<{ value: string }, [string]>('SELECT value FROM meta WHERE key = ?').get(key)?.value ?? null
 }
 
+/** A meta key set (`?`: the key, its value), in SQL both engines take. */
+export const SET_META_SQL = 'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'
+
 export function setMeta(db: Database, key: string, value: string): void {
-  db.run('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [key, value])
+  db.run(SET_META_SQL, [key, value])
 }

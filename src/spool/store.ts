@@ -3,7 +3,7 @@ import { blockAsMiniBlock } from '../chain/miniBlocks.ts'
 import { blob, hex } from '../eth/bytes.ts'
 import { decimal, quantity } from '../eth/quantity.ts'
 import { txId } from './codec.ts'
-import { prepareCreations, recordCreations } from './creations.ts'
+import { CREATION_COLUMNS, prepareCreations, recordCreations } from './creations.ts'
 import { getMeta, setMeta } from './db.ts'
 import type { BlockBundle } from './fetchBlocks.ts'
 import { internalParties } from './internalCalls.ts'
@@ -21,29 +21,137 @@ export function storedHash(db: Database, number: number): string | null {
   return row ? hex(row.hash) : null
 }
 
+/** A value a row of the spool holds: an integer, a decimal or JSON text, bytes, or nothing. */
+export type SpoolValue = number | string | Uint8Array | null
+
+/**
+ * The spool's tables a run of blocks writes, with their columns in the order `batchRows` gives
+ * each row's values (both engines' inserts are made from these lists).
+ */
+export const BATCH_COLUMNS = {
+  blocks: ['number', 'hash', 'parent_hash', 'timestamp', 'miner', 'gas_used', 'gas_limit', 'base_fee', 'size', 'tx_count'],
+  minis: ['number', 'block_number', 'hash', 'timestamp_us', 'tx_count'],
+  txs: ['id', 'hash', 'block_number', 'tx_index', 'from_addr', 'to_addr', 'created', 'value', 'nonce', 'type', 'gas', 'gas_price', 'max_fee', 'max_priority_fee', 'input', 'status', 'gas_used', 'effective_gas_price', 'log_count', 'cumulative_gas_used'],
+  logs: ['tx_id', 'log_index', 'block_number', 'address', 'topic0', 'topic1', 'topic2', 'topic3', 'data'],
+  traces: ['tx_id', 'trace'],
+  internal_calls: ['address', 'tx_id'],
+  contract_creations: CREATION_COLUMNS,
+} as const
+
+export type BatchTable = keyof typeof BATCH_COLUMNS
+
+/** Where `batchRows` puts each row: a prepared insert (the embedded engine), or a list a batch insert sends (PostgreSQL). */
+export type RowSink = Record<BatchTable, (...values: SpoolValue[]) => void>
+
+const insertSql = (table: BatchTable) => `INSERT INTO ${table} (${BATCH_COLUMNS[table].join(', ')}) VALUES (${BATCH_COLUMNS[table].map(() => '?').join(', ')})`
+
 export type Statements = ReturnType<typeof prepare>
 
 /** Statements prepared once per connection: the bulk insert path is hot. */
 export function prepare(db: Database) {
-  return {
-    block: db.prepare(
-      `INSERT INTO blocks (number, hash, parent_hash, timestamp, miner, gas_used, gas_limit, base_fee, size, tx_count)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
-    mini: db.prepare('INSERT INTO minis (number, block_number, hash, timestamp_us, tx_count) VALUES (?, ?, ?, ?, ?)'),
-    tx: db.prepare(
-      `INSERT INTO txs (id, hash, block_number, tx_index, from_addr, to_addr, created, value, nonce, type, gas, gas_price,
-         max_fee, max_priority_fee, input, status, gas_used, effective_gas_price, log_count, cumulative_gas_used)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
-    log: db.prepare(
-      `INSERT INTO logs (tx_id, log_index, block_number, address, topic0, topic1, topic2, topic3, data)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
-    trace: db.prepare('INSERT INTO traces (tx_id, trace) VALUES (?, ?)'),
-    internalCall: db.prepare('INSERT OR IGNORE INTO internal_calls (address, tx_id) VALUES (?, ?)'),
-    creation: prepareCreations(db),
+  const block = db.prepare(insertSql('blocks'))
+  const mini = db.prepare(insertSql('minis'))
+  const tx = db.prepare(insertSql('txs'))
+  const log = db.prepare(insertSql('logs'))
+  const trace = db.prepare(insertSql('traces'))
+  // A transaction names each party once; the same row again (a replayed batch) is no new party.
+  const internalCall = db.prepare(`${insertSql('internal_calls').replace('INSERT', 'INSERT OR IGNORE')}`)
+  const creation = prepareCreations(db)
+  const sink: RowSink = {
+    blocks: (...values) => block.run(...values),
+    minis: (...values) => mini.run(...values),
+    txs: (...values) => tx.run(...values),
+    logs: (...values) => log.run(...values),
+    traces: (...values) => trace.run(...values),
+    internal_calls: (...values) => internalCall.run(...values),
+    contract_creations: (...values) => creation.run(...values),
   }
+  return { sink }
+}
+
+/**
+ * How a run of fetched blocks becomes the spool's rows, the one rule for both engines: each
+ * row's values, in BATCH_COLUMNS's order, handed to `sink` table by table as the blocks are
+ * walked. Gives the number of logs.
+ */
+export function batchRows(bundles: BlockBundle[], sink: RowSink): number {
+  let logs = 0
+  for (const { block, receipts, traces } of bundles) {
+    const number = quantity(block.number)
+    const timestamp = quantity(block.timestamp)
+    sink.blocks(
+      number,
+      blob(block.hash),
+      blob(block.parentHash),
+      timestamp,
+      block.miner ? blob(block.miner) : null,
+      quantity(block.gasUsed),
+      quantity(block.gasLimit),
+      decimal(block.baseFeePerGas),
+      block.size ? quantity(block.size) : null,
+      block.transactions.length,
+    )
+    // No mini-blocks on this node: the block is its own mini-block (the chain layer's rule).
+    const mini = blockAsMiniBlock({ number, hash: block.hash, timestamp, txCount: block.transactions.length })
+    sink.minis(mini.number, mini.block, blob(mini.hash), mini.timestampUs, mini.txCount)
+    // The gas the block had used up to and including each transaction, as its receipt says.
+    let cumulativeGas = 0
+    block.transactions.forEach((tx, index) => {
+      const receipt = receipts[index]!
+      const id = txId(number, index)
+      cumulativeGas += quantity(receipt.gasUsed)
+      sink.txs(
+        id,
+        blob(tx.hash),
+        number,
+        index,
+        blob(tx.from),
+        tx.to ? blob(tx.to) : null,
+        receipt.contractAddress ? blob(receipt.contractAddress) : null,
+        decimal(tx.value),
+        quantity(tx.nonce),
+        quantity(tx.type ?? '0x0'),
+        quantity(tx.gas),
+        decimal(tx.gasPrice),
+        decimal(tx.maxFeePerGas),
+        decimal(tx.maxPriorityFeePerGas),
+        blob(tx.input),
+        quantity(receipt.status),
+        quantity(receipt.gasUsed),
+        decimal(receipt.effectiveGasPrice),
+        receipt.logs.length,
+        cumulativeGas,
+      )
+      for (const log of receipt.logs) {
+        const [topic0, topic1, topic2, topic3] = log.topics
+        sink.logs(
+          id,
+          quantity(log.logIndex),
+          number,
+          blob(log.address),
+          topic0 ? blob(topic0) : null,
+          topic1 ? blob(topic1) : null,
+          topic2 ? blob(topic2) : null,
+          topic3 ? blob(topic3) : null,
+          blob(log.data),
+        )
+        logs++
+      }
+      if (traces) {
+        sink.traces(id, packTrace(traces[index]!, { from: tx.from, to: tx.to ?? null, value: tx.value, input: tx.input }))
+        for (const party of internalParties(traces[index]!)) sink.internal_calls(blob(party), id)
+      }
+      recordCreations(sink.contract_creations, {
+        txId: id,
+        blockNumber: number,
+        from: tx.from,
+        created: receipt.contractAddress ?? null,
+        status: quantity(receipt.status),
+        trace: traces ? traces[index]! : null,
+      })
+    })
+  }
+  return logs
 }
 
 /**
@@ -54,81 +162,7 @@ export function prepare(db: Database) {
 export function writeBatch(db: Database, statements: Statements, bundles: BlockBundle[]): number {
   let logs = 0
   db.transaction(() => {
-    for (const { block, receipts, traces } of bundles) {
-      const number = quantity(block.number)
-      const timestamp = quantity(block.timestamp)
-      statements.block.run(
-        number,
-        blob(block.hash),
-        blob(block.parentHash),
-        timestamp,
-        block.miner ? blob(block.miner) : null,
-        quantity(block.gasUsed),
-        quantity(block.gasLimit),
-        decimal(block.baseFeePerGas),
-        block.size ? quantity(block.size) : null,
-        block.transactions.length,
-      )
-      // No mini-blocks on this node: the block is its own mini-block (the chain layer's rule).
-      const mini = blockAsMiniBlock({ number, hash: block.hash, timestamp, txCount: block.transactions.length })
-      statements.mini.run(mini.number, mini.block, blob(mini.hash), mini.timestampUs, mini.txCount)
-      // The gas the block had used up to and including each transaction, as its receipt says.
-      let cumulativeGas = 0
-      block.transactions.forEach((tx, index) => {
-        const receipt = receipts[index]!
-        const id = txId(number, index)
-        cumulativeGas += quantity(receipt.gasUsed)
-        statements.tx.run(
-          id,
-          blob(tx.hash),
-          number,
-          index,
-          blob(tx.from),
-          tx.to ? blob(tx.to) : null,
-          receipt.contractAddress ? blob(receipt.contractAddress) : null,
-          decimal(tx.value),
-          quantity(tx.nonce),
-          quantity(tx.type ?? '0x0'),
-          quantity(tx.gas),
-          decimal(tx.gasPrice),
-          decimal(tx.maxFeePerGas),
-          decimal(tx.maxPriorityFeePerGas),
-          blob(tx.input),
-          quantity(receipt.status),
-          quantity(receipt.gasUsed),
-          decimal(receipt.effectiveGasPrice),
-          receipt.logs.length,
-          cumulativeGas,
-        )
-        for (const log of receipt.logs) {
-          const [topic0, topic1, topic2, topic3] = log.topics
-          statements.log.run(
-            id,
-            quantity(log.logIndex),
-            number,
-            blob(log.address),
-            topic0 ? blob(topic0) : null,
-            topic1 ? blob(topic1) : null,
-            topic2 ? blob(topic2) : null,
-            topic3 ? blob(topic3) : null,
-            blob(log.data),
-          )
-          logs++
-        }
-        if (traces) {
-          statements.trace.run(id, packTrace(traces[index]!, { from: tx.from, to: tx.to ?? null, value: tx.value, input: tx.input }))
-          for (const party of internalParties(traces[index]!)) statements.internalCall.run(blob(party), id)
-        }
-        recordCreations(statements.creation, {
-          txId: id,
-          blockNumber: number,
-          from: tx.from,
-          created: receipt.contractAddress ?? null,
-          status: quantity(receipt.status),
-          trace: traces ? traces[index]! : null,
-        })
-      })
-    }
+    logs = batchRows(bundles, statements.sink)
     setMeta(db, 'cursor', String(quantity(bundles.at(-1)!.block.number)))
     setMeta(db, 'updated_at', String(Date.now()))
   }).immediate()
@@ -136,28 +170,44 @@ export function writeBatch(db: Database, statements: Statements, bundles: BlockB
 }
 
 /**
+ * What taking the chain back to `ancestor` deletes and trims, the one list for both engines:
+ * every row above it, by transaction id or by block, the derived rows with theirs. Each
+ * statement with its parameters (`?`).
+ */
+export function rollbackStatements(ancestor: number): Array<[string, SpoolValue[]]> {
+  const firstOrphanTx = txId(ancestor + 1, 0)
+  return [
+    ['DELETE FROM logs WHERE tx_id >= ?', [firstOrphanTx]],
+    ['DELETE FROM traces WHERE tx_id >= ?', [firstOrphanTx]],
+    ['DELETE FROM internal_calls WHERE tx_id >= ?', [firstOrphanTx]],
+    ['DELETE FROM contract_creations WHERE tx_id >= ?', [firstOrphanTx]],
+    ['DELETE FROM txs WHERE id >= ?', [firstOrphanTx]],
+    ['DELETE FROM minis WHERE block_number > ?', [ancestor]],
+    ['DELETE FROM blocks WHERE number > ?', [ancestor]],
+    ['DELETE FROM verified_contracts WHERE block_number > ?', [ancestor]],
+    ['DELETE FROM verified_proxies WHERE block_number > ?', [ancestor]],
+    ['DELETE FROM history_gaps WHERE from_block > ?', [ancestor]],
+    ['UPDATE history_gaps SET to_block = ? WHERE to_block > ?', [ancestor, ancestor]],
+  ]
+}
+
+/**
  * Deletes every row above `ancestor` and moves the cursor back to it, in one transaction with
  * `alsoInside` (the derived streams rolling back their own rows).
  */
 export function rollbackTo(db: Database, ancestor: number, alsoInside: () => void = () => {}): void {
-  const firstOrphanTx = txId(ancestor + 1, 0)
   db.transaction(() => {
-    db.run('DELETE FROM logs WHERE tx_id >= ?', [firstOrphanTx])
-    db.run('DELETE FROM traces WHERE tx_id >= ?', [firstOrphanTx])
-    db.run('DELETE FROM internal_calls WHERE tx_id >= ?', [firstOrphanTx])
-    db.run('DELETE FROM contract_creations WHERE tx_id >= ?', [firstOrphanTx])
-    db.run('DELETE FROM txs WHERE id >= ?', [firstOrphanTx])
-    db.run('DELETE FROM minis WHERE block_number > ?', [ancestor])
-    db.run('DELETE FROM blocks WHERE number > ?', [ancestor])
-    db.run('DELETE FROM verified_contracts WHERE block_number > ?', [ancestor])
-    db.run('DELETE FROM verified_proxies WHERE block_number > ?', [ancestor])
-    db.run('DELETE FROM history_gaps WHERE from_block > ?', [ancestor])
-    db.run('UPDATE history_gaps SET to_block = ? WHERE to_block > ?', [ancestor, ancestor])
+    for (const [sql, parameters] of rollbackStatements(ancestor)) db.run(sql, parameters)
     alsoInside()
     setMeta(db, 'cursor', String(ancestor))
     setMeta(db, 'updated_at', String(Date.now()))
   }).immediate()
 }
+
+/** A hole that starts where the last one ended makes it longer (`?`: the new end, the block before the new start). */
+export const EXTEND_GAP_SQL = 'UPDATE history_gaps SET to_block = ? WHERE to_block = ?'
+/** Else a hole of its own (`?`: its first block, its last, when it was recorded). */
+export const NEW_GAP_SQL = 'INSERT INTO history_gaps (from_block, to_block, recorded_at) VALUES (?, ?, ?)'
 
 /**
  * Records blocks `from` to `to` as a hole the node had lost before the spool copied them, and
@@ -166,8 +216,8 @@ export function rollbackTo(db: Database, ancestor: number, alsoInside: () => voi
  */
 export function recordGap(db: Database, from: number, to: number): void {
   db.transaction(() => {
-    const extended = db.run('UPDATE history_gaps SET to_block = ? WHERE to_block = ?', [to, from - 1])
-    if (extended.changes === 0) db.run('INSERT INTO history_gaps (from_block, to_block, recorded_at) VALUES (?, ?, ?)', [from, to, Date.now()])
+    const extended = db.run(EXTEND_GAP_SQL, [to, from - 1])
+    if (extended.changes === 0) db.run(NEW_GAP_SQL, [from, to, Date.now()])
     setMeta(db, 'cursor', String(to))
     setMeta(db, 'updated_at', String(Date.now()))
   }).immediate()

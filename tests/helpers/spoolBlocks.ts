@@ -1,5 +1,6 @@
 import type { Database } from 'bun:sqlite'
 import type { Hex } from 'viem'
+import type { BlockBundle } from '../../src/spool/fetchBlocks.ts'
 import { prepare, writeBatch } from '../../src/spool/store.ts'
 import type { CallFrame } from '../../src/spool/traces.ts'
 
@@ -20,24 +21,27 @@ export function callFrame(from: Hex, to: Hex | null, more: Partial<CallFrame> = 
 }
 
 /**
- * Writes block `number` with `txs` (21,000 gas each) into the spool and moves its cursor there;
- * `salt` makes another block of that height (its hash and its transactions' hashes differ).
+ * Block `number` with `txs` (21,000 gas each) as the node gives it to the spool; `salt` makes
+ * another block of that height (its hash and its transactions' hashes differ).
  */
-export function writeBlock(db: Database, number: number, txs: SyntheticTx[] = [], salt = 0): void {
+export function syntheticBundle(number: number, txs: SyntheticTx[] = [], salt = 0): BlockBundle {
   const txHash = (index: number) => word(`${String(salt).padStart(2, '0')}${String(number).padStart(30, '0')}${String(index).padStart(32, '0')}`)
-  writeBatch(db, prepare(db), [
-    {
-      block: {
-        number: q(number),
-        hash: word(`${String(salt).padStart(2, '0')}${String(number).padStart(62, '0')}`),
-        parentHash: word('0'),
-        timestamp: q(1000 + number * 2),
-        gasUsed: q(21_000 * txs.length),
-        gasLimit: q(30_000_000),
-        transactions: txs.map((tx, index) => ({ hash: txHash(index), from: tx.from, to: tx.to, value: '0x0', nonce: '0x0', type: '0x2', gas: q(21_000), input: tx.input ?? '0x', transactionIndex: q(index) })),
-      },
-      receipts: txs.map((tx, index) => ({ transactionHash: txHash(index), transactionIndex: q(index), status: tx.reverted ? '0x0' : '0x1', gasUsed: q(21_000), contractAddress: tx.created ?? null, logs: (tx.logs ?? []).map((log, at) => ({ ...log, logIndex: q(at), transactionIndex: q(index), transactionHash: txHash(index) })) })),
-      traces: txs.map((tx) => callFrame(tx.from, tx.to, tx.trace)),
+  return {
+    block: {
+      number: q(number),
+      hash: word(`${String(salt).padStart(2, '0')}${String(number).padStart(62, '0')}`),
+      parentHash: word('0'),
+      timestamp: q(1000 + number * 2),
+      gasUsed: q(21_000 * txs.length),
+      gasLimit: q(30_000_000),
+      transactions: txs.map((tx, index) => ({ hash: txHash(index), from: tx.from, to: tx.to, value: '0x0', nonce: '0x0', type: '0x2', gas: q(21_000), input: tx.input ?? '0x', transactionIndex: q(index) })),
     },
-  ])
+    receipts: txs.map((tx, index) => ({ transactionHash: txHash(index), transactionIndex: q(index), status: tx.reverted ? '0x0' : '0x1', gasUsed: q(21_000), contractAddress: tx.created ?? null, logs: (tx.logs ?? []).map((log, at) => ({ ...log, logIndex: q(at), transactionIndex: q(index), transactionHash: txHash(index) })) })),
+    traces: txs.map((tx) => callFrame(tx.from, tx.to, tx.trace)),
+  }
+}
+
+/** Writes block `number` with `txs` into the spool (syntheticBundle) and moves its cursor there. */
+export function writeBlock(db: Database, number: number, txs: SyntheticTx[] = [], salt = 0): void {
+  writeBatch(db, prepare(db), [syntheticBundle(number, txs, salt)])
 }
