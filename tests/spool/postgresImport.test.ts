@@ -9,6 +9,7 @@ import { openSpool, type Database } from '../../src/spool/db.ts'
 import { checkFence, createLeaseTable, FencedError, tryAcquire } from '../../src/spool/postgres/lease.ts'
 import { COPIED_TABLES, copySpoolToPostgres, type CopyProgress } from '../../src/spool/postgres/importSqlite.ts'
 import { recordGap } from '../../src/spool/store.ts'
+import { postgresRows, sqliteRows } from '../helpers/engines.ts'
 import { testPostgres } from '../helpers/postgres.ts'
 import { callFrame, writeBlock } from '../helpers/spoolBlocks.ts'
 
@@ -61,28 +62,16 @@ afterAll(async () => {
   await db?.close()
 })
 
-/** A value as both engines' clients give it, written one way: integers and big integers as decimal text, bytes as hex. */
-const same = (value: unknown): unknown => (value instanceof Uint8Array ? `0x${Buffer.from(value).toString('hex')}` : typeof value === 'number' || typeof value === 'bigint' ? String(value) : value)
-const normal = (rows: Array<Record<string, unknown>>) => rows.map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [key, same(value)])))
-const key = (table: string) =>
-  spool
-    .query<{ name: string; pk: number }, []>(`PRAGMA table_info(${table})`)
-    .all()
-    .filter((column) => column.pk > 0)
-    .sort((a, b) => a.pk - b.pk)
-    .map((column) => column.name)
-    .join(', ')
-
 describe('the copy of an embedded spool into PostgreSQL', () => {
   test('every table the chain fills, row for row and value for value, with its progress said', async () => {
     const progress: CopyProgress[] = []
     // A small batch, so that the larger tables take several inserts.
     const copied = await copySpoolToPostgres(spool, db, 'copied', { onProgress: (step) => progress.push(step), maxParameters: 200 })
     for (const table of COPIED_TABLES) {
-      const embedded = normal(spool.query<Record<string, unknown>, []>(`SELECT * FROM ${table} ORDER BY ${key(table)}`).all())
+      const embedded = sqliteRows(spool, table)
       expect([table, copied[table]]).toEqual([table, embedded.length])
       if (table !== 'history_gaps') expect([table, embedded.length > 0]).toEqual([table, true])
-      const copy = normal((await db.unsafe(`SELECT * FROM copied.${table} ORDER BY ${key(table)}`)) as Array<Record<string, unknown>>)
+      const copy = await postgresRows(db, 'copied', table, spool)
       expect([table, copy]).toEqual([table, embedded])
     }
     // Several batches of the logs, each said, the last at the total.

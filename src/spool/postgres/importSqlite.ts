@@ -3,6 +3,7 @@ import { FatalError } from '../../errors.ts'
 import type { Queryable } from './lease.ts'
 import { migratePostgres, type Transactional } from './migrate.ts'
 import { postgresSpoolMigrations } from './migrations.ts'
+import { insertRows, MAX_PARAMETERS } from './store.ts'
 
 // The copy of an embedded spool into an empty PostgreSQL schema (docs/operating.md): the chain
 // as the spool holds it, so that a switch of engines never reads the chain again from a node
@@ -55,7 +56,7 @@ const rows = (answer: unknown) => answer as Array<Record<string, unknown>>
  * checks each table's count against the source's. Gives the rows copied by table.
  */
 export async function copySpoolToPostgres(sqlite: Database, db: Transactional, schema: string, options: CopyOptions = {}): Promise<Record<CopiedTable, number>> {
-  const { onProgress, fence = async () => {}, maxParameters = 60_000 } = options
+  const { onProgress, fence = async () => {}, maxParameters = MAX_PARAMETERS } = options
   await migratePostgres(db, schema, postgresSpoolMigrations, fence)
   const held = rows(await db.unsafe(`SELECT (SELECT count(*) FROM "${schema}".blocks) AS blocks, (SELECT count(*) FROM "${schema}".meta) AS meta`))[0]!
   if (Number(held.blocks) > 0 || Number(held.meta) > 0) {
@@ -74,14 +75,7 @@ export async function copySpoolToPostgres(sqlite: Database, db: Transactional, s
         let batch: unknown[][] = []
         let copied = 0
         const flush = async () => {
-          if (batch.length === 0) return
-          const parameters: unknown[] = []
-          const values = batch.map((row) => {
-            const at = parameters.length
-            parameters.push(...row)
-            return `(${row.map((_, index) => `$${at + index + 1}`).join(', ')})`
-          })
-          await tx.unsafe(`INSERT INTO "${schema}".${table} (${columns.join(', ')}) VALUES ${values.join(', ')}`, parameters)
+          await insertRows(tx, schema, table, columns, batch, { maxParameters })
           copied += batch.length
           batch = []
           onProgress?.({ table, copied, total: totals[table] })
@@ -90,7 +84,7 @@ export async function copySpoolToPostgres(sqlite: Database, db: Transactional, s
           batch.push(columns.map((column) => row[column]))
           if (batch.length === perInsert) await flush()
         }
-        await flush()
+        if (batch.length > 0) await flush()
         const count = Number(rows(await tx.unsafe(`SELECT count(*) AS n FROM "${schema}".${table}`))[0]!.n)
         if (count !== totals[table]) throw new FatalError(`the copy of ${table} holds ${count} rows where the spool holds ${totals[table]}: nothing was kept`)
       }
