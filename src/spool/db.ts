@@ -20,8 +20,11 @@ export function openSpool(path: string, extraMigrations: Migration[] = []): Data
   mkdirSync(dirname(path), { recursive: true })
   const db = new Database(path, { create: true, strict: true })
   try {
-    tuneForWriting(db)
+    // Before anything reads the file: another connection opening it at the same moment (the
+    // listener's verification writer, a reader) may hold a lock for an instant, which this waits
+    // out rather than failing the start with 'database is locked'.
     db.run('PRAGMA busy_timeout = 5000')
+    tuneForWriting(db)
     db.run('PRAGMA foreign_keys = OFF')
     migrate(db, [...spoolMigrations, ...extraMigrations])
     proveWritable(db)
