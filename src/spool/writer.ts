@@ -49,11 +49,33 @@ export function serveSpoolWriter(makeStreams: (data: unknown) => StreamDefinitio
   }
 }
 
+/** How long the writer's start waits for a file another connection holds ('database is locked'). */
+const OPEN_WAIT_MS = 15_000
+
+/**
+ * Opens the spool for the writer. The main thread, the listener's verification writer and the
+ * readers open the same file as the worker starts; a lock one of them holds past the busy timeout
+ * (a busy machine) is waited out here, the open tried again until OPEN_WAIT_MS has passed,
+ * rather than stopping the stack at its start. Any other failure is said at once.
+ */
+async function openWhenFree(path: string, migrations: Parameters<typeof openSpool>[1]): Promise<Database> {
+  const deadline = performance.now() + OPEN_WAIT_MS
+  for (;;) {
+    try {
+      return openSpool(path, migrations)
+    } catch (error) {
+      const busy = String((error as { code?: unknown }).code ?? '').startsWith('SQLITE_BUSY')
+      if (!busy || performance.now() > deadline) throw error
+      await Bun.sleep(100)
+    }
+  }
+}
+
 async function runWriter(settings: WriterSettings, streams: StreamDefinition[], post: (message: FromWorker) => void, signal: AbortSignal): Promise<void> {
   const { path } = settings
   let db: Database
   try {
-    db = openSpool(path, streams.flatMap((stream) => stream.migrations))
+    db = await openWhenFree(path, streams.flatMap((stream) => stream.migrations))
   } catch (error) {
     // The main thread opened the same file a moment ago; whatever changed since is said in one line.
     const failure = asSpoolFileError(error, path)
