@@ -1,5 +1,6 @@
 import type { Database } from 'bun:sqlite'
 import type { SQL } from 'bun'
+import { primaryKeyOf } from '../../src/spool/postgres/importSqlite.ts'
 
 // A spool table's rows on either engine, written one way, so that a test compares the embedded
 // engine's with PostgreSQL's value for value: integers (which PostgreSQL's bigint gives as text)
@@ -9,15 +10,7 @@ const same = (value: unknown): unknown => (value instanceof Uint8Array ? `0x${Bu
 const normal = (rows: Array<Record<string, unknown>>) => rows.map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [key, same(value)])))
 
 /** A table's primary key columns in the embedded spool, comma-separated (both engines' order). */
-export function primaryKey(sqlite: Database, table: string): string {
-  return sqlite
-    .query<{ name: string; pk: number }, []>(`PRAGMA table_info(${table})`)
-    .all()
-    .filter((column) => column.pk > 0)
-    .sort((a, b) => a.pk - b.pk)
-    .map((column) => column.name)
-    .join(', ')
-}
+export const primaryKey = (sqlite: Database, table: string): string => primaryKeyOf(sqlite, table).join(', ')
 
 /** Every row of `table` in the embedded spool. */
 export function sqliteRows(sqlite: Database, table: string): Array<Record<string, unknown>> {

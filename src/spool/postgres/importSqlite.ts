@@ -38,8 +38,8 @@ function columnsOf(sqlite: Database, table: CopiedTable): string[] {
     .map((column) => column.name)
 }
 
-/** A table's primary key columns, the order its rows are read and written in. */
-function keyOf(sqlite: Database, table: CopiedTable): string[] {
+/** A table's primary key columns in the embedded spool, the order its rows are read and written in. */
+export function primaryKeyOf(sqlite: Database, table: string): string[] {
   return sqlite
     .query<{ name: string; pk: number }, []>(`PRAGMA table_info(${table})`)
     .all()
@@ -71,7 +71,7 @@ export async function copySpoolToPostgres(sqlite: Database, db: Transactional, s
       for (const table of COPIED_TABLES) {
         const columns = columnsOf(sqlite, table)
         const perInsert = Math.max(1, Math.floor(maxParameters / columns.length))
-        const read = sqlite.query<Record<string, unknown>, []>(`SELECT ${columns.join(', ')} FROM ${table} ORDER BY ${keyOf(sqlite, table).join(', ')}`)
+        const read = sqlite.query<Record<string, unknown>, []>(`SELECT ${columns.join(', ')} FROM ${table} ORDER BY ${primaryKeyOf(sqlite, table).join(', ')}`)
         let batch: unknown[][] = []
         let copied = 0
         const flush = async () => {
