@@ -9,6 +9,7 @@
 // spread through a table twice their size. The listener runs with its real conventions (a log
 // line per request at the default level, through a buffer into a file) and its per-client limit
 // raised, so the bench measures the work, not the 429s.
+import { sqliteDb } from '../src/spool/engine.ts'
 import type { Hex } from 'viem'
 import { createChain } from '../src/chain/client.ts'
 import { parseConfig } from '../src/config/load.ts'
@@ -54,7 +55,15 @@ function block(number: number): BlockBundle {
       size: q(40_000),
       transactions,
     },
-    receipts: transactions.map((tx) => ({ transactionHash: tx.hash, transactionIndex: tx.transactionIndex, status: '0x1', gasUsed: q(35_000), effectiveGasPrice: q(15e8), contractAddress: null, logs: [] })),
+    receipts: transactions.map((tx) => ({
+      transactionHash: tx.hash,
+      transactionIndex: tx.transactionIndex,
+      status: '0x1',
+      gasUsed: q(35_000),
+      effectiveGasPrice: q(15e8),
+      contractAddress: null,
+      logs: [],
+    })),
     traces: null,
   }
 }
@@ -67,7 +76,11 @@ const statements = prepare(writer)
 const blocks = Math.ceil((ownTransactions * 2) / PER_BLOCK)
 const writing = performance.now()
 for (let first = 0; first < blocks; first += BLOCKS_PER_WRITE) {
-  writeBatch(writer, statements, Array.from({ length: Math.min(BLOCKS_PER_WRITE, blocks - first) }, (_, offset) => block(first + offset)))
+  writeBatch(
+    writer,
+    statements,
+    Array.from({ length: Math.min(BLOCKS_PER_WRITE, blocks - first) }, (_, offset) => block(first + offset)),
+  )
 }
 const writeSeconds = (performance.now() - writing) / 1000
 closeSpool(writer)
@@ -76,7 +89,7 @@ const reader = openReader(path)
 const logs = fileLogger(dir)
 const context = { config, log: logs.log, chain: createChain({ rpcUrl: config.chain.rpc, wsUrl: config.chain.ws, chainId: config.chain.chainId }) }
 // The listener reads the spool through its read-only connection alone; no follower, no node.
-const etherscan = listen(createEtherscanApp(context, { reader } as Spool), 'etherscan', '127.0.0.1', 0, logs.log)
+const etherscan = listen(createEtherscanApp(context, { reader: sqliteDb(reader) } as Spool), 'etherscan', '127.0.0.1', 0, logs.log)
 const txlist = (page: number) => `/api?module=account&action=txlist&address=${ADDRESS}&startblock=0&endblock=99999999&page=${page}&offset=100&sort=desc`
 
 const first = (await (await fetch(`${etherscan.url}${txlist(1)}`)).json()) as { result: Array<{ hash: string; functionName: string }> }

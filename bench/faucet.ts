@@ -50,7 +50,7 @@ try {
   const dataDir = scratchDir('faucet')
   writeFileSync(join(dataDir, MANIFEST_FILE), `${JSON.stringify(dev.manifest, null, 2)}\n`)
   const config = parseConfig(`[data]\ndir = "${dataDir}"\n[faucet]\ntrustedProxyHops = 1\n`, null, { FAUCET_OPERATOR_KEY: DEV_OPERATOR_KEY })
-  const service = listen(createFaucetApp({ config, log: silentLogger, chain }), 'faucet', '127.0.0.1', 0)
+  const service = listen(await createFaucetApp({ config, log: silentLogger, chain }), 'faucet', '127.0.0.1', 0)
   let client = 0
   const drip = async () => {
     const response = await fetch(`${service.url}/drip`, {

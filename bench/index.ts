@@ -7,6 +7,7 @@
 // a second process on /pools, /cl/pool/{address} and /swaps?limit=500, next to a bare Bun.serve
 // in a process of its own returning the same bytes and headers (the ceiling of this machine for
 // that answer), measured in the same run.
+import { sqliteDb } from '../src/spool/engine.ts'
 import { join } from 'node:path'
 import type { Database } from 'bun:sqlite'
 import { createChain } from '../src/chain/client.ts'
@@ -40,7 +41,10 @@ try {
   // Every stream, the explorer's too: they all derive the same spool.
   const streams = createStreams(config)
   const path = join(dir, 'spool.db')
-  const db = openSpool(path, streams.flatMap((stream) => stream.migrations))
+  const db = openSpool(
+    path,
+    streams.flatMap((stream) => stream.migrations),
+  )
   process.stderr.write(`filling a spool with ${BLOCKS} blocks...\n`)
   const contracts = { v2Factory: config.exchange.v2Factory, v3Factory: config.exchange.v3Factory, tokens: [manifest.contracts.DUSD, manifest.contracts.WETH9] }
   const totalLogs = fillSpool(db, contracts, BLOCKS, PAIRS)
@@ -62,7 +66,16 @@ try {
   /** Each route of `routes` on the exchange app over the spool at `spoolPath`, under wrk next to its ceiling. */
   const serve = async (spoolPath: string, routes: (reader: Database) => string[], label = '') => {
     const reader = openReader(spoolPath)
-    const spool: Spool = { path: spoolPath, reader, health: () => emptyHealth(78270), version: () => 0, onHealth: () => () => true, onMeter: () => () => true, fatal: new Promise(() => {}), stop: async () => reader.close() }
+    const spool: Spool = {
+      path: spoolPath,
+      reader: sqliteDb(reader),
+      health: () => emptyHealth(78270),
+      version: () => 0,
+      onHealth: () => () => true,
+      onMeter: () => () => true,
+      fatal: new Promise(() => {}),
+      stop: async () => reader.close(),
+    }
     const exchange = createExchangeApp({ config, log: logs.log, chain }, spool)
     const app = listen(exchange, 'exchange', '127.0.0.1', 0, logs.log)
     const rows: string[][] = []
@@ -91,32 +104,25 @@ try {
   // /pools at size: a spool of MANY_PAIRS pairs, derived by the same streams.
   process.stderr.write(`filling a spool with ${MANY_PAIRS} pairs...\n`)
   const manyPath = join(dir, 'pairs.db')
-  const many = openSpool(manyPath, streams.flatMap((stream) => stream.migrations))
+  const many = openSpool(
+    manyPath,
+    streams.flatMap((stream) => stream.migrations),
+  )
   fillSpool(many, contracts, 100, MANY_PAIRS)
   for (const stream of streams) while (!runPass(many, stream, 99).caughtUp);
   many.close()
   serving.push(...(await serve(manyPath, () => ['/pools'], ` (${fmt.count(MANY_PAIRS)} pairs)`)))
 
-  printTable(
-    `derivation: ${BLOCKS} blocks, ${fmt.count(totalLogs)} logs (exchange events and unrelated transfers); passes of 5000 logs`,
-    DERIVATION_COLUMNS,
-    derivation,
-    [
-      `history of versioned rows kept from block ${historyFrom} on, as the follower keeps it (spool.maxReorgDepth ${config.spool.maxReorgDepth})`,
-      "ceiling: reading the stream's logs (its passes with nothing applied) plus writing the rows it wrote by a plain loop of prepared inserts into its emptied tables",
-      'each stream derived on a fresh copy of the spool three times, the best run counted',
-    ],
-  )
-  printTable(
-    `serving: wrk from a second process, ${CONNECTIONS} connections for ${SECONDS} s`,
-    ['route', 'bytes', 'handler µs', ...HTTP_COLUMNS],
-    serving,
-    [
-      'ceiling: a bare Bun.serve in its own process returning the same bytes and headers, loaded the same way in the same run',
-      `the app logs at info, a line per request through a buffer into a file: ${fmt.count(logs.lines())} lines`,
-      'each route and its ceiling loaded three times in turn, the best run of each counted',
-    ],
-  )
+  printTable(`derivation: ${BLOCKS} blocks, ${fmt.count(totalLogs)} logs (exchange events and unrelated transfers); passes of 5000 logs`, DERIVATION_COLUMNS, derivation, [
+    `history of versioned rows kept from block ${historyFrom} on, as the follower keeps it (spool.maxReorgDepth ${config.spool.maxReorgDepth})`,
+    "ceiling: reading the stream's logs (its passes with nothing applied) plus writing the rows it wrote by a plain loop of prepared inserts into its emptied tables",
+    'each stream derived on a fresh copy of the spool three times, the best run counted',
+  ])
+  printTable(`serving: wrk from a second process, ${CONNECTIONS} connections for ${SECONDS} s`, ['route', 'bytes', 'handler µs', ...HTTP_COLUMNS], serving, [
+    'ceiling: a bare Bun.serve in its own process returning the same bytes and headers, loaded the same way in the same run',
+    `the app logs at info, a line per request through a buffer into a file: ${fmt.count(logs.lines())} lines`,
+    'each route and its ceiling loaded three times in turn, the best run of each counted',
+  ])
 } finally {
   await dev.stop()
 }

@@ -75,7 +75,19 @@ function logsOf(n: number, hash: Hex, index: number): RawLog[] {
 function block(number: number): BlockBundle {
   const transactions = Array.from({ length: PER_BLOCK }, (_, index): RawTx => {
     const n = number * PER_BLOCK + index
-    return { hash: word(n + 1), from: word(0xc0ffee, 40), to: LAUNCHER, value: q(0), nonce: q(n), type: '0x2', gas: q(3_000_000), maxFeePerGas: q(2e9), maxPriorityFeePerGas: q(1e9), input: '0x', transactionIndex: q(index) }
+    return {
+      hash: word(n + 1),
+      from: word(0xc0ffee, 40),
+      to: LAUNCHER,
+      value: q(0),
+      nonce: q(n),
+      type: '0x2',
+      gas: q(3_000_000),
+      maxFeePerGas: q(2e9),
+      maxPriorityFeePerGas: q(1e9),
+      input: '0x',
+      transactionIndex: q(index),
+    }
   })
   return {
     block: {
@@ -122,7 +134,11 @@ const statements = prepare(writer)
 const blocks = Math.ceil(tokens / PER_BLOCK)
 const writing = performance.now()
 for (let first = 0; first < blocks; first += BLOCKS_PER_WRITE) {
-  writeBatch(writer, statements, Array.from({ length: Math.min(BLOCKS_PER_WRITE, blocks - first) }, (_, offset) => block(first + offset)))
+  writeBatch(
+    writer,
+    statements,
+    Array.from({ length: Math.min(BLOCKS_PER_WRITE, blocks - first) }, (_, offset) => block(first + offset)),
+  )
 }
 const writeSeconds = (performance.now() - writing) / 1000
 closeSpool(writer)
@@ -139,21 +155,21 @@ const search = (text: string) => `/api/search?q=${encodeURIComponent(text)}`
 // The first answer builds the indexes: timed apart from the load.
 const building = performance.now()
 const built = await pollUntil(
-  async () => (await (await fetch(`${explorer.url}${search('contract 9999')}`)).json()) as { go: string | null },
+  async () => (await (await fetch(`${explorer.url}${await search('contract 9999')}`)).json()) as { go: string | null },
   (answer) => answer.go !== null,
   { timeoutMs: 120_000, intervalMs: 100 },
 )
-if (!built.met) throw new Error('the registry\'s tags never reached the search')
+if (!built.met) throw new Error("the registry's tags never reached the search")
 const buildSeconds = (performance.now() - building) / 1000
 
 const cases: Array<[string, string]> = [
-  ['one letter (the widest prefix)', search('t')],
-  ['a launched symbol, exact', search(symbolOf(77_777))],
-  ['a token name prefix', search('token 4242')],
-  ['a .bx name, exact', search('name-31337')],
-  ['a pair', search(`${symbolOf(5)}/WETH`)],
-  ['a tag label prefix', search('contract 12')],
-  ['a transaction hash', search(word(12_345))],
+  ['one letter (the widest prefix)', await search('t')],
+  ['a launched symbol, exact', await search(symbolOf(77_777))],
+  ['a token name prefix', await search('token 4242')],
+  ['a .bx name, exact', await search('name-31337')],
+  ['a pair', await search(`${symbolOf(5)}/WETH`)],
+  ['a tag label prefix', await search('contract 12')],
+  ['a transaction hash', await search(word(12_345))],
 ]
 for (const [what, query] of cases) {
   const answer = (await (await fetch(`${explorer.url}${query}`)).json()) as { results: unknown[] }

@@ -55,7 +55,10 @@ function plainInsertLoop(from: Database, path: string, withIndexes = false): { s
       const indexes = from.query<{ sql: string }, [string]>("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL").all(table)
       for (const index of indexes) plain.run(index.sql)
     }
-    const columns = from.query<{ name: string }, []>(`PRAGMA table_info(${table})`).all().map((column) => column.name)
+    const columns = from
+      .query<{ name: string }, []>(`PRAGMA table_info(${table})`)
+      .all()
+      .map((column) => column.name)
     rows.set(table, from.query(`SELECT ${byBlock[table]} AS block, ${columns.join(', ')} FROM ${table} ORDER BY ${order[table]}`).values() as SQLQueryBindings[][])
     inserts.set(table, plain.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`))
   }
@@ -159,9 +162,9 @@ try {
   const spool = await startSpool(config, spoolWiring(config), silentLogger, { fresh: true })
   while (spool.health().spoolHeadBlock !== head) await Bun.sleep(5)
   const seconds = (performance.now() - started) / 1000
-  const count = (sql: string) => spool.reader.query<{ n: number }, []>(sql).get()!.n
-  const logs = count('SELECT count(*) AS n FROM logs')
-  const txs = count('SELECT count(*) AS n FROM txs')
+  const count = async (sql: string) => (await spool.reader.get<{ n: number }>(sql))!.n
+  const logs = await count('SELECT count(*) AS n FROM logs')
+  const txs = await count('SELECT count(*) AS n FROM txs')
   await spool.stop()
   const checkpoint = new Database(join(dir, 'spool.db'))
   checkpoint.run('PRAGMA wal_checkpoint(TRUNCATE)')
@@ -172,27 +175,31 @@ try {
 
   const perSecond = (count: number, seconds: number) => fmt.count(count / seconds)
   const share = (part: number, whole: number) => `${((part / whole) * 100).toFixed(1)} %`
-  printTable(`spool bench: ${blocks} blocks of ${transfersPerBlock} transfers and ${swapsPerBlock} swaps on the seeded dev chain`, ['measure', 'value'], [
-    ['blocks (whole chain)', String(head + 1)],
-    ['transactions', String(txs)],
-    ['logs', String(logs)],
-    ['node only: fetch, blocks/s (ceiling of the node)', perSecond(head + 1, fetchSeconds)],
-    ['SQLite only: spool write path, transactions/s', perSecond(txs, writeSeconds)],
-    ['SQLite only: spool write path, logs/s', perSecond(logs, writeSeconds)],
-    ['SQLite only: plain insert loop of the same rows without secondary indexes, transactions/s (ceiling)', perSecond(txs, plain.seconds)],
-    ['spool write path as a share of the plain loop', share(plain.seconds, writeSeconds)],
-    ["SQLite only: the same plain loop into the spool's own tables, UNIQUE and secondary indexes included, transactions/s", perSecond(txs, indexed)],
-    ['spool write path as a share of that loop (the rest: the node JSON turned into rows)', share(indexed, writeSeconds)],
-    ['spool end to end, s', seconds.toFixed(2)],
-    ['spool end to end, blocks/s', perSecond(head + 1, seconds)],
-    ['spool end to end, transactions/s', perSecond(txs, seconds)],
-    ['spool end to end, logs/s', perSecond(logs, seconds)],
-    ['spool end to end as a share of the node fetch', share(fetchSeconds, seconds)],
-    ['bytes per log, logs table and its indexes', (logsBytes / logs).toFixed(0)],
-    ['bytes per log, whole file (blocks, txs, traces too)', (bytes / logs).toFixed(0)],
-    ['bytes per transaction, whole file', (bytes / txs).toFixed(0)],
-    ['bytes per transaction of the call traces', (plain.traceBytes / txs).toFixed(0)],
-  ])
+  printTable(
+    `spool bench: ${blocks} blocks of ${transfersPerBlock} transfers and ${swapsPerBlock} swaps on the seeded dev chain`,
+    ['measure', 'value'],
+    [
+      ['blocks (whole chain)', String(head + 1)],
+      ['transactions', String(txs)],
+      ['logs', String(logs)],
+      ['node only: fetch, blocks/s (ceiling of the node)', perSecond(head + 1, fetchSeconds)],
+      ['SQLite only: spool write path, transactions/s', perSecond(txs, writeSeconds)],
+      ['SQLite only: spool write path, logs/s', perSecond(logs, writeSeconds)],
+      ['SQLite only: plain insert loop of the same rows without secondary indexes, transactions/s (ceiling)', perSecond(txs, plain.seconds)],
+      ['spool write path as a share of the plain loop', share(plain.seconds, writeSeconds)],
+      ["SQLite only: the same plain loop into the spool's own tables, UNIQUE and secondary indexes included, transactions/s", perSecond(txs, indexed)],
+      ['spool write path as a share of that loop (the rest: the node JSON turned into rows)', share(indexed, writeSeconds)],
+      ['spool end to end, s', seconds.toFixed(2)],
+      ['spool end to end, blocks/s', perSecond(head + 1, seconds)],
+      ['spool end to end, transactions/s', perSecond(txs, seconds)],
+      ['spool end to end, logs/s', perSecond(logs, seconds)],
+      ['spool end to end as a share of the node fetch', share(fetchSeconds, seconds)],
+      ['bytes per log, logs table and its indexes', (logsBytes / logs).toFixed(0)],
+      ['bytes per log, whole file (blocks, txs, traces too)', (bytes / logs).toFixed(0)],
+      ['bytes per transaction, whole file', (bytes / txs).toFixed(0)],
+      ['bytes per transaction of the call traces', (plain.traceBytes / txs).toFixed(0)],
+    ],
+  )
 } finally {
   await chain.stop()
 }

@@ -1,3 +1,4 @@
+import { sqliteDb } from '../src/spool/engine.ts'
 import { beforeAll, expect, test } from 'bun:test'
 import { Database } from 'bun:sqlite'
 import { existsSync, readFileSync } from 'node:fs'
@@ -103,7 +104,7 @@ test("the binary's stack dev verifies the stack's own contracts with the sources
     const said = stack.lines.find((line) => line.msg === "the stack's own contracts verified")
     expect(said?.contracts).toBe(26)
     const db = new Database(join(dir, 'data', SPOOL_FILE), { readonly: true })
-    const faucet = verifiedContract(db, predictedAddresses().Faucet)
+    const faucet = await verifiedContract(sqliteDb(db), predictedAddresses().Faucet)
     db.close()
     expect(faucet?.match).toBe('exact_match')
     expect(faucet?.details.sources['Faucet.sol']).toBe(readFileSync(join(ROOT, 'contracts/Faucet.sol'), 'utf8'))

@@ -16,12 +16,27 @@ const ROOT_WIRING = ['src/main.ts', 'src/cli', 'src/services.ts', 'src/streams.t
  * the stream kit (a stream's definition, tables, versioned state and migrations). The rest (how
  * rows are keyed and packed, the follower, the writer, the store) is the spool's own.
  */
-const SPOOL_SURFACE = ['src/spool/spool.ts', 'src/spool/health.ts', 'src/spool/read.ts', 'src/spool/read', 'src/spool/kit', 'src/spool/streams.ts', 'src/spool/migrations.ts', 'src/spool/verified.ts']
+const SPOOL_SURFACE = [
+  'src/spool/spool.ts',
+  'src/spool/health.ts',
+  'src/spool/read.ts',
+  'src/spool/engine.ts',
+  'src/spool/read',
+  'src/spool/kit',
+  'src/spool/streams.ts',
+  'src/spool/migrations.ts',
+  'src/spool/verified.ts',
+]
 
 type Rule = { name: string; files: string; forbid: string[]; except?: string[]; of?: 'code' | 'tests' }
 
 export const RULES: Rule[] = [
-  ...SERVICES.map((service): Rule => ({ name: `${service} imports no other service and no dev chain`, files: service, forbid: [...SERVICES.filter((other) => other !== service), 'src/devnet'], of: 'code' })),
+  ...SERVICES.map((service): Rule => ({
+    name: `${service} imports no other service and no dev chain`,
+    files: service,
+    forbid: [...SERVICES.filter((other) => other !== service), 'src/devnet'],
+    of: 'code',
+  })),
   // A service's tests may start the dev chain, but test it alone.
   ...SERVICES.map((service): Rule => ({ name: `the tests of ${service} import no other service`, files: service, forbid: SERVICES.filter((other) => other !== service), of: 'tests' })),
   ...SERVICES.map((service): Rule => ({ name: `${service} reads the spool through its read API and stream kit only`, files: service, forbid: ['src/spool'], except: SPOOL_SURFACE, of: 'code' })),
@@ -42,7 +57,11 @@ export const RULES: Rule[] = [
   { name: 'no file imports a test file (its tests would run twice)', files: '', forbid: ['*.test.ts'] },
   { name: 'the answer shapes stand on nothing of the stack', files: 'src/answers', forbid: ['src/'] },
   { name: 'the contract book imports no service and no wiring', files: 'src/contracts', forbid: [...SERVICES, ...ROOT_WIRING, 'src/devnet', 'src/http', 'src/registry'] },
-  { name: 'the decoder imports no service, no spool, no node and no wiring', files: 'src/decode', forbid: [...SERVICES, ...ROOT_WIRING, 'src/spool', 'src/chain', 'src/devnet', 'src/http', 'src/registry', 'src/config'] },
+  {
+    name: 'the decoder imports no service, no spool, no node and no wiring',
+    files: 'src/decode',
+    forbid: [...SERVICES, ...ROOT_WIRING, 'src/spool', 'src/chain', 'src/devnet', 'src/http', 'src/registry', 'src/config'],
+  },
 ]
 
 /** The answers' shapes are shared by a service and the pages of another: types only, nothing that runs. */
@@ -61,8 +80,7 @@ export const isTest = (file: string) => TEST.test(file) || file.startsWith('test
 
 /** Every import that breaks a rule, as `file imports target (rule)`. */
 export function violations(graph: ImportGraph, rules: Rule[] = RULES): string[] {
-  const within = (path: string, place: string) =>
-    place === '' || path === place || path.startsWith(place.endsWith('/') ? place : `${place}/`) || (place === '*.test.ts' && TEST.test(path))
+  const within = (path: string, place: string) => place === '' || path === place || path.startsWith(place.endsWith('/') ? place : `${place}/`) || (place === '*.test.ts' && TEST.test(path))
   const found: string[] = []
   for (const { file, imports } of graph) {
     for (const rule of rules) {
@@ -137,7 +155,10 @@ describe('the layers of docs/architecture.md', () => {
     // A service uses the spool's handle, read API and stream kit; its tests may start the dev
     // chain and open a spool; tests use the helpers; the helpers use their fixtures.
     const allowed: ImportGraph = [
-      { file: 'src/explorer/stream.ts', imports: ['src/spool/read/transactions.ts', 'src/spool/kit/tables.ts', 'src/spool/streams.ts', 'src/spool/migrations.ts', 'src/spool/spool.ts', 'src/spool/health.ts'] },
+      {
+        file: 'src/explorer/stream.ts',
+        imports: ['src/spool/read/transactions.ts', 'src/spool/kit/tables.ts', 'src/spool/streams.ts', 'src/spool/migrations.ts', 'src/spool/spool.ts', 'src/spool/health.ts'],
+      },
       { file: 'src/explorer/names.test.ts', imports: ['src/devnet/deploy.ts', 'src/spool/db.ts'] },
       { file: 'tests/explorer/tally.test.ts', imports: ['tests/helpers/tally.ts', 'tests/spool/helpers.ts', 'src/spool/store.ts'] },
       { file: 'tests/helpers/devChain.ts', imports: ['tests/fixtures/hardhat/hardhat.config.cjs', 'src/devnet/devnet.ts'] },
@@ -146,7 +167,12 @@ describe('the layers of docs/architecture.md', () => {
     ]
     expect(violations(allowed)).toEqual([])
     // The answers' shapes are below every service: the index that gives them and the pages that read them.
-    expect(violations([{ file: 'src/explorer/web/pages/exchange/shared.tsx', imports: ['src/answers/exchange.ts'] }, { file: 'src/exchange/read/v2.ts', imports: ['src/answers/exchange.ts'] }])).toEqual([])
+    expect(
+      violations([
+        { file: 'src/explorer/web/pages/exchange/shared.tsx', imports: ['src/answers/exchange.ts'] },
+        { file: 'src/exchange/read/v2.ts', imports: ['src/answers/exchange.ts'] },
+      ]),
+    ).toEqual([])
   })
 
   test('the answer shapes are types only', () => {
@@ -154,7 +180,10 @@ describe('the layers of docs/architecture.md', () => {
     expect(files).toContain('exchange.ts')
     for (const name of files) expect({ name, runs: runsSomething(readFileSync(join(ROOT, 'src/answers', name), 'utf8')) }).toEqual({ name, runs: [] })
     expect(runsSomething("// a note\nexport type A = {\n  a: string\n}\nimport type { B } from './b.ts'\n")).toEqual([])
-    expect(runsSomething("export type A = string\nexport const limit = 5\nexport function f() {}\nimport { x } from './x.ts'\n")).toEqual(['export const limit = 5', 'export function f() {}', "import { x } from './x.ts'"])
+    expect(runsSomething("export type A = string\nexport const limit = 5\nexport function f() {}\nimport { x } from './x.ts'\n")).toEqual([
+      'export const limit = 5',
+      'export function f() {}',
+      "import { x } from './x.ts'",
+    ])
   })
-
 })

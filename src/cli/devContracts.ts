@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite'
+import type { SpoolDb } from '../spool/engine.ts'
 import type { Chain } from '../chain/client.ts'
 import type { Config } from '../config/load.ts'
 import { createArtifactIndex } from '../contracts/artifacts.ts'
@@ -30,6 +30,6 @@ export async function verifyOwnContracts(devnet: Devnet, spool: Spool, chainId: 
 }
 
 /** The contract book of `stack dev`: the spool's verifications, the node, and the local build artifacts of `dev.artifacts`. */
-export function devContractBook(config: Config, reader: Database, chain: Chain): ContractBook {
+export function devContractBook(config: Config, reader: SpoolDb, chain: Chain): ContractBook {
   return createContractBook(reader, { chain, artifacts: createArtifactIndex(config.devArtifacts) })
 }

@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite'
+import type { SpoolDb } from '../spool/engine.ts'
 import type { Abi, Address, Hex } from 'viem'
 import { createCache, type Clock } from '../cache.ts'
 import { fromChain, type Chain } from '../chain/client.ts'
@@ -84,7 +84,7 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/
  * with local artifacts, contracts that match one. An unreachable node leaves only what the
  * spool says.
  */
-export function createContractBook(reader: Database, options: ContractBookOptions = {}): ContractBook & Required<Pick<ContractBook, 'proxyOf'>> {
+export function createContractBook(reader: SpoolDb, options: ContractBookOptions = {}): ContractBook & Required<Pick<ContractBook, 'proxyOf'>> {
   const { chain, artifacts = null, clock } = options
   // Per address: its code (bare hex), and its masked hashes by the set of immutable references they masked.
   const codes = createCache<string, { code: string; hashes: Map<string, Hex> }>({
@@ -106,13 +106,13 @@ export function createContractBook(reader: Database, options: ContractBookOption
     return code === '' ? null : entry
   }
 
-  function similar(entry: { code: string; hashes: Map<string, Hex> }): KnownBy | null {
-    for (const { codeHash, immutableReferences } of verifiedCodeShapes(reader)) {
+  async function similar(entry: { code: string; hashes: Map<string, Hex> }): Promise<KnownBy | null> {
+    for (const { codeHash, immutableReferences } of await verifiedCodeShapes(reader)) {
       const key = JSON.stringify(immutableReferences)
       let hash = entry.hashes.get(key)
       if (!hash) entry.hashes.set(key, (hash = maskedRuntimeHash(entry.code, { immutableReferences })))
       if (hash !== codeHash) continue
-      const verification = verifiedByCodeHash(reader, codeHash)
+      const verification = await verifiedByCodeHash(reader, codeHash)
       if (verification) return { kind: 'similar', match: verification.match, via: verification.address, verification }
     }
     return null
@@ -120,14 +120,14 @@ export function createContractBook(reader: Database, options: ContractBookOption
 
   async function lookup(address: string, depth: number): Promise<KnownContract | null> {
     if (!ADDRESS.test(address)) return null
-    const own = verifiedContract(reader, address)
+    const own = await verifiedContract(reader, address)
     let known: Omit<KnownContract, 'proxy'> | null = own
       ? { address: checksum(address), name: own.name, abi: own.details.abi as Abi, by: { kind: 'verified', match: own.match, verification: own } }
       : null
     if (!known) {
       const entry = await unlessUnreachable(() => codeOf(address), null)
       if (!entry) return null
-      const by = similar(entry)
+      const by = await similar(entry)
       if (by && by.kind === 'similar') known = { address: checksum(address), name: by.verification.name, abi: by.verification.details.abi as Abi, by }
       const found = by ? null : artifacts?.match(entry.code)
       if (found) known = { address: checksum(address), name: found.name, abi: found.abi, by: { kind: 'artifact', match: found.match, path: found.path, sources: found.sources } }
@@ -138,7 +138,7 @@ export function createContractBook(reader: Database, options: ContractBookOption
 
   async function proxyAt(address: string, depth: number): Promise<ProxyInfo | null> {
     if (depth >= MAX_PROXY_DEPTH || !ADDRESS.test(address)) return null
-    const recorded = verifiedProxy(reader, address)
+    const recorded = await verifiedProxy(reader, address)
     const detected = await unlessUnreachable(() => detect(address), null)
     const implementation = detected?.implementation ?? recorded?.implementation
     if (!implementation) return null

@@ -74,7 +74,7 @@ export function createEtherscanApp(context: ServiceContext, spool: Spool) {
   }
   return new Elysia({ nativeStaticResponse: false })
     .use(shared.plugin)
-    .get('/health', () => ({ ...health('etherscan'), spoolHeadBlock: spoolHead(spool.reader), verifiedContracts: verifiedCount(spool.reader) }))
+    .get('/health', async () => ({ ...health('etherscan'), spoolHeadBlock: await spoolHead(spool.reader), verifiedContracts: await verifiedCount(spool.reader) }))
     .use(apiRoutes(dispatcher(modules)))
     .use(sourcifyRoutes({ chainId: config.chain.chainId, reader: spool.reader, jobs, verifications, log }))
     .onStop(() => {

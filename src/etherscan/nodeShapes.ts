@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite'
+import type { SpoolDb } from '../spool/engine.ts'
 import { logsBloom } from '../eth/bloom.ts'
 import { blockByNumber, blockTxs, txLogs, txsInFull, type Block, type TxInBlock } from '../spool/read.ts'
 import { lower, quantityHex } from './rows.ts'
@@ -31,16 +31,16 @@ export function txShape(tx: TxInBlock, chainId: number) {
 }
 
 /** The transaction with this spool id in the node's shape, or null. */
-export function txShapeById(db: Database, id: number, chainId: number) {
-  const [tx] = txsInFull(db, [id])
+export async function txShapeById(db: SpoolDb, id: number, chainId: number) {
+  const [tx] = await txsInFull(db, [id])
   return tx ? txShape(tx, chainId) : null
 }
 
 /** A receipt as eth_getTransactionReceipt gives it, with the node's log indexes. */
-export function receiptShape(db: Database, id: number) {
-  const [tx] = txsInFull(db, [id])
+export async function receiptShape(db: SpoolDb, id: number) {
+  const [tx] = await txsInFull(db, [id])
   if (!tx) return null
-  const logs = txLogs(db, id)
+  const logs = await txLogs(db, id)
   const topicsOf = (log: (typeof logs)[number]) => [log.topic0, log.topic1, log.topic2, log.topic3].filter((topic) => topic !== null)
   return {
     blockHash: lower(tx.blockHash),
@@ -71,11 +71,11 @@ export function receiptShape(db: Database, id: number) {
 }
 
 /** A block as eth_getBlockByNumber gives it: its transactions' hashes, or with `full` the transactions. */
-export function blockShape(db: Database, number: number, full: boolean, chainId: number) {
-  const block: Block | null = blockByNumber(db, number)
+export async function blockShape(db: SpoolDb, number: number, full: boolean, chainId: number) {
+  const block: Block | null = await blockByNumber(db, number)
   if (!block) return null
-  const ids = blockTxs(db, number, { limit: MAX_TXS_OF_BLOCK }).map((tx) => tx.id)
-  const txs = txsInFull(db, ids)
+  const ids = (await blockTxs(db, number, { limit: MAX_TXS_OF_BLOCK })).map((tx) => tx.id)
+  const txs = await txsInFull(db, ids)
   return {
     baseFeePerGas: block.baseFee !== null ? quantityHex(block.baseFee) : undefined,
     gasLimit: quantityHex(block.gasLimit),
@@ -90,4 +90,3 @@ export function blockShape(db: Database, number: number, full: boolean, chainId:
     uncles: [],
   }
 }
-

@@ -76,16 +76,24 @@ export function createVerifications(options: VerificationsOptions) {
   /** The creation of `address` once the spool holds it; null when it does not within the wait. */
   const waitForCreation = async (address: Address) => {
     const key = blob(addressKey(address))
-    const polled = await pollUntil(() => creationOf(spool.reader, key), (creation) => creation !== null, { timeoutMs: creationWaitMs, intervalMs: 250 })
+    const polled = await pollUntil(
+      async () => await creationOf(spool.reader, key),
+      (creation) => creation !== null,
+      { timeoutMs: creationWaitMs, intervalMs: 250 },
+    )
     return polled.value
   }
 
   const run = async (job: Job, request: VerificationRequest) => {
     const creation = await waitForCreation(request.address)
     if (!creation) {
-      const head = spoolHead(spool.reader)
+      const head = await spoolHead(spool.reader)
       const held = head === null ? 'holds no block yet' : `holds the chain to block ${head}`
-      return fail(job, `the spool has not reached the creation of ${request.address} yet (it follows the chain behind the node, and ${held}); try again once it has`, 'onchain_creation_bytecode_not_available')
+      return fail(
+        job,
+        `the spool has not reached the creation of ${request.address} yet (it follows the chain behind the node, and ${held}); try again once it has`,
+        'onchain_creation_bytecode_not_available',
+      )
     }
     if (request.creationTransactionHash && request.creationTransactionHash.toLowerCase() !== hex(creation.txHash)) {
       return fail(job, `${request.address} was created by ${hex(creation.txHash)}, not by ${request.creationTransactionHash}`, 'cannot_fetch_bytecode')
@@ -106,7 +114,7 @@ export function createVerifications(options: VerificationsOptions) {
     if (given !== '' && given !== constructorArguments) {
       return fail(job, `the constructor arguments given (${given.slice(0, 64)}) are not those of the creation (${constructorArguments.slice(0, 64)})`)
     }
-    const earlier = verifiedContract(spool.reader, request.address)
+    const earlier = await verifiedContract(spool.reader, request.address)
     if (earlier && !better(result.match, result.creationMatch, earlier)) {
       return fail(job, 'Contract source code already verified', 'already_verified')
     }
@@ -136,7 +144,15 @@ export function createVerifications(options: VerificationsOptions) {
       },
     })
     if (!recorded) return fail(job, `the block of ${request.address}'s creation is no longer on the chain (a reorganisation took it back)`)
-    jobs.finish(job, { state: 'pass', match: recorded.match, creationMatch: recorded.creationMatch, runtimeMatch: recorded.runtimeMatch, matchId: recorded.id, verifiedAt: recorded.verifiedAt, message: 'Pass - Verified' })
+    jobs.finish(job, {
+      state: 'pass',
+      match: recorded.match,
+      creationMatch: recorded.creationMatch,
+      runtimeMatch: recorded.runtimeMatch,
+      matchId: recorded.id,
+      verifiedAt: recorded.verifiedAt,
+      message: 'Pass - Verified',
+    })
   }
 
   const fail = (job: Job, message: string, code = FAIL) => jobs.finish(job, { state: 'fail', code, message })
@@ -155,9 +171,11 @@ export function createVerifications(options: VerificationsOptions) {
      * compile (already verified, no code, a full queue, a verification of the address running).
      */
     async submit(request: VerificationRequest): Promise<Job> {
-      const earlier = verifiedContract(spool.reader, request.address)
+      const earlier = await verifiedContract(spool.reader, request.address)
       if (earlier && (request.origin === 'etherscan' || (earlier.creationMatch === 'exact_match' && earlier.runtimeMatch === 'exact_match'))) {
-        throw new AlreadyVerifiedError(request.origin === 'etherscan' ? 'Contract source code already verified' : `Contract ${request.address} is already verified with runtimeMatch and creationMatch both being exact matches.`)
+        throw new AlreadyVerifiedError(
+          request.origin === 'etherscan' ? 'Contract source code already verified' : `Contract ${request.address} is already verified with runtimeMatch and creationMatch both being exact matches.`,
+        )
       }
       if (request.origin === 'sourcify' && jobs.pendingFor('contract', request.address)) {
         throw new DuplicateVerificationError(`Contract ${request.address} is already being verified`)

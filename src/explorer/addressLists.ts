@@ -22,12 +22,12 @@ export function direction(address: string, from: string | null, to: string | nul
 }
 
 /** Every block the spool holds, or none while it holds none. */
-export const wholeChain = (explorer: Explorer): BlockRange => ({ first: 0, last: spoolHead(explorer.db) ?? -1 })
+export const wholeChain = async (explorer: Explorer): Promise<BlockRange> => ({ first: 0, last: (await spoolHead(explorer.db)) ?? -1 })
 
 /** A page of the transactions `address` sent, received or created a contract with, newest first, each with its direction. */
 export async function transactionRows(explorer: Explorer, address: Address, range: BlockRange, page: Page) {
-  const ids = addressTxIds(explorer.db, blob(address), range, { ...page, newestFirst: true })
-  const txs = txsByIds(explorer.db, ids)
+  const ids = await addressTxIds(explorer.db, blob(address), range, { ...page, newestFirst: true })
+  const txs = await txsByIds(explorer.db, ids)
   const nameMethod = await explorer.known.namer(txs.map((tx) => tx.to))
   return txs.map((tx) => {
     const row = txSummary(tx, explorer.registry, nameMethod)
@@ -39,7 +39,7 @@ export async function transactionRows(explorer: Explorer, address: Address, rang
 /** A page of the ERC-20 (`fungible`) or NFT transfers from or to `address`, newest first, ERC-20s with their symbol and decimals. */
 export async function transferRows(explorer: Explorer, address: Address, fungible: boolean, range: BlockRange, page: Page) {
   const { db, registry, probes } = explorer
-  const transfers = addressTransfers(db, blob(address), fungible, page, range)
+  const transfers = await addressTransfers(db, blob(address), fungible, page, range)
   const unlisted = [...new Set(transfers.map((transfer) => checksum(transfer.token)))].filter((token) => !registry.token(token))
   const probed = fungible ? await probes.probe(unlisted, TOKEN_META_AGE_MS) : new Map()
   const meta = tokenMetaOf(registry, probed)
@@ -60,15 +60,15 @@ export const INTERNAL_WINDOW = 10_000
  * self-destructed) `address` made or received, newest first: the spool's internal_calls index
  * gives the transactions, their stored call trees the calls.
  */
-export function internalRows(explorer: Explorer, address: Address, page: Page) {
+export async function internalRows(explorer: Explorer, address: Address, page: Page) {
   const { db } = explorer
   if (page.offset >= INTERNAL_WINDOW) return []
   const wanted = Math.min(page.offset + page.limit, INTERNAL_WINDOW)
   // Every transaction holds at least one of the address's calls: `wanted` transactions hold the page.
-  const ids = internalCallTxIds(db, blob(address), wholeChain(explorer), wanted, true)
+  const ids = await internalCallTxIds(db, blob(address), await wholeChain(explorer), wanted, true)
   const rows = []
-  for (const tx of txsInFull(db, ids)) {
-    const trace = txTrace(db, tx.id)
+  for (const tx of await txsInFull(db, ids)) {
+    const trace = await txTrace(db, tx.id)
     if (!trace) continue
     const calls = internalCallsOf(trace, address).reverse()
     for (const { frame, traceId } of calls) {

@@ -42,13 +42,10 @@ export function createExplorerApp(context: ServiceContext, spool: Spool, timings
   const explorer = createExplorer(context, spool, registry, timings)
   const metrics = new ServiceMetrics('explorer', context.sharedMetrics)
   const pages = pageRoutes(context.peers, { id: config.chain.chainId, rpc: publicRpc(config.chain.rpc) }, () => {
-    // The shell never fails for want of the clock: without it, the script reads the stats itself.
-    try {
-      const clock = explorer.stats.stats().miniBlockHeadTimestamp_us
-      return typeof clock === 'number' ? clock : null
-    } catch {
-      return null
-    }
+    // The stats the background tick computed last (at most a second old): without them, the
+    // script reads the stats itself.
+    const clock = explorer.stats.latest()?.miniBlockHeadTimestamp_us
+    return typeof clock === 'number' ? clock : null
   })
   registerExplorerMetrics(metrics, explorer.live)
   const shared = conventions({
@@ -88,11 +85,5 @@ export function createExplorerApp(context: ServiceContext, spool: Spool, timings
     .use(searchRoutes(explorer))
   // Without a forwarding header the conventions' client is the socket's peer (see fromThisMachine).
   const local = (request: Request) => fromThisMachine(request.headers, shared.client(request), host)
-  return new Elysia({ nativeStaticResponse: false })
-    .use(shared.plugin)
-    .use(pages.app)
-    .use(exchangeProxy(context.peers))
-    .use(exportRoutes(explorer))
-    .use(operatorRoutes(explorer, local))
-    .use(api)
+  return new Elysia({ nativeStaticResponse: false }).use(shared.plugin).use(pages.app).use(exchangeProxy(context.peers)).use(exportRoutes(explorer)).use(operatorRoutes(explorer, local)).use(api)
 }

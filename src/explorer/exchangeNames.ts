@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite'
+import type { SpoolDb } from '../spool/engine.ts'
 import { toEventSelector, type Address } from 'viem'
 import { addressKey, checksum } from '../eth/address.ts'
 import { blob } from '../eth/bytes.ts'
@@ -30,7 +30,9 @@ export type ExchangePool = { address: Address; kind: 'v2' | 'v3'; token0: Addres
 /** The fee of a pool as a percentage: 3000 → "0.3%", 500 → "0.05%", 10000 → "1%"; integers only. */
 export function feePercent(fee: number): string {
   const whole = Math.floor(fee / 10_000)
-  const fraction = String(fee % 10_000).padStart(4, '0').replace(/0+$/, '')
+  const fraction = String(fee % 10_000)
+    .padStart(4, '0')
+    .replace(/0+$/, '')
   return `${whole}${fraction ? `.${fraction}` : ''}%`
 }
 
@@ -47,26 +49,35 @@ export class ExchangeNames {
   private readHead: number | null = null
 
   constructor(
-    private readonly db: Database,
+    private readonly db: SpoolDb,
     private readonly factories: { v2: Address | null; v3: Address | null; weth: Address | null },
     private readonly maxAgeMs: number,
     private readonly now: () => number = () => performance.now(),
   ) {}
 
+  /**
+   * The names brought up to the spool's head (read again when it moved, or once the age is out):
+   * a request awaits this once, then asks what it needs of them.
+   */
+  async current(): Promise<this> {
+    const head = await spoolHead(this.db)
+    if (head !== this.readHead || this.now() - this.readAt >= this.maxAgeMs) await this.read(head)
+    return this
+  }
+
   /** The pair or pool at `address`, or null. */
   pool(address: string): ExchangePool | null {
-    return this.current().get(addressKey(address)) ?? null
+    return this.pools.get(addressKey(address)) ?? null
   }
 
   /** The pairs and pools that trade `token`, oldest first. */
   poolsOf(token: string): ExchangePool[] {
-    this.current()
     return this.byToken.get(addressKey(token)) ?? []
   }
 
   /** Every pair and pool, oldest first. */
   all(): ExchangePool[] {
-    return [...this.current().values()]
+    return [...this.pools.values()]
   }
 
   /**
@@ -102,14 +113,7 @@ export class ExchangeNames {
     return pool.token0.toLowerCase() === weth ? [pool.token1, pool.token0] : [pool.token0, pool.token1]
   }
 
-  private current(): Map<string, ExchangePool> {
-    // A new head may hold a new pair: read again then, else once the age is out.
-    const head = spoolHead(this.db)
-    if (head !== this.readHead || this.now() - this.readAt >= this.maxAgeMs) this.read(head)
-    return this.pools
-  }
-
-  private read(head: number | null): void {
+  private async read(head: number | null): Promise<void> {
     const pools = new Map<string, ExchangePool>()
     const byToken = new Map<string, ExchangePool[]>()
     const add = (pool: ExchangePool) => {
@@ -123,13 +127,13 @@ export class ExchangeNames {
       const range = { first: 0, last: head }
       const { v2, v3 } = this.factories
       if (v2) {
-        for (const log of findLogs(this.db, { range, address: blob(v2), topics: [blob(PAIR_CREATED)], joins: [] }, MAX_POOLS, 0)) {
+        for (const log of await findLogs(this.db, { range, address: blob(v2), topics: [blob(PAIR_CREATED)], joins: [] }, MAX_POOLS, 0)) {
           if (log.data.length < 64 || !log.topic1 || !log.topic2) continue
           add({ address: checksum(addressWord(log.data, 0)), kind: 'v2', token0: checksum(addressTopic(log.topic1)), token1: checksum(addressTopic(log.topic2)), fee: null })
         }
       }
       if (v3) {
-        for (const log of findLogs(this.db, { range, address: blob(v3), topics: [blob(POOL_CREATED)], joins: [] }, MAX_POOLS, 0)) {
+        for (const log of await findLogs(this.db, { range, address: blob(v3), topics: [blob(POOL_CREATED)], joins: [] }, MAX_POOLS, 0)) {
           if (log.data.length < 64 || !log.topic1 || !log.topic2 || !log.topic3) continue
           add({ address: checksum(addressWord(log.data, 1)), kind: 'v3', token0: checksum(addressTopic(log.topic1)), token1: checksum(addressTopic(log.topic2)), fee: intTopic(log.topic3) })
         }

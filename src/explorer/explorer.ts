@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite'
+import type { SpoolDb } from '../spool/engine.ts'
 import { getAddress, type Address } from 'viem'
 import type { ServiceContext } from '../context.ts'
 import type { RegistryCopy } from '../registry/copy.ts'
@@ -38,7 +38,7 @@ export const EXPLORER_TIMINGS: ExplorerTimings = {
 
 /** Everything the explorer's routes read from: the spool, the registry, the node, and the caches. */
 export type Explorer = {
-  db: Database
+  db: SpoolDb
   /** The contracts of the name service and the fee layer the config names; null: the chain has none. */
   contracts: { nameRegistry: Address | null; feeRouter: Address | null }
   registry: RegistryView
@@ -84,11 +84,18 @@ export function createExplorer(context: ServiceContext, spool: Spool, copy: Regi
   const db = spool.reader
   const node = new LiveNode(config.chain.rpc, config.explorer.nodeTimeoutMs)
   let warned = false
-  const stats = new StatsService(db, spool.health, new ChainTally(db), node, (error) => {
-    // Once: a spool that cannot be read fails every second, and one line says it.
-    if (!warned) log.warn({ service: 'explorer', err: error }, 'the explorer stats could not be computed; retrying every second')
-    warned = true
-  }, t.statsCacheMs)
+  const stats = new StatsService(
+    db,
+    spool.health,
+    new ChainTally(db),
+    node,
+    (error) => {
+      // Once: a spool that cannot be read fails every second, and one line says it.
+      if (!warned) log.warn({ service: 'explorer', err: error }, 'the explorer stats could not be computed; retrying every second')
+      warned = true
+    },
+    t.statsCacheMs,
+  )
   const contract = (address: string) => (address ? getAddress(address) : null)
   const nameRegistry = contract(config.explorer.nameRegistry)
   // The composition root's book; one of the explorer's own when it runs alone (a test's).
@@ -122,11 +129,7 @@ export function createExplorer(context: ServiceContext, spool: Spool, copy: Regi
       stats.start(t.statsIntervalMs)
       let sweeping = false
       searchTimer = setInterval(() => {
-        try {
-          search.refresh()
-        } catch (error) {
-          log.warn({ service: 'explorer', err: error }, 'the search index could not be brought up to the spool; the next query tries again')
-        }
+        search.refresh().catch((error: unknown) => log.warn({ service: 'explorer', err: error }, 'the search index could not be brought up to the spool; the next query tries again'))
         // The sweep waits on the node: one at a time, never holding up the next refresh.
         if (sweeping) return
         sweeping = true

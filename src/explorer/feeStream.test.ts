@@ -1,3 +1,4 @@
+import { sqliteDb } from '../spool/engine.ts'
 import { Database } from 'bun:sqlite'
 import { expect, test } from 'bun:test'
 import { encodeAbiParameters } from 'viem'
@@ -19,7 +20,10 @@ function log(emitter: string, eventName: string, args: Record<string, unknown>):
   const event = feeRouterAbi.find((item) => item.type === 'event' && item.name === eventName) as unknown as { inputs: Array<{ name: string; type: string; indexed?: boolean }> }
   const topics = eventTopics(feeRouterAbi, eventName, args)
   const plain = event.inputs.filter((input) => !input.indexed)
-  const data = encodeAbiParameters(plain, plain.map((input) => args[input.name]))
+  const data = encodeAbiParameters(
+    plain,
+    plain.map((input) => args[input.name]),
+  )
   const [topic0, topic1, topic2, topic3] = topics.map((topic) => (topic ? blob(topic) : null))
   txId++
   return { txId, logIndex: 0, blockNumber: txId, address: blob(emitter), topic0: topic0 ?? null, topic1: topic1 ?? null, topic2: topic2 ?? null, topic3: topic3 ?? null, data: blob(data) }
@@ -31,16 +35,20 @@ function db() {
   return database
 }
 
-test("the router's fees add up per source and side; the same events from another contract count for nothing", () => {
+test("the router's fees add up per source and side; the same events from another contract count for nothing", async () => {
   const database = db()
-  applyFeeLogs(database, [
-    log(ROUTER, 'FeeReceived', { source: 0, from: PAYER, asset: '0x0000000000000000000000000000000000000000', amount: 50n }),
-    log(ROUTER, 'FeeReceived', { source: 1, from: PAYER, asset: TOKEN, amount: 7n }),
-    log(OTHER, 'FeeReceived', { source: 0, from: PAYER, asset: '0x0000000000000000000000000000000000000000', amount: 1000n }),
-    log(ROUTER, 'Distributed', { caller: PAYER, ethBurned: 12n, ethToTreasury: 38n, tokenBurned: 1n, tokenToTreasury: 6n }),
-    log(ROUTER, 'Claimed', { treasury: PAYER, eth: 38n, tokenAmount: 6n }),
-  ], ROUTER)
-  const totals = Object.fromEntries([...feeTotals(database, blob(ROUTER))].map(([figure, total]) => [figure, [total.amount, total.count]]))
+  applyFeeLogs(
+    database,
+    [
+      log(ROUTER, 'FeeReceived', { source: 0, from: PAYER, asset: '0x0000000000000000000000000000000000000000', amount: 50n }),
+      log(ROUTER, 'FeeReceived', { source: 1, from: PAYER, asset: TOKEN, amount: 7n }),
+      log(OTHER, 'FeeReceived', { source: 0, from: PAYER, asset: '0x0000000000000000000000000000000000000000', amount: 1000n }),
+      log(ROUTER, 'Distributed', { caller: PAYER, ethBurned: 12n, ethToTreasury: 38n, tokenBurned: 1n, tokenToTreasury: 6n }),
+      log(ROUTER, 'Claimed', { treasury: PAYER, eth: 38n, tokenAmount: 6n }),
+    ],
+    ROUTER,
+  )
+  const totals = Object.fromEntries([...(await feeTotals(sqliteDb(database), blob(ROUTER)))].map(([figure, total]) => [figure, [total.amount, total.count]]))
   expect(totals).toEqual({
     'received:launch:eth': [50n, 1],
     'received:name:token': [7n, 1],
@@ -53,12 +61,12 @@ test("the router's fees add up per source and side; the same events from another
     'claimed:token': [6n, 1],
     claims: [0n, 1],
   })
-  expect(latestFeeMovements(database, blob(ROUTER), 10).map((movement) => movement.kind)).toEqual(['claimed', 'distributed', 'received', 'received'])
-  expect(feeTotals(database, blob(OTHER)).size).toBe(0)
+  expect((await latestFeeMovements(sqliteDb(database), blob(ROUTER), 10)).map((movement) => movement.kind)).toEqual(['claimed', 'distributed', 'received', 'received'])
+  expect((await feeTotals(sqliteDb(database), blob(OTHER))).size).toBe(0)
 })
 
-test('with no router configured the stream derives nothing', () => {
+test('with no router configured the stream derives nothing', async () => {
   const database = db()
   applyFeeLogs(database, [log(ROUTER, 'FeeReceived', { source: 2, from: PAYER, asset: '0x0000000000000000000000000000000000000000', amount: 5n })], null)
-  expect(feeTotals(database, blob(ROUTER)).size).toBe(0)
+  expect((await feeTotals(sqliteDb(database), blob(ROUTER))).size).toBe(0)
 })

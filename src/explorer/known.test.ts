@@ -1,3 +1,4 @@
+import { sqliteDb } from '../spool/engine.ts'
 import { afterEach, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -40,10 +41,21 @@ function bookOver(address: Address) {
     name: 'Ledger',
     compilerVersion: 'v0.8.37+commit.f401782d',
     codeHash: null,
-    details: { abi, sources: {}, contractIdentifier: 'Ledger.sol:Ledger', optimizer: { enabled: false, runs: 200 }, evmVersion: null, libraries: {}, constructorArguments: '', licence: null, stdJsonInput: null, immutableReferences: {} },
+    details: {
+      abi,
+      sources: {},
+      contractIdentifier: 'Ledger.sol:Ledger',
+      optimizer: { enabled: false, runs: 200 },
+      evmVersion: null,
+      libraries: {},
+      constructorArguments: '',
+      licence: null,
+      stdJsonInput: null,
+      immutableReferences: {},
+    },
   })
   writer.close()
-  const real = createContractBook(db)
+  const real = createContractBook(sqliteDb(db))
   const asked: string[] = []
   let failing = false
   const book: ContractBook = {

@@ -30,13 +30,20 @@ export class LiveHub {
   }
 
   /** A streaming response, or an UnavailableError (503) when every slot is taken. */
-  connect(): Response {
+  async connect(): Promise<Response> {
     if (this.open >= this.max) {
       this.refused++
       throw new UnavailableError(`too many live streams (at most ${this.max})`)
     }
-    const first = this.stats.json()
+    // The slot is taken before the first object is read, so streams opened meanwhile count it.
     this.open++
+    let first: string
+    try {
+      first = await this.stats.json()
+    } catch (error) {
+      this.open--
+      throw error
+    }
     let release: () => void = () => {}
     const body = new ReadableStream<Uint8Array>({
       start: (controller) => {

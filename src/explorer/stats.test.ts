@@ -1,3 +1,4 @@
+import { sqliteDb } from '../spool/engine.ts'
 import { afterAll, expect, test } from 'bun:test'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -24,23 +25,30 @@ afterAll(() => lagging.stop(true))
 test('latestBlock is never behind indexedBlock, and indexLag never negative', async () => {
   const db = openSpool(join(mkdtempSync(join(tmpdir(), 'stack-explorer-stats-')), 'spool.db'), explorerMigrations)
   const health = () => ({ ...emptyHealth(78270), spoolHeadBlock: 9, nodeHeadBlock: 9, nodeReachable: true })
-  const stats = new StatsService(db, health, new ChainTally(db), new LiveNode(`http://127.0.0.1:${lagging.port}`, 1000), (error) => {
+  const stats = new StatsService(sqliteDb(db), health, new ChainTally(sqliteDb(db)), new LiveNode(`http://127.0.0.1:${lagging.port}`, 1000), (error) => {
     throw error
   })
   await stats.tick()
-  expect(stats.stats()).toMatchObject({ latestBlock: 9, indexedBlock: 9, indexLag: 0, nodeReachable: true, gasPrice: '1000000000' })
+  expect(await stats.stats()).toMatchObject({ latestBlock: 9, indexedBlock: 9, indexLag: 0, nodeReachable: true, gasPrice: '1000000000' })
 })
 
 test('a spool that cannot write says why in the stats; null while it can', async () => {
   const db = openSpool(join(mkdtempSync(join(tmpdir(), 'stack-explorer-stats-')), 'spool.db'), explorerMigrations)
   let storageError: string | null = 'the spool cannot write /data/spool.db: the disk is full; free some space on its disk'
   const health = () => ({ ...emptyHealth(78270), spoolHeadBlock: 0, storageError })
-  const stats = new StatsService(db, health, new ChainTally(db), new LiveNode(`http://127.0.0.1:${lagging.port}`, 1000), (error) => {
-    throw error
-  }, 0)
+  const stats = new StatsService(
+    sqliteDb(db),
+    health,
+    new ChainTally(sqliteDb(db)),
+    new LiveNode(`http://127.0.0.1:${lagging.port}`, 1000),
+    (error) => {
+      throw error
+    },
+    0,
+  )
   await stats.tick()
-  expect(stats.stats().spoolError).toBe(storageError)
+  expect((await stats.stats()).spoolError).toBe(storageError)
   storageError = null
   await stats.tick()
-  expect(stats.stats().spoolError).toBeNull()
+  expect((await stats.stats()).spoolError).toBeNull()
 })

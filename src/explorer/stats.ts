@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite'
+import type { SpoolDb } from '../spool/engine.ts'
 import { decimal, quantityOrNull } from '../eth/quantity.ts'
 import type { SpoolHealth } from '../spool/health.ts'
 import { latestMini, recentBlockTimes, recentMiniTimes } from '../spool/read.ts'
@@ -30,10 +30,11 @@ export class StatsService {
   private node: NodeFigures = { head: null, gasPrice: null, reachable: false }
   private timer: ReturnType<typeof setInterval> | null = null
   private ticking = false
+  private refreshing: Promise<void> | null = null
   private readonly listeners = new Set<(json: string) => void>()
 
   constructor(
-    private readonly db: Database,
+    private readonly db: SpoolDb,
     private readonly health: () => SpoolHealth,
     private readonly tally: ChainTally,
     private readonly live: LiveNode,
@@ -53,17 +54,22 @@ export class StatsService {
   }
 
   /** The stats as JSON text, fresh within the cache window. */
-  json(): string {
-    return this.fresh().json
+  async json(): Promise<string> {
+    return (await this.fresh()).json
   }
 
   /** The same JSON as the bytes that go out: /stats copies them. */
-  bytes(): Uint8Array {
-    return this.fresh().bytes
+  async bytes(): Promise<Uint8Array> {
+    return (await this.fresh()).bytes
   }
 
-  stats(): Stats {
-    return this.fresh().stats
+  async stats(): Promise<Stats> {
+    return (await this.fresh()).stats
+  }
+
+  /** The stats last computed (by the background tick or a request), without computing them; null before the first. */
+  latest(): Stats | null {
+    return this.current?.stats ?? null
   }
 
   /** Called with the JSON of every new stats object; returns the unsubscribe. */
@@ -77,11 +83,17 @@ export class StatsService {
     if (this.ticking) return
     this.ticking = true
     try {
-      const results = await this.live.batch([{ method: 'eth_blockNumber', params: [] }, { method: 'eth_gasPrice', params: [] }], { force: true })
+      const results = await this.live.batch(
+        [
+          { method: 'eth_blockNumber', params: [] },
+          { method: 'eth_gasPrice', params: [] },
+        ],
+        { force: true },
+      )
       const head = valueOf<string>(results, 0)
       const gasPrice = valueOf<string>(results, 1)
       this.node = { head: quantityOrNull(head), gasPrice: decimal(gasPrice), reachable: results !== null }
-      this.refresh()
+      await this.refresh()
       const { json } = this.current!
       if (json !== this.lastPushed) {
         this.lastPushed = json
@@ -95,28 +107,33 @@ export class StatsService {
     }
   }
 
-  private fresh() {
-    if (!this.current || Date.now() - this.current.at > this.cacheMs) this.refresh()
+  private async fresh() {
+    if (!this.current || Date.now() - this.current.at > this.cacheMs) await this.refresh()
     return this.current!
   }
 
-  private refresh(): void {
-    const stats = this.compute()
-    const json = JSON.stringify(stats)
-    this.current = { stats, json, bytes: new TextEncoder().encode(json), at: Date.now() }
+  /** Computes the stats again; requests that arrive meanwhile wait for the same computation. */
+  private refresh(): Promise<void> {
+    this.refreshing ??= this.compute()
+      .then((stats) => {
+        const json = JSON.stringify(stats)
+        this.current = { stats, json, bytes: new TextEncoder().encode(json), at: Date.now() }
+      })
+      .finally(() => (this.refreshing = null))
+    return this.refreshing
   }
 
-  private compute(): Stats {
+  private async compute(): Promise<Stats> {
     const health = this.health()
-    const tally = this.tally.totals()
+    const tally = await this.tally.totals()
     const indexedBlock = health.spoolHeadBlock
     // The node's head as the last tick read it; while the node is unreachable, the last head the
     // spool saw (so the lag keeps meaning "behind the chain as last known"). Never behind what the
     // spool holds: the tick may be a second older than the spool's last write.
     const nodeHead = this.node.head ?? health.nodeHeadBlock
     const latestBlock = nodeHead === null || indexedBlock === null ? nodeHead : Math.max(nodeHead, indexedBlock)
-    const mini = latestMini(this.db)
-    const tokens = totalsByKind(this.db)
+    const mini = await latestMini(this.db)
+    const tokens = await totalsByKind(this.db)
     const byKind = (kind: number) => tokens.find((row) => row.kind === kind)
     return {
       latestBlock,
@@ -134,8 +151,8 @@ export class StatsService {
       tokenTransfers: byKind(20)?.transfers ?? 0,
       nftCollections: (byKind(721)?.contracts ?? 0) + (byKind(1155)?.contracts ?? 0),
       nftTransfers: (byKind(721)?.transfers ?? 0) + (byKind(1155)?.transfers ?? 0),
-      blockTimeMs: cadence(recentBlockTimes(this.db, CADENCE_WINDOW + 1).map((seconds) => seconds * 1000)),
-      miniBlockTimeMs: cadence(recentMiniTimes(this.db, CADENCE_WINDOW + 1).map((micros) => micros / 1000)),
+      blockTimeMs: cadence((await recentBlockTimes(this.db, CADENCE_WINDOW + 1)).map((seconds) => seconds * 1000)),
+      miniBlockTimeMs: cadence((await recentMiniTimes(this.db, CADENCE_WINDOW + 1)).map((micros) => micros / 1000)),
       gasPrice: this.node.gasPrice,
       miniBlockHead: mini?.number ?? null,
       miniBlockHeadBlock: mini?.blockNumber ?? null,

@@ -1,3 +1,4 @@
+import { sqliteDb } from '../spool/engine.ts'
 import { expect, test } from 'bun:test'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -39,8 +40,7 @@ function log(block: number, address: string, topics: Uint8Array[], data: Hex = '
   }
 }
 
-const erc20 = (block: number, from: string, to: string, amount: bigint) =>
-  log(block, TOKEN, [blob(TRANSFER_TOPIC), topic(from), topic(to)], `0x${amount.toString(16).padStart(64, '0')}`)
+const erc20 = (block: number, from: string, to: string, amount: bigint) => log(block, TOKEN, [blob(TRANSFER_TOPIC), topic(from), topic(to)], `0x${amount.toString(16).padStart(64, '0')}`)
 const erc721 = (block: number, from: string, to: string, id: bigint) => log(block, NFT, [blob(TRANSFER_TOPIC), topic(from), topic(to), word(id)])
 const single = (block: number, from: string, to: string, id: bigint, amount: bigint) =>
   log(block, MULTI, [blob(TRANSFER_SINGLE_TOPIC), topic(ALICE), topic(from), topic(to)], encodeAbiParameters([{ type: 'uint256' }, { type: 'uint256' }], [id, amount]))
@@ -124,7 +124,11 @@ test('after a rollback the tables equal a run that never saw the orphaned blocks
     Object.fromEntries(
       ['explorer_transfers', 'explorer_tokens', 'explorer_tokens_history', 'explorer_nft_holdings', 'explorer_nft_holdings_history', 'explorer_balances', 'explorer_balances_history'].map((table) => [
         table,
-        db.query<Record<string, unknown>, []>(`SELECT * FROM ${table}`).all().map((row) => JSON.stringify(row, (_key, value) => (value instanceof Uint8Array ? hex(value) : value))).sort(),
+        db
+          .query<Record<string, unknown>, []>(`SELECT * FROM ${table}`)
+          .all()
+          .map((row) => JSON.stringify(row, (_key, value) => (value instanceof Uint8Array ? hex(value) : value)))
+          .sort(),
       ]),
     )
   const run = (upTo: number, passSize: number) => {
@@ -143,25 +147,25 @@ test('after a rollback the tables equal a run that never saw the orphaned blocks
 })
 
 /** The ERC-20 holders of TOKEN, largest first, as `holder ×balance`. */
-const balances = (db: ReturnType<typeof fresh>) => tokenHolders(db, blob(TOKEN), { limit: 100, offset: 0 }).map((row) => `${hex(row.holder).slice(0, 4)} ×${row.balance}`)
+const balances = async (db: ReturnType<typeof fresh>) => (await tokenHolders(sqliteDb(db), blob(TOKEN), { limit: 100, offset: 0 })).map((row) => `${hex(row.holder).slice(0, 4)} ×${row.balance}`)
 
-test('ERC-20 balances by holder: minted, moved, ranked largest first, a holder of nothing gone; a rollback restores them', () => {
+test('ERC-20 balances by holder: minted, moved, ranked largest first, a holder of nothing gone; a rollback restores them', async () => {
   const db = fresh()
   db.transaction(() => applyLogs(db, [erc20(1, ZERO, ALICE, 10n ** 30n), erc20(1, ALICE, BOB, 7n)]))()
-  expect(balances(db)).toEqual([`0xaa ×${10n ** 30n - 7n}`, '0xbb ×7'])
+  expect(await balances(db)).toEqual([`0xaa ×${10n ** 30n - 7n}`, '0xbb ×7'])
   db.transaction(() => applyLogs(db, [erc20(2, BOB, ALICE, 7n), erc20(2, ALICE, ZERO, 1n)]))()
-  expect(balances(db)).toEqual([`0xaa ×${10n ** 30n - 1n}`])
+  expect(await balances(db)).toEqual([`0xaa ×${10n ** 30n - 1n}`])
   db.transaction(() => rollbackTables(db, explorerTables, 1))()
-  expect(balances(db)).toEqual([`0xaa ×${10n ** 30n - 7n}`, '0xbb ×7'])
+  expect(await balances(db)).toEqual([`0xaa ×${10n ** 30n - 7n}`, '0xbb ×7'])
 })
 
-test('a token that logs a transfer out of a holder of nothing leaves its balance at zero, never below', () => {
+test('a token that logs a transfer out of a holder of nothing leaves its balance at zero, never below', async () => {
   const db = fresh()
   db.transaction(() => applyLogs(db, [erc20(1, BOB, ALICE, 5n)]))()
-  expect(balances(db)).toEqual(['0xaa ×5'])
+  expect(await balances(db)).toEqual(['0xaa ×5'])
 })
 
-test('the balances of a spool made before them are summed from the transfers it holds', () => {
+test('the balances of a spool made before them are summed from the transfers it holds', async () => {
   const path = join(mkdtempSync(join(tmpdir(), 'stack-explorer-balances-')), 'spool.db')
   const before = explorerMigrations.filter((migration) => migration.id !== 'explorer/003-balances')
   const old = openSpool(path, before)
@@ -171,5 +175,5 @@ test('the balances of a spool made before them are summed from the transfers it 
   insert.run(txId(1, 0), 2, blob(TOKEN), blob(BOB), blob(ZERO), '40')
   old.close()
   const db = openSpool(path, explorerMigrations)
-  expect(balances(db)).toEqual(['0xaa ×60'])
+  expect(await balances(db)).toEqual(['0xaa ×60'])
 })

@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite'
+import type { SpoolDb } from '../spool/engine.ts'
 import { tallyTotals } from './read/tally.ts'
 import type { TallyTotals } from './tallyStream.ts'
 
@@ -9,9 +9,9 @@ import type { TallyTotals } from './tallyStream.ts'
  * the spool by a stream pass at most (the stats' `derivedLag` says how far).
  */
 export class ChainTally {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: SpoolDb) {}
 
-  totals(): TallyTotals {
+  totals(): Promise<TallyTotals> {
     return tallyTotals(this.db)
   }
 }

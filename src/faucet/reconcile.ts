@@ -15,8 +15,8 @@ const DRIP_TO = hexToBytes(toFunctionSelector('function dripTo(address to)'))
  * What the chain shows the faucet paid: the operator's successful `dripTo` calls to the faucet
  * contract, as the spool holds them, over all time and on `today` (UTC) per funded address.
  */
-export function paidByChain(db: Spool['reader'], operator: Address, faucet: Address, today: string): ChainCounts {
-  const calls = successfulCalls(db, hexToBytes(operator), hexToBytes(faucet), DRIP_TO)
+export async function paidByChain(db: Spool['reader'], operator: Address, faucet: Address, today: string): Promise<ChainCounts> {
+  const calls = await successfulCalls(db, hexToBytes(operator), hexToBytes(faucet), DRIP_TO)
   const addresses = new Map<string, number>()
   let global = 0
   for (const { input, timestamp } of calls) {
@@ -47,7 +47,7 @@ export type ReconcileParts = {
  */
 export function reconcileWhenCaughtUp({ spool, book, operator, locate, clock, log }: ReconcileParts): () => void {
   let done = false
-  const attempt = (health: SpoolHealth) => {
+  const attempt = async (health: SpoolHealth) => {
     if (done || health.spoolHeadBlock === null || health.lagBlocks !== 0) return
     let faucet: Address
     try {
@@ -59,11 +59,14 @@ export function reconcileWhenCaughtUp({ spool, book, operator, locate, clock, lo
     unsubscribe()
     try {
       const before = book.usage()
-      const chain = paidByChain(spool.reader, operator, faucet, utcDay(clock()))
+      const chain = await paidByChain(spool.reader, operator, faucet, utcDay(clock()))
       const paid = { allTime: chain.allTime, today: chain.global, atBlock: health.spoolHeadBlock }
       if (book.raiseTo(chain)) {
         const after = book.usage()
-        log.warn({ service: 'faucet', paid, before: { allTime: before.allTime, today: before.global }, after: { allTime: after.allTime, today: after.global } }, 'quota counts raised to what the chain paid')
+        log.warn(
+          { service: 'faucet', paid, before: { allTime: before.allTime, today: before.global }, after: { allTime: after.allTime, today: after.global } },
+          'quota counts raised to what the chain paid',
+        )
       } else {
         log.info({ service: 'faucet', paid }, 'quota counts agree with what the chain paid')
       }
@@ -72,8 +75,9 @@ export function reconcileWhenCaughtUp({ spool, book, operator, locate, clock, lo
       log.error({ service: 'faucet', err: error }, 'the quota counts could not be checked against the chain')
     }
   }
-  const unsubscribe = spool.onHealth(attempt)
-  attempt(spool.health())
+  // Each attempt ends in its own catch; none is awaited.
+  const unsubscribe = spool.onHealth((health) => void attempt(health))
+  void attempt(spool.health())
   return () => {
     done = true
     unsubscribe()

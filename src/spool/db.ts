@@ -86,8 +86,11 @@ export function openReader(path: string): Database {
   return db
 }
 
+/** A meta key's value (`?`: the key), in SQL both engines take. */
+export const GET_META_SQL = 'SELECT value FROM meta WHERE key = ?'
+
 export function getMeta(db: Database, key: string): string | null {
-  return db.query<{ value: string }, [string]>('SELECT value FROM meta WHERE key = ?').get(key)?.value ?? null
+  return db.query<{ value: string }, [string]>(GET_META_SQL).get(key)?.value ?? null
 }
 
 /** A meta key set (`?`: the key, its value), in SQL both engines take. */

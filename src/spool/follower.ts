@@ -12,10 +12,9 @@ import { StreamScheduler } from './follow/streamScheduler.ts'
 import type { SpoolHealth } from './health.ts'
 import { checkIdentity } from './identity.ts'
 import type { SpoolMeter } from './meter.ts'
-import { historyGaps } from './read/blocks.ts'
-import { spoolHead, streamPosition } from './read/cursors.ts'
-import { getCursor } from './store.ts'
-import type { StreamDefinition } from './streams.ts'
+import { positionOf } from './read/cursors.ts'
+import { getCursor, storedGaps } from './store.ts'
+import { readStreamCursor, type StreamDefinition } from './streams.ts'
 
 export { DeepReorgError } from './follow/reorg.ts'
 
@@ -140,7 +139,8 @@ export class Follower {
   }
 
   health(): SpoolHealth {
-    const head = spoolHead(this.db)
+    const cursor = getCursor(this.db)
+    const head = cursor >= 0 ? cursor : null
     const updated = getMeta(this.db, 'updated_at')
     const { failures, copier, nodeHead } = this
     return {
@@ -154,13 +154,13 @@ export class Follower {
       nodeSocket: this.heads?.connected() ?? false,
       tracesAvailable: copier.tracesAvailable(),
       historyGap: failures.historyGap,
-      historyGaps: historyGaps(this.db),
+      historyGaps: storedGaps(this.db),
       lastError: failures.lastError,
       storageError: failures.storageError(),
       catchUp: copier.catchUpStatus,
       fetch: copier.fetchState(),
       retrying: failures.retryHealth(),
-      streams: Object.fromEntries(this.options.streams.map((stream) => [stream.name, { ...streamPosition(this.db, stream.name, head), error: failures.streamError(stream.name) }])),
+      streams: Object.fromEntries(this.options.streams.map((stream) => [stream.name, { ...positionOf(readStreamCursor(this.db, stream.name), head), error: failures.streamError(stream.name) }])),
     }
   }
 

@@ -8,6 +8,7 @@ import { openReader, openSpool, SPOOL_FILE } from './db.ts'
 import { emptyHealth, type SpoolHealth } from './health.ts'
 import { describeCatchUp } from './progress.ts'
 import { checkIdentity, SpoolIdentityError } from './identity.ts'
+import { sqliteDb, type SpoolDb } from './engine.ts'
 import type { MeterReading } from './meter.ts'
 import type { Migration } from './migrations.ts'
 import { asSpoolFileError, SpoolFileError } from './storage.ts'
@@ -16,8 +17,8 @@ import type { FromWorker, ToWorker } from './writer.ts'
 
 export type Spool = {
   path: string
-  /** A read-only connection for the services' queries. */
-  reader: Database
+  /** The services' read-only view of the spool (engine.ts), whichever engine holds it. */
+  reader: SpoolDb
   health: () => SpoolHealth
   /**
    * A number that changes whenever what the spool holds changes: a write, a rollback, a pass of a
@@ -77,7 +78,11 @@ export type StartOptions = {
 export async function startSpool(config: SpoolConfig, wiring: SpoolWiring, log: Logger, options: StartOptions = {}): Promise<Spool> {
   const { fresh = false, failureRepeatMs, resetBlock = null } = options
   const path = join(config.dataDir, SPOOL_FILE)
-  const writer = openForStart(path, fresh, wiring.streams.flatMap((stream) => stream.migrations))
+  const writer = openForStart(
+    path,
+    fresh,
+    wiring.streams.flatMap((stream) => stream.migrations),
+  )
   try {
     await checkIdentity(writer, createRpc(config.chain.rpc, { timeoutMs: 3000 }), config.chain.chainId, path)
   } catch (error) {
@@ -142,7 +147,7 @@ export async function startSpool(config: SpoolConfig, wiring: SpoolWiring, log: 
 
   return {
     path,
-    reader,
+    reader: sqliteDb(reader),
     health: () => health,
     version: () => version,
     onHealth: (listener) => {

@@ -7,6 +7,7 @@ import { CREATION_COLUMNS, prepareCreations, recordCreations } from './creations
 import { getMeta, setMeta } from './db.ts'
 import type { BlockBundle } from './fetchBlocks.ts'
 import { internalParties } from './internalCalls.ts'
+import { GAP_BELOW_SQL, HISTORY_GAPS_SQL, type HistoryGap } from './read/blocks.ts'
 import { packTrace } from './traces.ts'
 
 /** The last block stored in full, or -1 before the first one. */
@@ -21,6 +22,17 @@ export function storedHash(db: Database, number: number): string | null {
   return row ? hex(row.hash) : null
 }
 
+/** The recorded holes, oldest first, on the writer's connection (the readers': read/blocks.ts historyGaps). */
+export function storedGaps(db: Database): HistoryGap[] {
+  return db.query<HistoryGap, []>(HISTORY_GAPS_SQL).all()
+}
+
+/** The recorded hole that holds block `number`, or null, on the writer's connection. */
+export function storedGapHolding(db: Database, number: number): HistoryGap | null {
+  const gap = db.query<HistoryGap, [number]>(GAP_BELOW_SQL).get(number)
+  return gap && gap.to >= number ? gap : null
+}
+
 /** A value a row of the spool holds: an integer, a decimal or JSON text, bytes, or nothing. */
 export type SpoolValue = number | string | Uint8Array | null
 
@@ -31,7 +43,28 @@ export type SpoolValue = number | string | Uint8Array | null
 export const BATCH_COLUMNS = {
   blocks: ['number', 'hash', 'parent_hash', 'timestamp', 'miner', 'gas_used', 'gas_limit', 'base_fee', 'size', 'tx_count'],
   minis: ['number', 'block_number', 'hash', 'timestamp_us', 'tx_count'],
-  txs: ['id', 'hash', 'block_number', 'tx_index', 'from_addr', 'to_addr', 'created', 'value', 'nonce', 'type', 'gas', 'gas_price', 'max_fee', 'max_priority_fee', 'input', 'status', 'gas_used', 'effective_gas_price', 'log_count', 'cumulative_gas_used'],
+  txs: [
+    'id',
+    'hash',
+    'block_number',
+    'tx_index',
+    'from_addr',
+    'to_addr',
+    'created',
+    'value',
+    'nonce',
+    'type',
+    'gas',
+    'gas_price',
+    'max_fee',
+    'max_priority_fee',
+    'input',
+    'status',
+    'gas_used',
+    'effective_gas_price',
+    'log_count',
+    'cumulative_gas_used',
+  ],
   logs: ['tx_id', 'log_index', 'block_number', 'address', 'topic0', 'topic1', 'topic2', 'topic3', 'data'],
   traces: ['tx_id', 'trace'],
   internal_calls: ['address', 'tx_id'],

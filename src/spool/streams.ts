@@ -60,22 +60,27 @@ export type StreamCursor = { txId: number; logIndex: number; blockNumber: number
 const BEFORE_EVERYTHING: StreamCursor = { txId: -1, logIndex: -1, blockNumber: -1, updatedAt: 0 }
 const LAST_LOG_INDEX = 2 ** 31
 
-export function readStreamCursor(db: Database, name: string): StreamCursor {
-  const row = db
-    .query<{ tx_id: number; log_index: number; block_number: number; updated_at: number }, [string]>(
-      'SELECT tx_id, log_index, block_number, updated_at FROM stream_cursors WHERE name = ?',
-    )
-    .get(name)
+/** A stream's cursor (`?`: its name), in SQL both engines take; its row read by streamCursorOf. */
+export const STREAM_CURSOR_SQL = 'SELECT tx_id, log_index, block_number, updated_at FROM stream_cursors WHERE name = ?'
+
+export type StreamCursorRow = { tx_id: number; log_index: number; block_number: number; updated_at: number }
+
+/** A stream's cursor from its row, or from none before its first pass. */
+export function streamCursorOf(row: StreamCursorRow | null): StreamCursor {
   return row ? { txId: row.tx_id, logIndex: row.log_index, blockNumber: row.block_number, updatedAt: row.updated_at } : BEFORE_EVERYTHING
 }
 
+export function readStreamCursor(db: Database, name: string): StreamCursor {
+  return streamCursorOf(db.query<StreamCursorRow, [string]>(STREAM_CURSOR_SQL).get(name))
+}
+
+/** A stream's cursor set (`?`: its name, tx id, log index, block, the time), in SQL both engines take. */
+export const STREAM_CURSOR_UPSERT_SQL = `INSERT INTO stream_cursors (name, tx_id, log_index, block_number, updated_at) VALUES (?, ?, ?, ?, ?)
+  ON CONFLICT (name) DO UPDATE SET tx_id = excluded.tx_id, log_index = excluded.log_index,
+    block_number = excluded.block_number, updated_at = excluded.updated_at`
+
 function writeStreamCursor(db: Database, name: string, cursor: Omit<StreamCursor, 'updatedAt'>): void {
-  db.run(
-    `INSERT INTO stream_cursors (name, tx_id, log_index, block_number, updated_at) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT(name) DO UPDATE SET tx_id = excluded.tx_id, log_index = excluded.log_index,
-       block_number = excluded.block_number, updated_at = excluded.updated_at`,
-    [name, cursor.txId, cursor.logIndex, cursor.blockNumber, Date.now()],
-  )
+  db.run(STREAM_CURSOR_UPSERT_SQL, [name, cursor.txId, cursor.logIndex, cursor.blockNumber, Date.now()])
 }
 
 /** The position just after every log of `block`. */
@@ -106,9 +111,7 @@ export type PassOptions = { logs?: number; blocks?: BlockPassLimits; historyFrom
  */
 export function runPass(db: Database, stream: StreamDefinition, spoolCursor: number, options: PassOptions = {}): PassResult {
   const { logs = MAX_LOGS_PER_PASS, blocks = BLOCK_PASS_LIMITS, historyFrom = Number.NEGATIVE_INFINITY } = options
-  return keepingHistoryFrom(db, historyFrom, () =>
-    stream.kind === 'blocks' ? runBlockPass(db, stream, spoolCursor, blocks) : runLogPass(db, stream, spoolCursor, logs),
-  )
+  return keepingHistoryFrom(db, historyFrom, () => (stream.kind === 'blocks' ? runBlockPass(db, stream, spoolCursor, blocks) : runLogPass(db, stream, spoolCursor, logs)))
 }
 
 /**
@@ -179,9 +182,7 @@ function runBlockPass(db: Database, stream: BlockStream, spoolCursor: number, li
   const cursor = readStreamCursor(db, stream.name)
   if (cursor.blockNumber >= spoolCursor) return { logs: 0, blocks: 0, txs: 0, caughtUp: true, cursor }
   const candidates = db
-    .query<{ number: number; txCount: number }, [number, number, number]>(
-      'SELECT number, tx_count AS txCount FROM blocks WHERE number > ? AND number <= ? ORDER BY number LIMIT ?',
-    )
+    .query<{ number: number; txCount: number }, [number, number, number]>('SELECT number, tx_count AS txCount FROM blocks WHERE number > ? AND number <= ? ORDER BY number LIMIT ?')
     .all(cursor.blockNumber, spoolCursor, limits.blocks)
   let last = cursor.blockNumber
   let blocks = 0

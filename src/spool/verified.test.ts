@@ -1,3 +1,4 @@
+import { sqliteDb } from './engine.ts'
 import { afterEach, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -54,43 +55,43 @@ const verification = (blockNumber: number | null, address: string = ADDRESS): Ne
   },
 })
 
-test('a verification is read back by address in any case, and by its code hash', () => {
+test('a verification is read back by address in any case, and by its code hash', async () => {
   const { db, path } = spoolWithBlocks(3)
   const writer = openVerificationWriter(path)
   const recorded = writer.record(verification(2))
   expect(recorded?.address).toBe(ADDRESS)
   expect(recorded?.id).toBeGreaterThan(0)
-  const read = verifiedContract(db, ADDRESS.toLowerCase())
+  const read = await verifiedContract(sqliteDb(db), ADDRESS.toLowerCase())
   expect(read?.name).toBe('Counter')
   expect(read?.details.sources['src/Counter.sol']).toBe('contract Counter {}')
-  expect(verifiedByCodeHash(db, `0x${'ab'.repeat(32)}`)?.address).toBe(ADDRESS)
-  expect(verifiedCodeShapes(db)).toEqual([{ codeHash: `0x${'ab'.repeat(32)}`, immutableReferences: { '7': [{ start: 10, length: 32 }] } }])
+  expect((await verifiedByCodeHash(sqliteDb(db), `0x${'ab'.repeat(32)}`))?.address).toBe(ADDRESS)
+  expect(await verifiedCodeShapes(sqliteDb(db))).toEqual([{ codeHash: `0x${'ab'.repeat(32)}`, immutableReferences: { '7': [{ start: 10, length: 32 }] } }])
   writer.close()
   db.close()
 })
 
-test('a verification whose creation block the spool does not hold is refused', () => {
+test('a verification whose creation block the spool does not hold is refused', async () => {
   const { db, path } = spoolWithBlocks(3)
   const writer = openVerificationWriter(path)
   expect(writer.record(verification(7))).toBeNull()
-  expect(verifiedContract(db, ADDRESS)).toBeNull()
+  expect(await verifiedContract(sqliteDb(db), ADDRESS)).toBeNull()
   expect(writer.record(verification(null))?.blockNumber).toBeNull()
   writer.close()
   db.close()
 })
 
-test('a reorganisation below the creation takes the verification and the proxy confirmation back', () => {
+test('a reorganisation below the creation takes the verification and the proxy confirmation back', async () => {
   const { db, path } = spoolWithBlocks(5)
   const writer = openVerificationWriter(path)
   const other = '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512'
   writer.record(verification(4))
   writer.record(verification(1, other))
   writer.recordProxy({ address: ADDRESS, implementation: other, blockNumber: 4 })
-  expect(verifiedProxy(db, ADDRESS)?.implementation).toBe(other)
+  expect((await verifiedProxy(sqliteDb(db), ADDRESS))?.implementation).toBe(other)
   rollbackTo(db, 2)
-  expect(verifiedContract(db, ADDRESS)).toBeNull()
-  expect(verifiedProxy(db, ADDRESS)).toBeNull()
-  expect(verifiedContract(db, other)?.blockNumber).toBe(1)
+  expect(await verifiedContract(sqliteDb(db), ADDRESS)).toBeNull()
+  expect(await verifiedProxy(sqliteDb(db), ADDRESS)).toBeNull()
+  expect((await verifiedContract(sqliteDb(db), other))?.blockNumber).toBe(1)
   writer.close()
   db.close()
 })

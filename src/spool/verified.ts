@@ -3,6 +3,7 @@ import type { Address, Hex } from 'viem'
 import { addressKey, checksum } from '../eth/address.ts'
 import { blob, hex } from '../eth/bytes.ts'
 import type { MatchKind, VerificationOrigin, VerifiedDetails } from '../verify/record.ts'
+import type { SpoolDb } from './engine.ts'
 
 export type { MatchKind, VerificationOrigin, VerifiedDetails }
 
@@ -62,43 +63,35 @@ function fromRow(row: Row): VerifiedContract {
 }
 
 /** The verification of `address`, or null. Reads through any connection (the services' reader). */
-export function verifiedContract(db: Database, address: string): VerifiedContract | null {
-  const row = db.query<Row, [Uint8Array]>(`SELECT ${COLUMNS} FROM verified_contracts WHERE address = ?`).get(blob(addressKey(address)))
+const BY_ADDRESS = `SELECT ${COLUMNS} FROM verified_contracts WHERE address = ?`
+
+export async function verifiedContract(db: SpoolDb, address: string): Promise<VerifiedContract | null> {
+  const row = await db.get<Row>(BY_ADDRESS, blob(addressKey(address)))
   return row ? fromRow(row) : null
 }
 
-/** The oldest verification whose code hash is `codeHash` (the same-code rule), or null. */
-export function verifiedByCodeHash(db: Database, codeHash: Hex): VerifiedContract | null {
-  const row = db.query<Row, [Uint8Array]>(`SELECT ${COLUMNS} FROM verified_contracts WHERE code_hash = ? ORDER BY id LIMIT 1`).get(blob(codeHash))
+export async function verifiedByCodeHash(db: SpoolDb, codeHash: Hex): Promise<VerifiedContract | null> {
+  const row = await db.get<Row>(`SELECT ${COLUMNS} FROM verified_contracts WHERE code_hash = ? ORDER BY id LIMIT 1`, blob(codeHash))
   return row ? fromRow(row) : null
 }
 
-/**
- * Each distinct code hash among verified contracts with the immutable references of its code:
- * another address's code is masked with each set before its hash is looked up, since which bytes
- * are immutables is known only from a compile.
- */
-export function verifiedCodeShapes(db: Database): Array<{ codeHash: Hex; immutableReferences: VerifiedDetails['immutableReferences'] }> {
-  return db
-    .query<{ code_hash: Uint8Array; refs: string | null }, []>(
-      "SELECT code_hash, json_extract(details, '$.immutableReferences') AS refs FROM verified_contracts WHERE code_hash IS NOT NULL GROUP BY code_hash",
-    )
-    .all()
-    .map((row) => ({ codeHash: hex(row.code_hash), immutableReferences: row.refs ? JSON.parse(row.refs) : {} }))
+/** Each verified runtime code (its masked hash) once, with the immutable references its hash masked. */
+export async function verifiedCodeShapes(db: SpoolDb): Promise<Array<{ codeHash: Hex; immutableReferences: VerifiedDetails['immutableReferences'] }>> {
+  const rows = await db.all<{ code_hash: Uint8Array; refs: string | null }>(
+    `SELECT code_hash, min(${db.dialect.jsonText('details', 'immutableReferences')}) AS refs FROM verified_contracts WHERE code_hash IS NOT NULL GROUP BY code_hash ORDER BY code_hash`,
+  )
+  return rows.map((row) => ({ codeHash: hex(row.code_hash), immutableReferences: row.refs ? JSON.parse(row.refs) : {} }))
 }
 
-/** The number of verified contracts. */
-export function verifiedCount(db: Database): number {
-  return db.query<{ n: number }, []>('SELECT count(*) AS n FROM verified_contracts').get()!.n
+export async function verifiedCount(db: SpoolDb): Promise<number> {
+  return (await db.get<{ n: number }>('SELECT count(*) AS n FROM verified_contracts'))!.n
 }
 
-/** The proxy confirmation of `address`, or null. */
-export function verifiedProxy(db: Database, address: string): VerifiedProxy | null {
-  const row = db
-    .query<{ address: Uint8Array; implementation: Uint8Array; block_number: number | null; verified_at: number }, [Uint8Array]>(
-      'SELECT address, implementation, block_number, verified_at FROM verified_proxies WHERE address = ?',
-    )
-    .get(blob(addressKey(address)))
+export async function verifiedProxy(db: SpoolDb, address: string): Promise<VerifiedProxy | null> {
+  const row = await db.get<{ address: Uint8Array; implementation: Uint8Array; block_number: number | null; verified_at: number }>(
+    'SELECT address, implementation, block_number, verified_at FROM verified_proxies WHERE address = ?',
+    blob(addressKey(address)),
+  )
   return row ? { address: checksum(row.address), implementation: checksum(row.implementation), blockNumber: row.block_number, verifiedAt: row.verified_at } : null
 }
 
@@ -147,7 +140,9 @@ export function openVerificationWriter(path: string): VerificationWriter {
         verifiedAt,
         JSON.stringify(details),
       )
-      return result.changes === 0 ? null : verifiedContract(db, address)
+      if (result.changes === 0) return null
+      const row = db.query<Row, [Uint8Array]>(BY_ADDRESS).get(blob(addressKey(address)))
+      return row ? fromRow(row) : null
     },
     recordProxy({ address, implementation, blockNumber }) {
       const verifiedAt = Date.now()

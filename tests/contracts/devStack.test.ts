@@ -1,3 +1,4 @@
+import { sqliteDb } from '../../src/spool/engine.ts'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Database } from 'bun:sqlite'
 import { rmSync } from 'node:fs'
@@ -70,8 +71,8 @@ beforeAll(async () => {
   node = devNode(stack.status.rpcUrl)
   reader = openReader(join(stack.status.dataDir, SPOOL_FILE))
   chain = createChain({ rpcUrl: stack.status.rpcUrl, wsUrl: stack.status.wsUrl, chainId: 78270 })
-  book = createContractBook(reader, { chain })
-  devBook = devContractBook(loadConfig(file), reader, chain)
+  book = createContractBook(sqliteDb(reader), { chain })
+  devBook = devContractBook(loadConfig(file), sqliteDb(reader), chain)
 }, 120_000)
 
 afterAll(async () => {
@@ -149,7 +150,10 @@ async function expectOwnContractsKnown() {
 
 describe('stack dev', () => {
   test("verifies the stack's own contracts as it deploys them: name, ABI and sources, exact matches", async () => {
-    const said = stack.log().map((line) => JSON.parse(line)).find((line) => line.msg === "the stack's own contracts verified")
+    const said = stack
+      .log()
+      .map((line) => JSON.parse(line))
+      .find((line) => line.msg === "the stack's own contracts verified")
     // the 24 deployed contracts (BX and DUSD are one artifact at two addresses), the first pair and the first pool
     expect(said?.contracts).toBe(26)
     await expectOwnContractsKnown()
@@ -183,7 +187,12 @@ describe('stack dev', () => {
     expect(known?.by).toMatchObject({ kind: 'artifact', match: 'exact_match', path: join(dir, 'out', 'Counter.sol', 'Counter.json'), sources: { 'src/Counter.sol': COUNTER } })
     expect(hasFunction(known, 'bump')).toBe(true)
     const fromHardhat = await devBook.lookup(greeter)
-    expect(fromHardhat?.by).toMatchObject({ kind: 'artifact', match: 'exact_match', path: join(dir, 'artifacts', 'contracts/Greeter.sol', 'Greeter.json'), sources: { 'contracts/Greeter.sol': GREETER } })
+    expect(fromHardhat?.by).toMatchObject({
+      kind: 'artifact',
+      match: 'exact_match',
+      path: join(dir, 'artifacts', 'contracts/Greeter.sol', 'Greeter.json'),
+      sources: { 'contracts/Greeter.sol': GREETER },
+    })
     // Artifacts are for `stack dev`'s book alone.
     expect(await book.lookup(counter)).toBeNull()
   })
@@ -192,7 +201,11 @@ describe('stack dev', () => {
     const getabi = async (address: string) =>
       (await (await fetch(`${stack.status.services.etherscan.url}/api?module=contract&action=getabi&address=${address.toLowerCase()}`)).json()) as { status: string; message: string; result: string }
     const names = (answer: { result: string }) => (JSON.parse(answer.result) as Array<{ name?: string }>).map((item) => item.name)
-    for (const [address, method] of [[contracts.BX, 'transfer'], [contracts.Faucet, 'dripTo'], [contracts.UniswapV2Factory, 'createPair']] as const) {
+    for (const [address, method] of [
+      [contracts.BX, 'transfer'],
+      [contracts.Faucet, 'dripTo'],
+      [contracts.UniswapV2Factory, 'createPair'],
+    ] as const) {
       const answer = await getabi(address)
       expect(answer).toMatchObject({ status: '1', message: 'OK' })
       expect(names(answer)).toContain(method)

@@ -1,3 +1,4 @@
+import { sqliteDb } from '../../src/spool/engine.ts'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -119,7 +120,7 @@ beforeAll(async () => {
   writer.record(verificationOf(at.counter, 'Counter', maskedRuntimeHash(code, { immutableReferences: compiled.Counter!.immutableReferences })))
   writer.recordProxy({ address: at.forwarder, implementation: at.counter, blockNumber: null })
   writer.close()
-  book = createContractBook(db, { chain })
+  book = createContractBook(sqliteDb(db), { chain })
 }, 60_000)
 
 afterAll(async () => {
@@ -184,7 +185,12 @@ describe('detectProxy, against real proxies', () => {
 describe('the book', () => {
   test('an unverified proxy is not known itself, but its proxy is, with the verified implementation as its target', async () => {
     expect(await book.lookup(at.proxy!)).toBeNull()
-    for (const [address, kind] of [[at.proxy, 'eip1967'], [at.beaconProxy, 'eip1967-beacon'], [at.uups, 'eip1822'], [at.clone, 'eip1167']] as const) {
+    for (const [address, kind] of [
+      [at.proxy, 'eip1967'],
+      [at.beaconProxy, 'eip1967-beacon'],
+      [at.uups, 'eip1822'],
+      [at.clone, 'eip1167'],
+    ] as const) {
       const proxy = await book.proxyOf(address!)
       expect(proxy?.kind).toBe(kind)
       expect(proxy?.implementation).toBe(at.counter!)
@@ -208,7 +214,7 @@ describe('the book', () => {
 
   test('an implementation changed in its slot is seen once the short keep of a proxy read is over', async () => {
     const clock = { now: 1000 }
-    const fresh = createContractBook(openSpool(join(folder, 'spool.sqlite')), { chain, clock: () => clock.now })
+    const fresh = createContractBook(sqliteDb(openSpool(join(folder, 'spool.sqlite'))), { chain, clock: () => clock.now })
     expect((await fresh.proxyOf(at.uups!))?.implementation).toBe(at.counter!)
     await node.test.setStorageAt({ address: at.uups!, index: PROXIABLE_SLOT, value: `0x${at.otherCounter!.slice(2).toLowerCase().padStart(64, '0')}` })
     expect((await fresh.proxyOf(at.uups!))?.implementation).toBe(at.counter!)
@@ -238,7 +244,7 @@ describe('the book', () => {
 
   test('code read from the node is kept: a new contract is seen after seconds, one taken back by a reorganisation after a minute', async () => {
     const clock = { now: 1000 }
-    const fresh = createContractBook(openSpool(join(folder, 'spool.sqlite')), { chain, clock: () => clock.now })
+    const fresh = createContractBook(sqliteDb(openSpool(join(folder, 'spool.sqlite'))), { chain, clock: () => clock.now })
     const next = getContractAddress({ from: deployer.address, nonce: BigInt(await chain.publicClient.getTransactionCount({ address: deployer.address })) })
     const before = await node.test.snapshot()
     expect(await fresh.lookup(next)).toBeNull()

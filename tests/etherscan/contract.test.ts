@@ -75,7 +75,7 @@ describe("forge's requests (--verifier blockscout, --verifier-url …/api/)", ()
     expect(abi.message).toBe('OK')
     expect(JSON.parse(abi.result)).toEqual(compileFixture(counterInput, 'src/Counter.sol:Counter').abi)
 
-    const record = verifiedContract(stack.spool.reader, deployed.address)!
+    const record = (await verifiedContract(stack.spool.reader, deployed.address))!
     expect(record).toMatchObject({ origin: 'etherscan', match: 'exact_match', creationMatch: 'exact_match', runtimeMatch: 'exact_match', name: 'Counter', compilerVersion: SOLCJS_VERSION })
     expect(record.blockNumber).toBe(await blockOf(deployed))
     expect(record.codeHash).toBe(maskedRuntimeHash(deployed.runtimeCode))
@@ -90,11 +90,35 @@ describe("forge's requests (--verifier blockscout, --verifier-url …/api/)", ()
     expect(answer.result).toHaveLength(1)
     const entry = answer.result[0]
     expect(Object.keys(entry).sort()).toEqual(
-      ['SourceCode', 'ABI', 'ContractName', 'CompilerVersion', 'OptimizationUsed', 'Runs', 'ConstructorArguments', 'EVMVersion', 'Library', 'LicenseType', 'Proxy', 'Implementation', 'SwarmSource'].sort(),
+      [
+        'SourceCode',
+        'ABI',
+        'ContractName',
+        'CompilerVersion',
+        'OptimizationUsed',
+        'Runs',
+        'ConstructorArguments',
+        'EVMVersion',
+        'Library',
+        'LicenseType',
+        'Proxy',
+        'Implementation',
+        'SwarmSource',
+      ].sort(),
     )
     expect(entry.SourceCode.startsWith('{{') && entry.SourceCode.endsWith('}}')).toBe(true)
     expect(JSON.parse(entry.SourceCode.slice(1, -1))).toEqual(counterInput)
-    expect(entry).toMatchObject({ ContractName: 'Counter', CompilerVersion: SOLCJS_VERSION, OptimizationUsed: '1', Runs: '200', ConstructorArguments: '', Library: '', LicenseType: 'MIT', Proxy: '0', Implementation: '' })
+    expect(entry).toMatchObject({
+      ContractName: 'Counter',
+      CompilerVersion: SOLCJS_VERSION,
+      OptimizationUsed: '1',
+      Runs: '200',
+      ConstructorArguments: '',
+      Library: '',
+      LicenseType: 'MIT',
+      Proxy: '0',
+      Implementation: '',
+    })
     expect(JSON.parse(entry.ABI)).toEqual(compileFixture(counterInput, 'src/Counter.sol:Counter').abi)
   })
 
@@ -148,7 +172,7 @@ describe("forge's requests (--verifier blockscout, --verifier-url …/api/)", ()
     const pair = (await stack.node.clients.publicClient.readContract({ address: factory.address, abi, functionName: 'pairs', args: [0n] })) as Hex
     const { statuses } = await forgeVerify(stack.url, { address: pair, input, contractName: 'src/PairFactory.sol:Pair', compilerVersion: SOLCJS_VERSION })
     expect(statuses.at(-1)!.result).toBe('Pass - Verified')
-    const record = verifiedContract(stack.spool.reader, pair)!
+    const record = (await verifiedContract(stack.spool.reader, pair))!
     expect(record.name).toBe('Pair')
     expect(record.blockNumber).toBe(Number(receipt.blockNumber))
     // Every other pair the factory makes is known by the same code (its immutables masked), unasked.
@@ -177,7 +201,7 @@ describe("forge's requests (--verifier blockscout, --verifier-url …/api/)", ()
     expect(last.message).toBe('NOTOK')
     expect(last.result).toStartWith('Fail - Unable to verify. ')
     expect(last.result.length).toBeGreaterThan('Fail - Unable to verify. '.length)
-    expect(verifiedContract(stack.spool.reader, deployed.address)).toBeNull()
+    expect(await verifiedContract(stack.spool.reader, deployed.address)).toBeNull()
   })
 
   test('a verified contract: getabi answers OK (forge skips it) and a second submission is Contract source code already verified', async () => {
@@ -194,7 +218,7 @@ describe("forge's requests (--verifier blockscout, --verifier-url …/api/)", ()
     expect(statuses.at(-1)!.result).toBe('Pass - Verified')
     const head = await stack.node.head()
     await stack.node.reorg(head - (await blockOf(deployed)) + 1)
-    await waitFor(() => verifiedContract(stack.spool.reader, deployed.address) === null, 'the spool to roll the verification back')
+    await waitFor(async () => (await verifiedContract(stack.spool.reader, deployed.address)) === null, 'the spool to roll the verification back')
     expect(await api(`module=contract&action=getabi&address=${deployed.address}`)).toEqual({ status: '0', message: 'NOTOK', result: 'Contract source code not verified' })
   })
 
@@ -221,9 +245,14 @@ describe('proxies: verifyproxycontract and checkproxyverification', () => {
     // The contract book reads the proxy from the chain before anyone confirms it.
     const before = (await api(`module=contract&action=getsourcecode&address=${proxy.address}`)).result[0]
     expect(before).toMatchObject({ Proxy: '1', Implementation: implementation.address.toLowerCase(), SourceCode: '' })
-    expect(verifiedProxy(stack.spool.reader, proxy.address)).toBeNull()
+    expect(await verifiedProxy(stack.spool.reader, proxy.address)).toBeNull()
 
-    const submitted = await post([['module', 'contract'], ['action', 'verifyproxycontract'], ['address', proxy.address], ['expectedimplementation', implementation.address]])
+    const submitted = await post([
+      ['module', 'contract'],
+      ['action', 'verifyproxycontract'],
+      ['address', proxy.address],
+      ['expectedimplementation', implementation.address],
+    ])
     expect(submitted.status).toBe('1')
     const status = await waitFor(async () => {
       const answer = await api(`module=contract&action=checkproxyverification&guid=${submitted.result}`)
@@ -234,7 +263,7 @@ describe('proxies: verifyproxycontract and checkproxyverification', () => {
       message: 'OK',
       result: `The proxy's (${getAddress(proxy.address)}) implementation contract is found at ${getAddress(implementation.address)} and is successfully updated.`,
     })
-    expect(verifiedProxy(stack.spool.reader, proxy.address)).toMatchObject({ address: getAddress(proxy.address), implementation: getAddress(implementation.address) })
+    expect(await verifiedProxy(stack.spool.reader, proxy.address)).toMatchObject({ address: getAddress(proxy.address), implementation: getAddress(implementation.address) })
     const after = (await api(`module=contract&action=getsourcecode&address=${proxy.address}`)).result[0]
     expect(after).toMatchObject({ Proxy: '1', Implementation: implementation.address.toLowerCase(), SourceCode: '' })
     // A contract job's guid is not a proxy job's, and the other way round.
@@ -253,13 +282,16 @@ describe('proxies: verifyproxycontract and checkproxyverification', () => {
         return answer.result === 'Pending in queue' ? null : answer
       }, 'the proxy verification to end')
     }
-    const mismatch = await check([['address', proxy.address], ['expectedimplementation', other.address]])
+    const mismatch = await check([
+      ['address', proxy.address],
+      ['expectedimplementation', other.address],
+    ])
     expect(mismatch.status).toBe('0')
     expect(mismatch.result).toContain('does not match the expected implementation')
     const plain = await check([['address', other.address]])
     expect(plain).toEqual({ status: '0', message: 'NOTOK', result: 'A corresponding implementation contract was unfortunately not detected for the proxy address.' })
-    expect(verifiedProxy(stack.spool.reader, proxy.address)).toBeNull()
-    expect(verifiedProxy(stack.spool.reader, other.address)).toBeNull()
+    expect(await verifiedProxy(stack.spool.reader, proxy.address)).toBeNull()
+    expect(await verifiedProxy(stack.spool.reader, other.address)).toBeNull()
   })
 })
 
@@ -268,10 +300,16 @@ describe("hardhat-verify's requests (module, action, apikey, chainid in the quer
     const input = standardInput(['Vault.sol'])
     const deployed = await deployFixture(stack.node.anvil.rpcUrl, compileFixture(input, 'src/Vault.sol:Vault'), { args: [500n] })
     const args = encodeAbiParameters([{ type: 'uint256' }], [500n]).slice(2)
-    const { submitted, statuses } = await hardhatVerify(stack.url, { address: deployed.address, input, contractName: 'src/Vault.sol:Vault', compilerVersion: SOLCJS_VERSION, constructorArguments: args })
+    const { submitted, statuses } = await hardhatVerify(stack.url, {
+      address: deployed.address,
+      input,
+      contractName: 'src/Vault.sol:Vault',
+      compilerVersion: SOLCJS_VERSION,
+      constructorArguments: args,
+    })
     expect(submitted.status).toBe('1')
     expect(statuses.at(-1)).toEqual({ status: '1', message: 'OK', result: 'Pass - Verified' })
-    const record = verifiedContract(stack.spool.reader, deployed.address)!
+    const record = (await verifiedContract(stack.spool.reader, deployed.address))!
     expect(Object.keys(record.details.immutableReferences).length).toBe(2)
     expect(record.codeHash).toBe(maskedRuntimeHash(deployed.runtimeCode, { immutableReferences: record.details.immutableReferences }))
   })
@@ -303,7 +341,15 @@ describe('solidity-single-file and the formats', () => {
 
   test('another codeformat is a NOTOK naming the supported ones', async () => {
     const deployed = await deployCounter()
-    const answer = await post([['module', 'contract'], ['action', 'verifysourcecode'], ['contractaddress', deployed.address], ['sourceCode', '{}'], ['codeformat', 'vyper-json'], ['contractname', 'x'], ['compilerversion', SOLCJS_VERSION]])
+    const answer = await post([
+      ['module', 'contract'],
+      ['action', 'verifysourcecode'],
+      ['contractaddress', deployed.address],
+      ['sourceCode', '{}'],
+      ['codeformat', 'vyper-json'],
+      ['contractname', 'x'],
+      ['compilerversion', SOLCJS_VERSION],
+    ])
     expect(answer.status).toBe('0')
     expect(answer.message).toBe('NOTOK')
     expect(answer.result).toContain('solidity-standard-json-input')

@@ -1,3 +1,4 @@
+import { sqliteDb } from '../../src/spool/engine.ts'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
@@ -42,7 +43,7 @@ beforeAll(async () => {
   // The same spool, read by a listener whose node is not there (nothing listens on port 9).
   reader = openReader(join(dev.dir, 'data', 'spool.db'))
   const context = testContext('[chain]\nrpc = "http://127.0.0.1:9"\nws = "ws://127.0.0.1:9"\n')
-  away = serveOnFreePort(createEtherscanApp(context, { reader } as Spool), 'etherscan')
+  away = serveOnFreePort(createEtherscanApp(context, { reader: sqliteDb(reader) } as Spool), 'etherscan')
 }, 90_000)
 afterAll(async () => {
   await away?.stop()
@@ -57,8 +58,13 @@ describe('proxy', () => {
     expect(await api('module=proxy&action=eth_blockNumber')).toEqual({ jsonrpc: '2.0', id: 1, result: expect.stringMatching(/^0x[0-9a-f]+$/) })
     const block = await api(`module=proxy&action=eth_getBlockByNumber&tag=0x5&boolean=true&id=7`)
     expect(block).toEqual({ jsonrpc: '2.0', id: 7, result: await rpc.call('eth_getBlockByNumber', ['0x5', true]) })
-    const { result: [row] } = await api(`module=account&action=txlist&address=${TREASURY}&page=1&offset=1&sort=desc`)
-    for (const [action, method] of [['eth_getTransactionByHash', 'eth_getTransactionByHash'], ['eth_getTransactionReceipt', 'eth_getTransactionReceipt']]) {
+    const {
+      result: [row],
+    } = await api(`module=account&action=txlist&address=${TREASURY}&page=1&offset=1&sort=desc`)
+    for (const [action, method] of [
+      ['eth_getTransactionByHash', 'eth_getTransactionByHash'],
+      ['eth_getTransactionReceipt', 'eth_getTransactionReceipt'],
+    ]) {
       expect((await api(`module=proxy&action=${action}&txhash=${row.hash}`)).result).toEqual(await rpc.call(method!, [row.hash]))
     }
     expect((await api(`module=proxy&action=eth_getTransactionCount&address=${TREASURY}&tag=latest`)).result).toBe(await rpc.call('eth_getTransactionCount', [TREASURY, 'latest']))
@@ -116,7 +122,9 @@ describe('proxy', () => {
 describe('with the node away', () => {
   test('blocks, transactions and receipts come from the spool in the node’s shape; the rest is the JSON-RPC error', async () => {
     const base = away.url
-    const { result: [row] } = await api(`module=account&action=txlist&address=${TREASURY}&page=1&offset=1&sort=desc`)
+    const {
+      result: [row],
+    } = await api(`module=account&action=txlist&address=${TREASURY}&page=1&offset=1&sort=desc`)
     const pick = (whole: Record<string, unknown>, part: Record<string, unknown>) => Object.fromEntries(Object.keys(part).map((key) => [key, whole[key]]))
     const tx = (await get(base, `module=proxy&action=eth_getTransactionByHash&txhash=${row.hash}`)).result
     const nodeTx = await rpc.call<Record<string, unknown>>('eth_getTransactionByHash', [row.hash])
@@ -141,7 +149,11 @@ describe('with the node away', () => {
       expect(await get(base, `module=proxy&${query}`)).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32000, message: expect.stringContaining('the node cannot be reached') } })
     }
     // What only the node knows is Etherscan's NOTOK that says so; the lists still answer from the spool.
-    for (const query of [`module=account&action=balance&address=${TREASURY}`, `module=account&action=tokenbalance&contractaddress=${BX}&address=${TREASURY}`, `module=stats&action=tokensupply&contractaddress=${BX}`]) {
+    for (const query of [
+      `module=account&action=balance&address=${TREASURY}`,
+      `module=account&action=tokenbalance&contractaddress=${BX}&address=${TREASURY}`,
+      `module=stats&action=tokensupply&contractaddress=${BX}`,
+    ]) {
       expect(await get(base, query)).toEqual({ status: '0', message: 'NOTOK', result: NODE_AWAY })
     }
     expect(await get(base, `module=account&action=txlist&address=${TREASURY}&page=1&offset=1&sort=desc`)).toEqual({ status: '1', message: 'OK', result: [row] })
@@ -221,12 +233,8 @@ describe('refusals in Etherscan’s words', () => {
     ]) {
       expect(await api(query)).toEqual(NOTOK('Error! Invalid address format'))
     }
-    expect(await api(`module=account&action=txlist&address=${TREASURY}&page=101&offset=100`)).toEqual(
-      NOTOK('Result window is too large, PageNo x Offset size must be less than or equal to 10000'),
-    )
-    expect(await api(`module=account&action=tokentx&address=${TREASURY}&page=2&offset=5001`)).toEqual(
-      NOTOK('Result window is too large, PageNo x Offset size must be less than or equal to 10000'),
-    )
+    expect(await api(`module=account&action=txlist&address=${TREASURY}&page=101&offset=100`)).toEqual(NOTOK('Result window is too large, PageNo x Offset size must be less than or equal to 10000'))
+    expect(await api(`module=account&action=tokentx&address=${TREASURY}&page=2&offset=5001`)).toEqual(NOTOK('Result window is too large, PageNo x Offset size must be less than or equal to 10000'))
     expect(await api(`module=account&action=txlist&address=${TREASURY}&sort=up`)).toEqual(NOTOK('Error! Invalid sort order'))
     expect(await api(`module=account&action=txlist&address=${TREASURY}&startblock=-1`)).toEqual(NOTOK('Error! Invalid startblock'))
     expect(await api(`module=account&action=txlist&address=${TREASURY}&endblock=1e9`)).toEqual(NOTOK('Error! Invalid endblock'))
@@ -235,9 +243,7 @@ describe('refusals in Etherscan’s words', () => {
     expect(await api('module=transaction&action=getstatus&txhash=0x12')).toEqual(NOTOK('Error! Invalid transaction hash'))
     expect(await api('module=logs&action=getLogs&fromBlock=0&toBlock=latest')).toEqual(NOTOK('Error! Missing address or topic parameter'))
     expect(await api('module=logs&action=getLogs&fromBlock=0&toBlock=latest&topic0=0x12')).toEqual(NOTOK('Error! Invalid topic0 format'))
-    expect(await api(`module=logs&action=getLogs&address=${BX}&page=11&offset=1000`)).toEqual(
-      NOTOK('Result window is too large, PageNo x Offset size must be less than or equal to 10000'),
-    )
+    expect(await api(`module=logs&action=getLogs&address=${BX}&page=11&offset=1000`)).toEqual(NOTOK('Result window is too large, PageNo x Offset size must be less than or equal to 10000'))
     expect(await api(`module=logs&action=getLogs&address=${BX}&topic0=${'0x' + '00'.repeat(32)}&topic1=${'0x' + '00'.repeat(32)}&topic0_1_opr=xor`)).toEqual(
       NOTOK('Error! Invalid topic0_1_opr, use and or or'),
     )

@@ -46,10 +46,14 @@ const request = (input: unknown, contractIdentifier: string, more: Record<string
 
 /** forge's poll of GET /v2/verify/{verificationId} until the job is completed. */
 const completed = (verificationId: string) =>
-  waitFor(async () => {
-    const job = await sourcify(await fetch(`${base}v2/verify/${verificationId}`), 200)
-    return job.isJobCompleted ? job : null
-  }, 'the Sourcify job to complete', 60_000)
+  waitFor(
+    async () => {
+      const job = await sourcify(await fetch(`${base}v2/verify/${verificationId}`), 200)
+      return job.isJobCompleted ? job : null
+    },
+    'the Sourcify job to complete',
+    60_000,
+  )
 
 describe("Sourcify's API v2 with forge's requests (--verifier sourcify --verifier-url …/sourcify/)", () => {
   test('lookup, verify, poll, lookup again: 404 with nulls, 202 with a verificationId, an exact match, then 200 and a 409 for a second try', async () => {
@@ -69,13 +73,21 @@ describe("Sourcify's API v2 with forge's requests (--verifier sourcify --verifie
     })
     expect(job.error).toBeUndefined()
     expect(Date.parse(job.jobStartTime)).toBeLessThanOrEqual(Date.parse(job.jobFinishTime))
-    const record = verifiedContract(stack.spool.reader, deployed.address)!
+    const record = (await verifiedContract(stack.spool.reader, deployed.address))!
     expect(record.origin).toBe('sourcify')
     expect(job.contract.matchId).toBe(String(record.id))
     expect(job.contract.verifiedAt).toBe(new Date(record.verifiedAt).toISOString())
 
     const found = await sourcify(await fetch(`${base}v2/contract/78270/${deployed.address.toLowerCase()}`), 200)
-    expect(found).toEqual({ match: 'exact_match', creationMatch: 'exact_match', runtimeMatch: 'exact_match', chainId: '78270', address: getAddress(deployed.address), verifiedAt: job.contract.verifiedAt, matchId: String(record.id) })
+    expect(found).toEqual({
+      match: 'exact_match',
+      creationMatch: 'exact_match',
+      runtimeMatch: 'exact_match',
+      chainId: '78270',
+      address: getAddress(deployed.address),
+      verifiedAt: job.contract.verifiedAt,
+      matchId: String(record.id),
+    })
 
     const again = await sourcifyError(await submit(deployed.address, request(counterInput, 'src/Counter.sol:Counter')), 409, 'already_verified')
     expect(again.message).toContain(getAddress(deployed.address))
@@ -106,7 +118,7 @@ describe("Sourcify's API v2 with forge's requests (--verifier sourcify --verifie
     const job = await completed(accepted.verificationId)
     expect(job.contract.match).toBe('exact_match')
     const args = encodeAbiParameters([{ type: 'string' }, { type: 'uint256' }], ['from sourcify', 3n]).slice(2)
-    expect(verifiedContract(stack.spool.reader, deployed.address)!.details.constructorArguments).toBe(args)
+    expect((await verifiedContract(stack.spool.reader, deployed.address))!.details.constructorArguments).toBe(args)
   })
 
   test('a changed source completes the job with no match and an error in Sourcify’s shape', async () => {

@@ -1,3 +1,4 @@
+import { sqliteDb } from '../../src/spool/engine.ts'
 import { afterAll, expect, test } from 'bun:test'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -16,7 +17,7 @@ const writer = openSpool(path)
 const reader = openReader(path)
 const spool: Spool = {
   path,
-  reader,
+  reader: sqliteDb(reader),
   health: () => emptyHealth(78270),
   version: () => 0,
   onHealth: () => () => true,
@@ -32,7 +33,22 @@ afterAll(async () => {
   writer.close()
 })
 
-const ROUTES = ['/health', '/pools', `/pool/0x${'11'.repeat(20)}`, '/tokens', '/swaps', '/events', '/stats', '/cl/pools', `/cl/pool/${'22'.repeat(20)}`, '/cl/tiers', '/cl/positions', `/cl/ticks?pool=${'33'.repeat(20)}`, '/cl/swaps', '/cl/events']
+const ROUTES = [
+  '/health',
+  '/pools',
+  `/pool/0x${'11'.repeat(20)}`,
+  '/tokens',
+  '/swaps',
+  '/events',
+  '/stats',
+  '/cl/pools',
+  `/cl/pool/${'22'.repeat(20)}`,
+  '/cl/tiers',
+  '/cl/positions',
+  `/cl/ticks?pool=${'33'.repeat(20)}`,
+  '/cl/swaps',
+  '/cl/events',
+]
 
 test('before the streams made their tables, every route answers 503 with the first line of the driver', async () => {
   for (const route of ROUTES) {
@@ -50,7 +66,10 @@ test('a malformed parameter is still a 400, not a 503', async () => {
 })
 
 test('once the tables exist the same app answers, without a restart', async () => {
-  migrate(writer, createStreams(context.config).flatMap((stream) => stream.migrations))
+  migrate(
+    writer,
+    createStreams(context.config).flatMap((stream) => stream.migrations),
+  )
   for (const route of ROUTES) {
     const response = await fetch(`${app.url}${route}`)
     // The pools these routes name are unknown: the 404 of an unknown pool.

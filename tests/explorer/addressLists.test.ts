@@ -8,7 +8,20 @@ import { DECIMAL, seededExplorer, statsAt, type SeededExplorer } from './helpers
 // token"), the names of the exchange's pairs and pools, and the CSV export, on the seeded dev chain.
 
 type Tx = { hash: string; blockNumber: number; timestamp: number; from: string; to: string | null; created: string | null; fee: string | null; direction: 'in' | 'out' | 'self'; success: boolean }
-type Moved = { txHash: string; blockNumber: number; timestamp: number; token: string; from: string; to: string; standard: string; value?: string; amount?: string; tokenId?: string; symbol?: string | null; direction: string }
+type Moved = {
+  txHash: string
+  blockNumber: number
+  timestamp: number
+  token: string
+  from: string
+  to: string
+  standard: string
+  value?: string
+  amount?: string
+  tokenId?: string
+  symbol?: string | null
+  direction: string
+}
 type Internal = { txHash: string; traceId: string; type: string; from: string; to: string | null; created: string | null; value: string; direction: string }
 type Pool = { address: string; kind: 'v2' | 'v3'; fee: number | null; tokens: [string, string]; name: string }
 
@@ -68,7 +81,7 @@ describe("an address's lists", () => {
   })
 
   test("internal transactions: the nested calls that moved ether to or from the address, as the spool's index finds them", async () => {
-    const row = seeded.spool.reader.query<{ address: Uint8Array }, []>('SELECT address FROM internal_calls GROUP BY address ORDER BY count(*) DESC LIMIT 1').get()
+    const row = await seeded.spool.reader.get<{ address: Uint8Array }>('SELECT address FROM internal_calls GROUP BY address ORDER BY count(*) DESC LIMIT 1')
     expect(row).not.toBeNull()
     const address = `0x${Buffer.from(row!.address).toString('hex')}`
     const { calls } = await seeded.json<{ calls: Internal[] }>(`/address/${address}/internal?limit=100`)
@@ -114,7 +127,7 @@ describe("a token's lists", () => {
     expect(second.holders.map((holder) => holder.address)).toEqual([holders[1]!.address])
   })
 
-  test('transfers: newest first, paged, totalling the token list\'s count', async () => {
+  test("transfers: newest first, paged, totalling the token list's count", async () => {
     const bx = seeded.manifest.contracts.BX
     const tokens = await seeded.json<Array<{ address: string; transfers: number }>>('/tokens')
     const { total, transfers } = await seeded.json<{ total: number; transfers: Moved[] }>(`/token/${bx}/transfers?limit=5`)
@@ -154,7 +167,7 @@ describe('the names of pairs and pools', () => {
     expect(await symbolOf(seeded.manifest.contracts.DUSD)).toBe('DUSD')
   })
 
-  test('/tokens tells the pairs\' liquidity tokens apart by their pairs', async () => {
+  test("/tokens tells the pairs' liquidity tokens apart by their pairs", async () => {
     const tokens = await seeded.json<Array<{ address: string; name: string | null; pool: string | null }>>('/tokens')
     const lps = tokens.filter((token) => token.pool !== null)
     // The seed's three pairs and those of the launched tokens: every liquidity token ("Uniswap V2") named apart.
@@ -173,7 +186,12 @@ function parseCsv(text: string): string[][] {
   return text
     .slice(0, -2)
     .split('\r\n')
-    .map((line) => line.match(/("([^"]|"")*"|[^,]*)(,|$)/g)!.filter((cell, index, cells) => index < cells.length - 1 || cell !== '').map((cell) => cell.replace(/,$/, '')))
+    .map((line) =>
+      line
+        .match(/("([^"]|"")*"|[^,]*)(,|$)/g)!
+        .filter((cell, index, cells) => index < cells.length - 1 || cell !== '')
+        .map((cell) => cell.replace(/,$/, '')),
+    )
 }
 
 describe('the CSV export', () => {

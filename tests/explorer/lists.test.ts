@@ -31,8 +31,18 @@ afterAll(() => seeded?.stop())
 describe('/stats and /', () => {
   test('the stats object: freshness keys, counters, mini-block head and spool health', async () => {
     const stats = await seeded.json<Record<string, unknown>>('/stats')
-    expect(stats).toMatchObject({ latestBlock: head, indexedBlock: head, indexLag: 0, derivedLag: 0, blocks: head + 1, miniBlockHead: head, nodeReachable: true, tracesAvailable: true, historyGap: null })
-    const transactions = seeded.spool.reader.query<{ n: number }, []>('SELECT count(*) AS n FROM txs').get()!.n
+    expect(stats).toMatchObject({
+      latestBlock: head,
+      indexedBlock: head,
+      indexLag: 0,
+      derivedLag: 0,
+      blocks: head + 1,
+      miniBlockHead: head,
+      nodeReachable: true,
+      tracesAvailable: true,
+      historyGap: null,
+    })
+    const transactions = (await seeded.spool.reader.get<{ n: number }>('SELECT count(*) AS n FROM txs'))!.n
     expect(stats.transactions).toBe(transactions)
     expect(stats.wallets).toBeGreaterThanOrEqual(5)
     expect(stats.tokens).toBeGreaterThanOrEqual(3)
@@ -181,9 +191,9 @@ describe('/txs', () => {
 describe('/accounts', () => {
   test('{total, accounts} ordered by transaction count, with labels', async () => {
     const page = await seeded.json<{ total: number; accounts: Array<{ address: string; txCount: number; label: string | null; contract: boolean }> }>('/accounts?limit=100')
-    const total = seeded.spool.reader
-      .query<{ n: number }, []>('SELECT count(*) AS n FROM (SELECT from_addr AS a FROM txs UNION SELECT to_addr FROM txs WHERE to_addr IS NOT NULL UNION SELECT created FROM txs WHERE created IS NOT NULL)')
-      .get()!.n
+    const total = (await seeded.spool.reader.get<{ n: number }>(
+      'SELECT count(*) AS n FROM (SELECT from_addr AS a FROM txs UNION SELECT to_addr FROM txs WHERE to_addr IS NOT NULL UNION SELECT created FROM txs WHERE created IS NOT NULL)',
+    ))!.n
     expect(page.total).toBe(total)
     const counts = page.accounts.map((account) => account.txCount)
     expect(counts).toEqual([...counts].sort((a, b) => b - a))

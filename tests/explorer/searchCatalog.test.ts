@@ -1,3 +1,4 @@
+import { sqliteDb } from '../../src/spool/engine.ts'
 import { afterAll, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -32,11 +33,19 @@ const strings = (...values: string[]) => encodeAbiParameters([...values.map(() =
 
 function launch(token: Hex, pair: Hex, name: string, symbol: string): SyntheticLog[] {
   return [
-    { address: FACTORY, topics: encodeEventTopics({ abi: events, eventName: 'PairCreated', args: { token0: token, token1: WETH } }) as Hex[], data: encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [pair, 1n]) },
+    {
+      address: FACTORY,
+      topics: encodeEventTopics({ abi: events, eventName: 'PairCreated', args: { token0: token, token1: WETH } }) as Hex[],
+      data: encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [pair, 1n]),
+    },
     { address: LAUNCHER, topics: encodeEventTopics({ abi: events, eventName: 'TokenLaunched', args: { token, pair, creator: SENDER } }) as Hex[], data: strings(name, symbol) },
   ]
 }
-const register = (label: string): SyntheticLog => ({ address: NAMES, topics: encodeEventTopics({ abi: events, eventName: 'NameRegistered', args: { id: `0x${'01'.repeat(32)}`, owner: SENDER } }) as Hex[], data: strings(label) })
+const register = (label: string): SyntheticLog => ({
+  address: NAMES,
+  topics: encodeEventTopics({ abi: events, eventName: 'NameRegistered', args: { id: `0x${'01'.repeat(32)}`, owner: SENDER } }) as Hex[],
+  data: strings(label),
+})
 
 test('the chain names arrive with their logs, hostile data is skipped, and a reorganisation undoes them', async () => {
   const path = join(dir, 'spool.db')
@@ -46,10 +55,10 @@ test('the chain names arrive with their logs, hostile data is skipped, and a reo
   await copy.refresh()
   const registry = new RegistryView(copy)
   let version = 0
-  const catalog = new SearchCatalog(reader, registry, { v2Factory: FACTORY, v3Factory: null, nameRegistry: NAMES }, () => version)
-  const find = (q: string) => {
-    catalog.refresh()
-    return search(reader, catalog, registry, q, 50)
+  const catalog = new SearchCatalog(sqliteDb(reader), registry, { v2Factory: FACTORY, v3Factory: null, nameRegistry: NAMES }, () => version)
+  const find = async (q: string) => {
+    await catalog.refresh()
+    return search(sqliteDb(reader), catalog, registry, q, 50)
   }
   const moon: Hex = `0x${'aa'.repeat(20)}`
   const topic = launch(moon, `0x${'bb'.repeat(20)}`, 'x', 'x')[1]!.topics
@@ -57,27 +66,37 @@ test('the chain names arrive with their logs, hostile data is skipped, and a reo
   writeBlock(writer, 1, [
     { from: SENDER, to: LAUNCHER, logs: [...launch(moon, `0x${'bb'.repeat(20)}`, 'Moon Cat', 'MOON'), register('alice')] },
     // Under the launch's topic, data that holds no strings: an offset past the end, a length past it, bytes that are not UTF-8.
-    { from: SENDER, to: LAUNCHER, logs: [
-      { address: LAUNCHER, topics: topic, data: `0x${'00'.repeat(31)}ff` },
-      { address: LAUNCHER, topics: topic, data: `0x${'0'.repeat(62)}40${'0'.repeat(64)}${'0'.repeat(60)}ffff` },
-      { address: LAUNCHER, topics: topic, data: `${strings('ok', 'ok')}`.replace(/6f6b/g, 'c328') as Hex },
-      { address: LAUNCHER, topics: [topic[0]!], data: strings('No Token', 'NT') },
-    ] },
+    {
+      from: SENDER,
+      to: LAUNCHER,
+      logs: [
+        { address: LAUNCHER, topics: topic, data: `0x${'00'.repeat(31)}ff` },
+        { address: LAUNCHER, topics: topic, data: `0x${'0'.repeat(62)}40${'0'.repeat(64)}${'0'.repeat(60)}ffff` },
+        { address: LAUNCHER, topics: topic, data: `${strings('ok', 'ok')}`.replace(/6f6b/g, 'c328') as Hex },
+        { address: LAUNCHER, topics: [topic[0]!], data: strings('No Token', 'NT') },
+      ],
+    },
   ])
   version++
-  expect(find('MOON')).toMatchObject({ go: `/token/${getAddress(moon)}`, results: [{ kind: 'token', title: 'Moon Cat', listed: false }, { kind: 'pair', title: 'MOON/WETH', listed: false }] })
-  expect(find('alice').go).toBe('/name/alice')
-  expect(find('ok').results).toEqual([])
-  expect(find('no token').results).toEqual([])
+  expect(await find('MOON')).toMatchObject({
+    go: `/token/${getAddress(moon)}`,
+    results: [
+      { kind: 'token', title: 'Moon Cat', listed: false },
+      { kind: 'pair', title: 'MOON/WETH', listed: false },
+    ],
+  })
+  expect((await find('alice')).go).toBe('/name/alice')
+  expect((await find('ok')).results).toEqual([])
+  expect((await find('no token')).results).toEqual([])
 
   // Block 1 is replaced: its names go, the new block's come.
   rollbackTo(writer, 0)
   const sun: Hex = `0x${'cc'.repeat(20)}`
   writeBlock(writer, 1, [{ from: SENDER, to: LAUNCHER, logs: launch(sun, `0x${'dd'.repeat(20)}`, 'Sun Dog', 'SUN') }], 1)
   version++
-  expect(find('moon').results).toEqual([])
-  expect(find('alice').results).toEqual([])
-  expect(find('sun').go).toBe(`/token/${getAddress(sun)}`)
+  expect((await find('moon')).results).toEqual([])
+  expect((await find('alice')).results).toEqual([])
+  expect((await find('sun')).go).toBe(`/token/${getAddress(sun)}`)
   reader.close()
   closeSpool(writer)
 })

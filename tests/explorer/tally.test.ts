@@ -1,3 +1,4 @@
+import { sqliteDb } from '../../src/spool/engine.ts'
 import { expect, test } from 'bun:test'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -34,8 +35,8 @@ function spool() {
 type Db = ReturnType<typeof spool>
 
 /** Passes of the tally stream until it has caught up with the spool; how many it took. */
-function derive(db: Db, limits?: BlockPassLimits): number {
-  const head = spoolHead(db) ?? -1
+async function derive(db: Db, limits?: BlockPassLimits): Promise<number> {
+  const head = (await spoolHead(sqliteDb(db))) ?? -1
   for (let passes = 1; ; passes++) if (runPass(db, tally, head, { blocks: limits }).caughtUp) return passes
 }
 
@@ -51,40 +52,47 @@ function busyChain(db: Db) {
   ])
   writeBlock(db, 2, [
     // The factory makes two pairs in one call; a third creation fails and makes nothing.
-    { from: B, to: FACTORY, trace: { calls: [callFrame(FACTORY, PAIR, { type: 'CREATE2' }), callFrame(FACTORY, FAILED, { type: 'CREATE2', error: 'reverted' }), callFrame(FACTORY, PAIR2, { type: 'CREATE2' })] } },
+    {
+      from: B,
+      to: FACTORY,
+      trace: { calls: [callFrame(FACTORY, PAIR, { type: 'CREATE2' }), callFrame(FACTORY, FAILED, { type: 'CREATE2', error: 'reverted' }), callFrame(FACTORY, PAIR2, { type: 'CREATE2' })] },
+    },
     { from: A, to: A },
   ])
   writeBlock(db, 3)
   writeBlock(db, 4, transfers(7, C, A))
-  writeBlock(db, 5, [{ from: C, to: PAIR }, { from: B, to: B }])
+  writeBlock(db, 5, [
+    { from: C, to: PAIR },
+    { from: B, to: B },
+  ])
 }
 
-test('the tally equals a count over the whole spool, creations inside calls included, whatever the passes', () => {
+test('the tally equals a count over the whole spool, creations inside calls included, whatever the passes', async () => {
   const db = spool()
   busyChain(db)
   // Passes of at most three transactions: block 4 (seven) still goes whole, in a pass of its own.
-  expect(derive(db, { txs: 3, blocks: 100 })).toBe(4)
-  expect(storedTally(db)).toEqual(countTally(db))
+  expect(await derive(db, { txs: 3, blocks: 100 })).toBe(4)
+  expect(storedTally(db)).toEqual(await countTally(db))
   const wide = spool()
   busyChain(wide)
-  expect(derive(wide)).toBe(1)
+  expect(await derive(wide)).toBe(1)
   expect(dumpTally(wide)).toEqual(dumpTally(db))
 
   // The figures themselves, so that the count above is checked too.
-  expect(tallyTotals(db)).toEqual({ blocks: 6, transactions: 13, gasUsed: 273_000n, wallets: 3, accounts: 5, contracts: 3 })
-  expect(new ChainTally(db).totals()).toEqual(tallyTotals(db))
-  expect(accountCounts(db, blob(A))).toEqual({ sent: 3, received: 8, self: 1 })
-  expect(accountCounts(db, blob(FACTORY))).toEqual({ sent: 0, received: 2, self: 0 })
-  expect(accountCounts(db, blob(PAIR2))).toEqual({ sent: 0, received: 0, self: 0 })
-  const creation = contractCreation(db, blob(PAIR))!
+  expect(await tallyTotals(sqliteDb(db))).toEqual({ blocks: 6, transactions: 13, gasUsed: 273_000n, wallets: 3, accounts: 5, contracts: 3 })
+  expect(await new ChainTally(sqliteDb(db)).totals()).toEqual(await tallyTotals(sqliteDb(db)))
+  expect(await accountCounts(sqliteDb(db), blob(A))).toEqual({ sent: 3, received: 8, self: 1 })
+  expect(await accountCounts(sqliteDb(db), blob(FACTORY))).toEqual({ sent: 0, received: 2, self: 0 })
+  expect(await accountCounts(sqliteDb(db), blob(PAIR2))).toEqual({ sent: 0, received: 0, self: 0 })
+  const creation = (await contractCreation(sqliteDb(db), blob(PAIR)))!
   expect([hex(creation.creator), creation.txId]).toEqual([FACTORY, txId(2, 0)])
-  expect(hex(contractCreation(db, blob(FACTORY))!.creator)).toBe(A)
-  expect(contractCreation(db, blob(FAILED))).toBeNull()
+  expect(hex((await contractCreation(sqliteDb(db), blob(FACTORY)))!.creator)).toBe(A)
+  expect(await contractCreation(sqliteDb(db), blob(FAILED))).toBeNull()
   // In the order the factory made them, not by address.
-  expect(contractsCreatedBy(db, blob(FACTORY), 100).map((row) => hex(row.contract))).toEqual([PAIR, PAIR2])
-  expect(contractsCreatedBy(db, blob(FACTORY), 1).map((row) => hex(row.contract))).toEqual([PAIR])
+  expect((await contractsCreatedBy(sqliteDb(db), blob(FACTORY), 100)).map((row) => hex(row.contract))).toEqual([PAIR, PAIR2])
+  expect((await contractsCreatedBy(sqliteDb(db), blob(FACTORY), 1)).map((row) => hex(row.contract))).toEqual([PAIR])
   // Busiest first (a self-send once), ties by address; contracts seen created are marked.
-  const ranked = rankedAccounts(db, { limit: 10, offset: 0 }).map((row) => [hex(row.address), row.txCount, row.contract])
+  const ranked = (await rankedAccounts(sqliteDb(db), { limit: 10, offset: 0 })).map((row) => [hex(row.address), row.txCount, row.contract])
   expect(ranked).toEqual([
     [A, 10, false],
     [C, 8, false],
@@ -92,21 +100,21 @@ test('the tally equals a count over the whole spool, creations inside calls incl
     [FACTORY, 2, true],
     [PAIR, 1, true],
   ])
-  expect(rankedAccounts(db, { limit: 2, offset: 1 }).map((row) => hex(row.address))).toEqual([C, B])
+  expect((await rankedAccounts(sqliteDb(db), { limit: 2, offset: 1 })).map((row) => hex(row.address))).toEqual([C, B])
 })
 
-test('a spool that starts above block zero, and holds nothing yet', () => {
+test('a spool that starts above block zero, and holds nothing yet', async () => {
   const db = spool()
-  expect(derive(db)).toBe(1)
-  expect(tallyTotals(db)).toEqual({ blocks: 0, transactions: 0, gasUsed: 0n, wallets: 0, accounts: 0, contracts: 0 })
+  expect(await derive(db)).toBe(1)
+  expect(await tallyTotals(sqliteDb(db))).toEqual({ blocks: 0, transactions: 0, gasUsed: 0n, wallets: 0, accounts: 0, contracts: 0 })
   writeBlock(db, 100, transfers(2))
   writeBlock(db, 101, transfers(1, B, A))
-  derive(db)
-  expect(storedTally(db)).toEqual(countTally(db))
-  expect(streamPosition(db, 'tally').cursorBlock).toBe(101)
+  await derive(db)
+  expect(storedTally(db)).toEqual(await countTally(db))
+  expect((await streamPosition(sqliteDb(db), 'tally')).cursorBlock).toBe(101)
 })
 
-test('a reorganisation puts the tally back as it stood at the ancestor, touching only what came after it', () => {
+test('a reorganisation puts the tally back as it stood at the ancestor, touching only what came after it', async () => {
   const db = spool()
   const before = spool()
   // Forty blocks of settled history, then five that will be orphaned.
@@ -115,8 +123,12 @@ test('a reorganisation puts the tally back as it stood at the ancestor, touching
     for (let number = 6; number < 40; number++) writeBlock(target, number, transfers(2, number % 2 ? A : C, number % 3 ? B : C))
   }
   settled(db)
-  for (let number = 40; number < 45; number++) writeBlock(db, number, [{ from: B, to: FACTORY, trace: { calls: [callFrame(FACTORY, `0x${number.toString(16).padStart(40, '0')}`, { type: 'CREATE' })] } }, { from: C, to: C }])
-  derive(db, { txs: 4, blocks: 100 })
+  for (let number = 40; number < 45; number++)
+    writeBlock(db, number, [
+      { from: B, to: FACTORY, trace: { calls: [callFrame(FACTORY, `0x${number.toString(16).padStart(40, '0')}`, { type: 'CREATE' })] } },
+      { from: C, to: C },
+    ])
+  await derive(db, { txs: 4, blocks: 100 })
   const history = (target: Db) => dumpTally(target).explorer_accounts_history!.filter((row) => JSON.parse(row).block <= 39)
   const settledHistory = history(db)
   const totalsHistory = dumpTally(db).explorer_totals_history!.filter((row) => JSON.parse(row).block <= 39)
@@ -141,38 +153,38 @@ test('a reorganisation puts the tally back as it stood at the ancestor, touching
 
   // Exactly what a derivation that never saw the orphaned blocks leaves, history included.
   settled(before)
-  derive(before)
+  await derive(before)
   expect(dumpTally(db)).toEqual(dumpTally(before))
   expect(history(db)).toEqual(settledHistory)
   expect(dumpTally(db).explorer_totals_history!.filter((row) => JSON.parse(row).block <= 39)).toEqual(totalsHistory)
-  expect(streamPosition(db, 'tally').cursorBlock).toBe(39)
+  expect((await streamPosition(sqliteDb(db), 'tally')).cursorBlock).toBe(39)
 
   // The other branch: two blocks from other senders.
   for (const target of [db, before]) {
     writeBlock(target, 40, [{ from: PAIR, to: A }], 7)
     writeBlock(target, 41, transfers(3, B, PAIR), 7)
   }
-  derive(db, { txs: 2, blocks: 100 })
-  derive(before)
+  await derive(db, { txs: 2, blocks: 100 })
+  await derive(before)
   expect(dumpTally(db)).toEqual(dumpTally(before))
-  expect(storedTally(db)).toEqual(countTally(db))
+  expect(storedTally(db)).toEqual(await countTally(db))
 })
 
-test('charts prefer blocks with transactions and fall back to every block below four of them', () => {
+test('charts prefer blocks with transactions and fall back to every block below four of them', async () => {
   const db = spool()
   for (let number = 0; number < 10; number++) writeBlock(db, number, transfers(number === 3 || number === 6 ? 1 : 0))
-  expect(chartPoints(db, 48).map((point) => point.number)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
-  expect(chartPoints(db, 4).map((point) => point.number)).toEqual([6, 7, 8, 9])
+  expect((await chartPoints(sqliteDb(db), 48)).map((point) => point.number)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
+  expect((await chartPoints(sqliteDb(db), 4)).map((point) => point.number)).toEqual([6, 7, 8, 9])
   writeBlock(db, 10, transfers(2))
   writeBlock(db, 11)
   writeBlock(db, 12, transfers(1))
-  expect(chartPoints(db, 48)).toEqual([
+  expect(await chartPoints(sqliteDb(db), 48)).toEqual([
     { number: 3, timestamp: 1006, txCount: 1, gasUsed: 21_000 },
     { number: 6, timestamp: 1012, txCount: 1, gasUsed: 21_000 },
     { number: 10, timestamp: 1020, txCount: 2, gasUsed: 42_000 },
     { number: 12, timestamp: 1024, txCount: 1, gasUsed: 21_000 },
   ])
   // Four blocks with transactions exist: a small limit takes the newest of them, not every block.
-  expect(chartPoints(db, 2).map((point) => point.number)).toEqual([10, 12])
-  expect(chartPoints(db, 1).map((point) => point.number)).toEqual([12])
+  expect((await chartPoints(sqliteDb(db), 2)).map((point) => point.number)).toEqual([10, 12])
+  expect((await chartPoints(sqliteDb(db), 1)).map((point) => point.number)).toEqual([12])
 })

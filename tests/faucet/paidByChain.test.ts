@@ -1,3 +1,4 @@
+import { sqliteDb } from '../../src/spool/engine.ts'
 import { afterAll, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -40,19 +41,27 @@ writeBlock(db, 2, [
   { from: OPERATOR, to: FAUCET, input: dripTo(ALICE) },
 ])
 
-test("the operator's successful calls of one function to the faucet, oldest first, with their block's time", () => {
-  const calls = successfulCalls(db, hexToBytes(OPERATOR), hexToBytes(FAUCET), DRIP_TO)
+test("the operator's successful calls of one function to the faucet, oldest first, with their block's time", async () => {
+  const calls = await successfulCalls(sqliteDb(db), hexToBytes(OPERATOR), hexToBytes(FAUCET), DRIP_TO)
   expect(calls.map((call) => [Buffer.from(call.input).toString('hex'), call.timestamp])).toEqual([
     [dripTo(ALICE).slice(2), 1002],
     [dripTo(BOB).slice(2), 1004],
     [dripTo(ALICE).slice(2), 1004],
   ])
-  expect(successfulCalls(db, hexToBytes(STRANGER), hexToBytes(FAUCET), hexToBytes('0xd0e30db0'))).toEqual([])
+  expect(await successfulCalls(sqliteDb(db), hexToBytes(STRANGER), hexToBytes(FAUCET), hexToBytes('0xd0e30db0'))).toEqual([])
 })
 
-test('the drips the chain paid: all time, and on the day per funded address', () => {
+test('the drips the chain paid: all time, and on the day per funded address', async () => {
   const today = utcDay(1002 * 1000)
-  const paid = paidByChain(db, OPERATOR, FAUCET, today)
-  expect(paid).toEqual({ day: today, global: 3, addresses: new Map([[ALICE.toLowerCase(), 2], [BOB.toLowerCase(), 1]]), allTime: 3 })
-  expect(paidByChain(db, OPERATOR, FAUCET, '2000-01-01')).toEqual({ day: '2000-01-01', global: 0, addresses: new Map(), allTime: 3 })
+  const paid = await paidByChain(sqliteDb(db), OPERATOR, FAUCET, today)
+  expect(paid).toEqual({
+    day: today,
+    global: 3,
+    addresses: new Map([
+      [ALICE.toLowerCase(), 2],
+      [BOB.toLowerCase(), 1],
+    ]),
+    allTime: 3,
+  })
+  expect(await paidByChain(sqliteDb(db), OPERATOR, FAUCET, '2000-01-01')).toEqual({ day: '2000-01-01', global: 0, addresses: new Map(), allTime: 3 })
 })

@@ -1,3 +1,4 @@
+import { sqliteDb } from '../../src/spool/engine.ts'
 import type { Database } from 'bun:sqlite'
 import { addressKey } from '../../src/eth/address.ts'
 import { tallyTables } from '../../src/explorer/tallyStream.ts'
@@ -17,8 +18,14 @@ export type CountedTally = {
 }
 
 /** The tally counted from scratch over what the spool holds. */
-export function countTally(db: Database): CountedTally {
-  const grouped = (sql: string) => new Map(db.query<{ a: Uint8Array; n: number }, []>(sql).all().map((row) => [addressKey(row.a), row.n]))
+export async function countTally(db: Database): Promise<CountedTally> {
+  const grouped = (sql: string) =>
+    new Map(
+      db
+        .query<{ a: Uint8Array; n: number }, []>(sql)
+        .all()
+        .map((row) => [addressKey(row.a), row.n]),
+    )
   const sent = grouped('SELECT from_addr AS a, count(*) AS n FROM txs GROUP BY from_addr')
   const received = grouped('SELECT coalesce(to_addr, created) AS a, count(*) AS n FROM txs WHERE coalesce(to_addr, created) IS NOT NULL GROUP BY a')
   const self = grouped('SELECT from_addr AS a, count(*) AS n FROM txs WHERE coalesce(to_addr, created) = from_addr GROUP BY a')
@@ -39,7 +46,7 @@ export function countTally(db: Database): CountedTally {
       if (frame.type.startsWith('CREATE') && !frame.error && frame.to) add(addressKey(frame.to), addressKey(frame.from))
       frame.calls.forEach(walk)
     }
-    const trace = txTrace(db, tx.id)
+    const trace = await txTrace(sqliteDb(db), tx.id)
     if (trace) walk(trace)
   }
 
@@ -60,9 +67,14 @@ export function countTally(db: Database): CountedTally {
 
 /** The tally as the stream left it, in the same shape. */
 export function storedTally(db: Database): CountedTally {
-  const totals = db
-    .query<CountedTally['totals'], []>('SELECT blocks, transactions, gas_used AS gasUsed, wallets, accounts, contracts FROM explorer_totals WHERE id = 0')
-    .get() ?? { blocks: 0, transactions: 0, gasUsed: '0', wallets: 0, accounts: 0, contracts: 0 }
+  const totals = db.query<CountedTally['totals'], []>('SELECT blocks, transactions, gas_used AS gasUsed, wallets, accounts, contracts FROM explorer_totals WHERE id = 0').get() ?? {
+    blocks: 0,
+    transactions: 0,
+    gasUsed: '0',
+    wallets: 0,
+    accounts: 0,
+    contracts: 0,
+  }
   const accounts = db
     .query<{ address: Uint8Array; sent: number; received: number; self: number; total: number }, []>('SELECT address, sent, received, self, total FROM explorer_accounts ORDER BY address')
     .all()
@@ -77,6 +89,13 @@ export function storedTally(db: Database): CountedTally {
 /** Every row of every table the tally stream declares (histories included), for comparing two derivations. */
 export function dumpTally(db: Database): Record<string, string[]> {
   return Object.fromEntries(
-    tallyTables.flatMap(tableNames).map((name) => [name, db.query<Record<string, unknown>, []>(`SELECT * FROM ${name}`).all().map((row) => JSON.stringify(row, (_key, value) => (value instanceof Uint8Array ? Buffer.from(value).toString('hex') : value))).sort()]),
+    tallyTables.flatMap(tableNames).map((name) => [
+      name,
+      db
+        .query<Record<string, unknown>, []>(`SELECT * FROM ${name}`)
+        .all()
+        .map((row) => JSON.stringify(row, (_key, value) => (value instanceof Uint8Array ? Buffer.from(value).toString('hex') : value)))
+        .sort(),
+    ]),
   )
 }

@@ -1,3 +1,4 @@
+import { sqliteDb } from '../../src/spool/engine.ts'
 import { Database } from 'bun:sqlite'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync } from 'node:fs'
@@ -106,7 +107,7 @@ const madeBy = (receipt: TransactionReceipt) => {
 }
 const txOf = (receipt: TransactionReceipt) => txId(Number(receipt.blockNumber), receipt.transactionIndex)
 const rowsOfTx = (id: number) => reader.query<{ n: number }, [number]>('SELECT count(*) AS n FROM contract_creations WHERE tx_id = ?').get(id)!.n
-const creation = (address: string) => creationOf(reader, blob(address))
+const creation = async (address: string) => await creationOf(sqliteDb(reader), blob(address))
 const shown = (made: Creation | null) =>
   made && { address: hex(made.address), creator: hex(made.creator), txHash: hex(made.txHash), blockNumber: made.blockNumber, txId: made.txId, frame: made.frame, input: hex(made.input) }
 
@@ -131,7 +132,7 @@ describe('the creations the spool keeps', () => {
     const receipt = await node.clients.publicClient.getTransactionReceipt({ hash: (await node.clients.publicClient.getBlock({ blockNumber: 1n })).transactions[0]! })
     expect(lower(receipt.contractAddress!)).toBe(lower(factory))
     const tx = await node.clients.publicClient.getTransaction({ hash: receipt.transactionHash })
-    expect(shown(creation(factory))).toEqual({
+    expect(shown(await creation(factory))).toEqual({
       address: lower(factory),
       creator: lower(deployer.address),
       txHash: receipt.transactionHash,
@@ -147,7 +148,7 @@ describe('the creations the spool keeps', () => {
     const receipt = await node.write(alice, factory, artifacts.Factory.abi, 'make', [42n])
     const child = madeBy(receipt)
     await caughtUp()
-    expect(shown(creation(child))).toEqual({
+    expect(shown(await creation(child))).toEqual({
       address: lower(child),
       creator: lower(factory),
       txHash: receipt.transactionHash,
@@ -162,11 +163,11 @@ describe('the creations the spool keeps', () => {
     const deployed = await node.deploy(deployer, artifacts.Deployer)
     const child = await node.read<Address>(deployed, artifacts.Deployer.abi, 'child')
     await caughtUp()
-    const own = creation(deployed)!
+    const own = (await creation(deployed))!
     expect(own.frame).toBeNull()
     expect(hex(own.creator)).toBe(lower(deployer.address))
     expect(hex(own.input)).toBe(artifacts.Deployer.bytecode)
-    expect(shown(creation(child))).toMatchObject({ creator: lower(deployed), txId: own.txId, frame: '0', input: concat([artifacts.Child.bytecode, childArgs(7n)]) })
+    expect(shown(await creation(child))).toMatchObject({ creator: lower(deployed), txId: own.txId, frame: '0', input: concat([artifacts.Child.bytecode, childArgs(7n)]) })
   })
 
   test('a creation frame that failed, or that a reverted call undid, makes no row', async () => {
@@ -178,14 +179,14 @@ describe('the creations the spool keeps', () => {
     // Both transactions succeeded and both trees hold a creation frame, yet no contract came of them.
     for (const receipt of [refused, undone]) {
       expect(receipt.status).toBe('success')
-      expect(JSON.stringify(txTrace(reader, txOf(receipt)))).toContain('"CREATE')
+      expect(JSON.stringify(await txTrace(sqliteDb(reader), txOf(receipt)))).toContain('"CREATE')
       expect(rowsOfTx(txOf(receipt))).toBe(0)
     }
     // The reverted call's child would have been the factory's next CREATE address; there is no code there and no row.
-    const frame = txTrace(reader, txOf(undone))!.calls[0]!.calls[0]!
+    const frame = (await txTrace(sqliteDb(reader), txOf(undone)))!.calls[0]!.calls[0]!
     expect(frame.type).toBe('CREATE')
     expect(await node.clients.publicClient.getCode({ address: frame.to as Address })).toBeUndefined()
-    expect(creation(frame.to!)).toBeNull()
+    expect(await creation(frame.to!)).toBeNull()
   })
 
   test('a CREATE2 address made again after its contract was destroyed answers the newest creation; rolling that back gives the first again', async () => {
@@ -196,8 +197,8 @@ describe('the creations the spool keeps', () => {
     const second = await node.write(alice, factory, artifacts.Factory.abi, 'makeAt', [salt, 9n])
     expect(madeBy(second)).toBe(child)
     await caughtUp()
-    expect(creation(child)!.txId).toBe(txOf(second))
-    expect(creation(child)!.frame).toBe('0')
+    expect((await creation(child))!.txId).toBe(txOf(second))
+    expect((await creation(child))!.frame).toBe('0')
     // makeAndDestroy's child is made by its call to itself (makeAt is public): the frame below it.
     expect(reader.query<{ frame: string }, [Uint8Array, number]>('SELECT frame FROM contract_creations WHERE address = ? AND tx_id = ?').get(blob(child), txOf(first))!.frame).toBe('0')
 
@@ -208,7 +209,7 @@ describe('the creations the spool keeps', () => {
       return stored && hex(stored.hash) === block.hash
     }, 'the reorganised block')
     expect(rowsOfTx(txOf(second))).toBe(0)
-    expect(shown(creation(child))).toMatchObject({ txHash: first.transactionHash, txId: txOf(first), creator: lower(factory) })
+    expect(shown(await creation(child))).toMatchObject({ txHash: first.transactionHash, txId: txOf(first), creator: lower(factory) })
   })
 
   test('a reorganisation removes the creations of the blocks it drops, factory-made and own alike', async () => {
@@ -216,14 +217,14 @@ describe('the creations the spool keeps', () => {
     const made = madeBy(await node.write(alice, factory, artifacts.Factory.abi, 'make', [5n]))
     const deployed = await node.deploy(deployer, artifacts.Deployer)
     await caughtUp()
-    expect(creation(made)).not.toBeNull()
-    expect(creation(deployed)).not.toBeNull()
+    expect(await creation(made)).not.toBeNull()
+    expect(await creation(deployed)).not.toBeNull()
     const base = Number((await node.clients.publicClient.getBlock()).number) - 2
     await node.test.revert({ id: snapshot })
     await node.mine(3)
     await caughtUp()
-    await waitFor(() => creation(deployed) === null, 'the rollback of the abandoned blocks')
-    expect(creation(made)).toBeNull()
+    await waitFor(async () => (await creation(deployed)) === null, 'the rollback of the abandoned blocks')
+    expect(await creation(made)).toBeNull()
     expect(reader.query<{ n: number }, [number]>('SELECT count(*) AS n FROM contract_creations WHERE block_number > ?').get(base)!.n).toBe(0)
   })
 
@@ -231,10 +232,16 @@ describe('the creations the spool keeps', () => {
     const made = madeBy(await node.write(alice, factory, artifacts.Factory.abi, 'make', [1n]))
     await caughtUp()
     const unknown = blob(`0x${'ab'.repeat(20)}`)
-    const answers = creationsOf(reader, [blob(made), unknown, blob(factory), blob(made.toLowerCase())])
+    const answers = await creationsOf(sqliteDb(reader), [blob(made), unknown, blob(factory), blob(made.toLowerCase())])
     expect(answers.map((answer) => getAddress(hex(answer.address)))).toEqual([getAddress(made), getAddress(factory)])
     expect(answers[0]!.input).not.toBeNull()
-    expect(() => creationsOf(reader, Array.from({ length: 6 }, (_, index) => new Uint8Array(20).fill(index)))).toThrow(RangeError)
+    expect(
+      async () =>
+        await creationsOf(
+          sqliteDb(reader),
+          Array.from({ length: 6 }, (_, index) => new Uint8Array(20).fill(index)),
+        ),
+    ).toThrow(RangeError)
   })
 })
 
@@ -245,7 +252,8 @@ describe('a spool made before it kept creations', () => {
     const source = new Database(path, { readonly: true })
     source.run(`VACUUM INTO '${copy}'`)
     source.close()
-    const live = (db: Database) => db.query<Record<string, unknown>, []>('SELECT hex(address) AS a, tx_id, block_number, hex(creator) AS c, frame FROM contract_creations ORDER BY address, tx_id').all()
+    const live = (db: Database) =>
+      db.query<Record<string, unknown>, []>('SELECT hex(address) AS a, tx_id, block_number, hex(creator) AS c, frame FROM contract_creations ORDER BY address, tx_id').all()
     const expected = live(reader)
     expect(expected.filter((row) => row.frame !== null).length).toBeGreaterThanOrEqual(4)
 
@@ -254,7 +262,7 @@ describe('a spool made before it kept creations', () => {
     old.run("DELETE FROM migrations WHERE id = 'spool/004-contract-creations'")
     // One tree as an older spool stored it, whole rather than packed.
     const make = old.query<{ id: number }, []>("SELECT r.tx_id AS id FROM traces r JOIN txs t ON t.id = r.tx_id WHERE t.to_addr IS NOT NULL AND instr(r.trace, '\"CREATE') > 0 LIMIT 1").get()!
-    old.run('UPDATE traces SET trace = ? WHERE tx_id = ?', [JSON.stringify(txTrace(reader, make.id)), make.id])
+    old.run('UPDATE traces SET trace = ? WHERE tx_id = ?', [JSON.stringify(await txTrace(sqliteDb(reader), make.id)), make.id])
     old.close()
 
     const migrated = openSpool(copy)
@@ -279,7 +287,7 @@ describe('a node without traces', () => {
       const own = bareReader.query<{ n: number }, []>('SELECT count(*) AS n FROM contract_creations').get()!.n
       expect(frames).toBe(0)
       expect(own).toBe(reader.query<{ n: number }, []>('SELECT count(*) AS n FROM contract_creations WHERE frame IS NULL').get()!.n)
-      expect(creationOf(bareReader, blob(factory))).not.toBeNull()
+      expect(await creationOf(sqliteDb(bareReader), blob(factory))).not.toBeNull()
     } finally {
       stop.abort()
       await follower

@@ -1,3 +1,4 @@
+import { openReader } from '../../src/spool/db.ts'
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { decodeEventLog, parseEther, parseUnits, type Address, type Hash, type Hex } from 'viem'
 import { devAccounts } from '../../src/devnet/accounts.ts'
@@ -47,17 +48,16 @@ async function transfers(): Promise<{ node: string[]; spool: string[] }> {
     const { args } = decodeEventLog({ abi: ours.Token.abi, data: entry.data, topics: entry.topics }) as unknown as { args: { from: Address; to: Address; value: bigint } }
     return `${entry.transactionHash}:${entry.address.toLowerCase()}:${args.from.toLowerCase()}:${args.to.toLowerCase()}:${args.value}`
   })
-  const spoolRows = spool.reader
-    .query<{ tx: Uint8Array; token: Uint8Array; from_addr: Uint8Array; to_addr: Uint8Array; amount: string }, []>(
+  const spoolRows = (
+    await spool.reader.all<{ tx: Uint8Array; token: Uint8Array; from_addr: Uint8Array; to_addr: Uint8Array; amount: string }>(
       'SELECT t.hash AS tx, x.token, x.from_addr, x.to_addr, x.amount FROM explorer_transfers x JOIN txs t ON t.id = x.tx_id ORDER BY x.tx_id, x.log_index',
     )
-    .all()
-    .map((row) => `${hex(row.tx)}:${hex(row.token)}:${hex(row.from_addr)}:${hex(row.to_addr)}:${row.amount}`)
+  ).map((row) => `${hex(row.tx)}:${hex(row.token)}:${hex(row.from_addr)}:${hex(row.to_addr)}:${row.amount}`)
   return { node: nodeRows, spool: spoolRows }
 }
 
 const sendTokens = (from: typeof alice, to: Address, amount: string) => dev.write(from, token, ours.Token.abi, 'transfer', [to, parseUnits(amount, 18)])
-const storedTx = (hash: Hash) => spool.reader.query<{ n: number }, [Uint8Array]>('SELECT count(*) AS n FROM txs WHERE hash = ?').get(Buffer.from(hash.slice(2), 'hex'))!.n
+const storedTx = async (hash: Hash) => (await spool.reader.get<{ n: number }>('SELECT count(*) AS n FROM txs WHERE hash = ?', Buffer.from(hash.slice(2), 'hex')))!.n
 
 beforeAll(async () => {
   node = await startHardhat()
@@ -79,12 +79,12 @@ afterAll(async () => {
 
 test('the spool copies a Hardhat node: blocks, transactions, receipts and logs equal the node', async () => {
   const at = await caughtUp()
-  expect(await expectMirror(spool.reader, node.rpcUrl, at)).toEqual([])
+  expect(await expectMirror(openReader(spool.path), node.rpcUrl, at)).toEqual([])
   expect(lines.filter((line) => Number(line.level) >= 50)).toEqual([])
   const health = spool.health()
   expect(health).toMatchObject({ chainId: 78270, spoolHeadBlock: at, historyGap: null, tracesAvailable: false, nodeSocket: true })
   // No call traces from this node: transactions are stored without them.
-  expect(spool.reader.query<{ n: number }, []>('SELECT count(*) AS n FROM traces').get()!.n).toBe(0)
+  expect((await spool.reader.get<{ n: number }>('SELECT count(*) AS n FROM traces'))!.n).toBe(0)
   const { node: nodeTransfers, spool: spoolTransfers } = await transfers()
   expect(nodeTransfers).toHaveLength(3) // the mint at deployment, and two transfers
   expect(spoolTransfers).toEqual(nodeTransfers)
@@ -94,7 +94,7 @@ test('new blocks are copied as they come', async () => {
   await sendTokens(alice, carol.address, '3')
   await dev.send([{ from: carol.address, to: alice.address, value: 5n }])
   const at = await caughtUp()
-  expect(await expectMirror(spool.reader, node.rpcUrl, at)).toEqual([])
+  expect(await expectMirror(openReader(spool.path), node.rpcUrl, at)).toEqual([])
   const { node: nodeTransfers, spool: spoolTransfers } = await transfers()
   expect(spoolTransfers).toEqual(nodeTransfers)
 })
@@ -113,7 +113,7 @@ test('a reorganisation by evm_revert: the reverted transactions go, the new bran
   reverted.push(...(await dev.send([{ from: bob.address, to: carol.address, value: 11n }])))
   reverted.push((await sendTokens(bob, alice.address, '1')).transactionHash)
   expect(await caughtUp()).toBe(base + 3)
-  for (const hash of reverted) expect(storedTx(hash)).toBe(1)
+  for (const hash of reverted) expect(await storedTx(hash)).toBe(1)
 
   expect(await dev.rpc.call<boolean>('evm_revert', [snapshot])).toBe(true)
   const branch: Hash[] = [(await sendTokens(alice, carol.address, '22')).transactionHash]
@@ -121,9 +121,9 @@ test('a reorganisation by evm_revert: the reverted transactions go, the new bran
   const at = await caughtUp()
   expect(at).toBe(base + 2)
 
-  for (const hash of reverted) expect(storedTx(hash)).toBe(0)
-  for (const hash of branch) expect(storedTx(hash)).toBe(1)
-  expect(await expectMirror(spool.reader, node.rpcUrl, at)).toEqual([])
+  for (const hash of reverted) expect(await storedTx(hash)).toBe(0)
+  for (const hash of branch) expect(await storedTx(hash)).toBe(1)
+  expect(await expectMirror(openReader(spool.path), node.rpcUrl, at)).toEqual([])
   const { node: nodeTransfers, spool: spoolTransfers } = await transfers()
   expect(spoolTransfers).toEqual(nodeTransfers)
   expect(lines.some((line) => line.msg === 'chain reorganised: rolled back to the common ancestor')).toBe(true)

@@ -1,3 +1,4 @@
+import { openReader } from '../../src/spool/db.ts'
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { silentLogger } from '../../src/log.ts'
 import { startSpool, type Spool } from '../../src/spool/spool.ts'
@@ -27,7 +28,7 @@ const nodeHead = () => chain.head()
 test('after the backfill the spool equals the node', async () => {
   const head = await nodeHead()
   await waitFor(() => spool.health().spoolHeadBlock === head, 'the backfill')
-  expect(await expectMirror(spool.reader, chain.rpcUrl, head)).toEqual([])
+  expect(await expectMirror(openReader(spool.path), chain.rpcUrl, head)).toEqual([])
   const health = spool.health()
   expect(health).toMatchObject({ chainId: 78270, spoolHeadBlock: head, nodeHeadBlock: head, lagBlocks: 0, nodeReachable: true, tracesAvailable: true })
   expect(health.genesisHash).toMatch(/^0x[0-9a-f]{64}$/)
@@ -37,13 +38,13 @@ test('while following the head, new blocks arrive and still equal the node', asy
   await deposits(chain.rpcUrl, weth, 40)
   const head = await nodeHead()
   await waitFor(() => spool.health().spoolHeadBlock === head, 'the new blocks')
-  expect(await expectMirror(spool.reader, chain.rpcUrl, head)).toEqual([])
+  expect(await expectMirror(openReader(spool.path), chain.rpcUrl, head)).toEqual([])
 })
 
-test('mini-blocks: one per block, timestamp in microseconds', () => {
-  const rows = spool.reader.query<{ number: number; block_number: number; timestamp_us: number; timestamp: number; minis: number; txs: number }, []>(
+test('mini-blocks: one per block, timestamp in microseconds', async () => {
+  const rows = await spool.reader.all<{ number: number; block_number: number; timestamp_us: number; timestamp: number; minis: number; txs: number }>(
     'SELECT m.number, m.block_number, m.timestamp_us, b.timestamp, m.tx_count AS minis, b.tx_count AS txs FROM minis m JOIN blocks b ON b.number = m.block_number',
-  ).all()
+  )
   expect(rows.length).toBe(spool.health().spoolHeadBlock! + 1)
   for (const row of rows) {
     expect(row.number).toBe(row.block_number)
@@ -52,17 +53,17 @@ test('mini-blocks: one per block, timestamp in microseconds', () => {
   }
 })
 
-test('amounts are stored as exact decimal strings, and every transaction has its call trace', () => {
-  const values = spool.reader.query<{ value: unknown }, []>('SELECT value FROM txs').all()
+test('amounts are stored as exact decimal strings, and every transaction has its call trace', async () => {
+  const values = await spool.reader.all<{ value: unknown }>('SELECT value FROM txs')
   for (const { value } of values) expect(typeof value).toBe('string')
   expect(values.some(({ value }) => value === '1000000000000000000000')).toBe(true)
-  const missing = spool.reader.query<{ n: number }, []>('SELECT count(*) AS n FROM txs WHERE id NOT IN (SELECT tx_id FROM traces)').get()!
+  const missing = (await spool.reader.get<{ n: number }>('SELECT count(*) AS n FROM txs WHERE id NOT IN (SELECT tx_id FROM traces)'))!
   expect(missing.n).toBe(0)
-  const nested = spool.reader.query<{ n: number }, []>(`SELECT count(*) AS n FROM traces WHERE trace LIKE '%"c":[%'`).get()!
+  const nested = (await spool.reader.get<{ n: number }>(`SELECT count(*) AS n FROM traces WHERE trace LIKE '%"c":[%'`))!
   expect(nested.n).toBeGreaterThan(0)
 })
 
-test('a log is keyed by its transaction and its index', () => {
-  const duplicates = spool.reader.query<{ n: number }, []>('SELECT count(*) AS n FROM (SELECT tx_id, log_index FROM logs GROUP BY tx_id, log_index HAVING count(*) > 1)').get()!
+test('a log is keyed by its transaction and its index', async () => {
+  const duplicates = (await spool.reader.get<{ n: number }>('SELECT count(*) AS n FROM (SELECT tx_id, log_index FROM logs GROUP BY tx_id, log_index HAVING count(*) > 1)'))!
   expect(duplicates.n).toBe(0)
 })

@@ -83,7 +83,7 @@ describe('derived streams', () => {
     const head = await caughtUp()
     expect(streamDeposits()).toBe(await nodeDeposits())
     expect(readStreamCursor(reader, 'deposits').blockNumber).toBe(head)
-    expect(storedTally(reader)).toEqual(countTally(reader))
+    expect(storedTally(reader)).toEqual(await countTally(reader))
   })
 })
 
@@ -107,7 +107,7 @@ describe('reorganisations', () => {
     }
     expect(streamDeposits()).toBe(await nodeDeposits())
     // The tally is as a count of the new chain from scratch, and nothing below the fork was rewritten.
-    expect(storedTally(reader)).toEqual(countTally(reader))
+    expect(storedTally(reader)).toEqual(await countTally(reader))
     expect(historyThrough(before - 3)).toEqual(settled)
   })
 
@@ -126,7 +126,7 @@ describe('reorganisations', () => {
     expect(await expectMirror(reader, chain.rpcUrl, head)).toEqual([])
     expect(reader.query<{ n: number }, [number]>('SELECT count(*) AS n FROM blocks WHERE number > ?').get(head)!.n).toBe(0)
     expect(streamDeposits()).toBe(await nodeDeposits())
-    expect(storedTally(reader)).toEqual(countTally(reader))
+    expect(storedTally(reader)).toEqual(await countTally(reader))
     expect(historyThrough(base)).toEqual(settled)
   })
 })

@@ -1,3 +1,4 @@
+import { openReader } from '../../src/spool/db.ts'
 import { afterAll, expect, test } from 'bun:test'
 import { captureLog } from '../helpers/service.ts'
 import { startDevChain, startNode, type RunningNode } from '../helpers/devChain.ts'
@@ -33,7 +34,7 @@ test('a node that goes away and comes back: the spool says so, waits, and resume
   proxy.start()
   const head = await anvil.head()
   await waitFor(() => spool.health().spoolHeadBlock === head && spool.health().nodeReachable, 'the spool to resume', 30_000)
-  expect(await expectMirror(spool.reader, anvil.rpcUrl, head)).toEqual([])
+  expect(await expectMirror(openReader(spool.path), anvil.rpcUrl, head)).toEqual([])
 })
 
 test('a block gone from the node history: the spool stops before it and says so, never leaving a hole', async () => {
@@ -42,9 +43,7 @@ test('a block gone from the node history: the spool stops before it and says so,
   await anvil.mine(20)
   const pruned = 12
   // A node that forgot block 12, as a node with a short history window does.
-  const proxy = rpcProxy(anvil.rpcUrl, (call, result) =>
-    call.method === 'eth_getBlockByNumber' && (call.params?.[0] as string) === `0x${pruned.toString(16)}` ? null : result,
-  )
+  const proxy = rpcProxy(anvil.rpcUrl, (call, result) => (call.method === 'eth_getBlockByNumber' && (call.params?.[0] as string) === `0x${pruned.toString(16)}` ? null : result))
   cleanup.push(() => proxy.stop())
   const { log, lines } = captureLog()
   const config = spoolConfig(proxy.url, null, 'batchBlocks = 5\n')
@@ -54,7 +53,7 @@ test('a block gone from the node history: the spool stops before it and says so,
   expect(health.historyGap).toEqual({ from: pruned, to: 20 })
   expect(health.spoolHeadBlock).toBe(pruned - 1)
   expect(lines.some((line) => line.level === 50 && String(line.msg).includes('history window'))).toBe(true)
-  const stored = spool.reader.query<{ n: number }, [number]>('SELECT count(*) AS n FROM blocks WHERE number >= ?').get(pruned)!
+  const stored = (await spool.reader.get<{ n: number }>('SELECT count(*) AS n FROM blocks WHERE number >= ?', pruned))!
   expect(stored.n).toBe(0)
 })
 

@@ -1,3 +1,4 @@
+import { sqliteDb } from '../../src/spool/engine.ts'
 import { expect, test } from 'bun:test'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -36,8 +37,18 @@ function toyStream(passes: Array<[number, number]> = [], fail = () => false): Bl
     tables: [senders, blocksSeen, firstSeen],
     apply: (db, fromBlock, toBlock) => {
       passes.push([fromBlock, toBlock])
-      const rows = new Entities<{ txs: number; blocks: number }>(db, senders, (row) => [row.txs, row.blocks], (row) => ({ txs: row.txs as number, blocks: row.blocks as number }))
-      const count = new Entities<{ count: number }>(db, blocksSeen, (row) => [row.count], (row) => ({ count: row.count as number }))
+      const rows = new Entities<{ txs: number; blocks: number }>(
+        db,
+        senders,
+        (row) => [row.txs, row.blocks],
+        (row) => ({ txs: row.txs as number, blocks: row.blocks as number }),
+      )
+      const count = new Entities<{ count: number }>(
+        db,
+        blocksSeen,
+        (row) => [row.count],
+        (row) => ({ count: row.count as number }),
+      )
       const first = db.query('INSERT OR IGNORE INTO toy_first_seen (address, block) VALUES (?, ?)')
       const txs = txPartiesOfBlocks(db, fromBlock, toBlock)
       for (const { number } of blockHeaders(db, fromBlock, toBlock)) {
@@ -76,7 +87,11 @@ const dump = (db: Database) =>
   Object.fromEntries(
     ['toy_senders', 'toy_senders_history', 'toy_blocks', 'toy_blocks_history', 'toy_first_seen'].map((table) => [
       table,
-      db.query<Record<string, unknown>, []>(`SELECT * FROM ${table}`).all().map((row) => JSON.stringify(row, (_key, value) => (value instanceof Uint8Array ? Buffer.from(value).toString('hex') : value))).sort(),
+      db
+        .query<Record<string, unknown>, []>(`SELECT * FROM ${table}`)
+        .all()
+        .map((row) => JSON.stringify(row, (_key, value) => (value instanceof Uint8Array ? Buffer.from(value).toString('hex') : value)))
+        .sort(),
     ]),
   )
 
@@ -85,7 +100,7 @@ function derive(db: Database, stream: BlockStream, head: number): void {
   while (!runPass(db, stream, head).caughtUp);
 }
 
-test('a pass takes whole blocks after the cursor, about the limit of transactions, and at least one block', () => {
+test('a pass takes whole blocks after the cursor, about the limit of transactions, and at least one block', async () => {
   const passes: Array<[number, number]> = []
   const stream = toyStream(passes)
   const db = spool(stream)
@@ -94,18 +109,27 @@ test('a pass takes whole blocks after the cursor, about the limit of transaction
   const results = [1, 2, 3].map(() => runPass(db, stream, 5, { blocks: limits }))
   // Blocks 0 and 1 (two transactions: block 2 would pass the limit); block 2 alone, bigger than
   // the limit but whole; then 3 to 5.
-  expect(passes).toEqual([[0, 1], [2, 2], [3, 5]])
+  expect(passes).toEqual([
+    [0, 1],
+    [2, 2],
+    [3, 5],
+  ])
   expect(results.map(({ blocks, txs, caughtUp, cursor }) => ({ blocks, txs, caughtUp, block: cursor.blockNumber }))).toEqual([
     { blocks: 2, txs: 2, caughtUp: false, block: 1 },
     { blocks: 1, txs: 5, caughtUp: false, block: 2 },
     { blocks: 3, txs: 2, caughtUp: true, block: 5 },
   ])
-  expect(streamPosition(db, 'toy')).toMatchObject({ cursorBlock: 5, lagBlocks: 0 })
+  expect(await streamPosition(sqliteDb(db), 'toy')).toMatchObject({ cursorBlock: 5, lagBlocks: 0 })
   // Caught up, a pass only stamps the cursor; a new block is the next pass.
   expect(runPass(db, stream, 5).caughtUp).toBe(true)
   writeBlock(db, 6, sends(1))
   expect(runPass(db, stream, 6)).toMatchObject({ blocks: 1, txs: 1, caughtUp: true })
-  expect(passes).toEqual([[0, 1], [2, 2], [3, 5], [6, 6]])
+  expect(passes).toEqual([
+    [0, 1],
+    [2, 2],
+    [3, 5],
+    [6, 6],
+  ])
   expect(db.query('SELECT hex(address) AS address, txs, blocks FROM toy_senders ORDER BY address').all()).toEqual([
     { address: A.slice(2).toUpperCase(), txs: 8, blocks: 3 },
     { address: B.slice(2).toUpperCase(), txs: 2, blocks: 2 },
@@ -116,7 +140,11 @@ test('a pass takes whole blocks after the cursor, about the limit of transaction
   const other = spool(toyStream(again))
   sixBlocks(other)
   while (!runPass(other, toyStream(again), 5, { blocks: { txs: 100, blocks: 2 } }).caughtUp);
-  expect(again).toEqual([[0, 1], [2, 3], [4, 5]])
+  expect(again).toEqual([
+    [0, 1],
+    [2, 3],
+    [4, 5],
+  ])
   const once: Array<[number, number]> = []
   const third = spool(toyStream(once))
   sixBlocks(third)
@@ -175,7 +203,11 @@ test('pruning drops the history below a block from every versioned table, and a 
   for (let number = 6; number < 12; number++) writeBlock(db, number, sends(number % 3, number % 2 ? A : B))
   derive(db, stream, 11)
   const before = dump(db)
-  const blocksOf = (table: string) => db.query<{ block: number }, []>(`SELECT DISTINCT block FROM ${table} ORDER BY block`).all().map((row) => row.block)
+  const blocksOf = (table: string) =>
+    db
+      .query<{ block: number }, []>(`SELECT DISTINCT block FROM ${table} ORDER BY block`)
+      .all()
+      .map((row) => row.block)
   expect(blocksOf('toy_blocks_history')).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
 
   expect(boundStreamHistory(db, stream, { below: 8, resetBlock: null })).toBe(false)
@@ -204,7 +236,11 @@ test('a pass keeps no history below the block it is told, and a rollback to the 
   sixBlocks(db)
   for (let number = 6; number < 12; number++) writeBlock(db, number, sends(number % 3, number % 2 ? A : B))
   while (!runPass(db, stream, 11, { blocks: { txs: 4, blocks: 3 }, historyFrom: 8 }).caughtUp);
-  const blocksOf = (table: string) => db.query<{ block: number }, []>(`SELECT DISTINCT block FROM ${table} ORDER BY block`).all().map((row) => row.block)
+  const blocksOf = (table: string) =>
+    db
+      .query<{ block: number }, []>(`SELECT DISTINCT block FROM ${table} ORDER BY block`)
+      .all()
+      .map((row) => row.block)
   expect(blocksOf('toy_blocks_history')).toEqual([8, 9, 10, 11])
   expect(blocksOf('toy_senders_history').every((block) => block >= 8)).toBe(true)
 
@@ -296,7 +332,11 @@ function expectStoppedAt(tables: ReturnType<typeof dump>, stream: BlockStream, h
   const expected = stoppedAt(stream, head)
   for (const table of CURRENT) expect(tables[table]).toEqual(expected[table]!)
 }
-const blocksOf = (db: Database, table: string) => db.query<{ block: number }, []>(`SELECT block FROM ${table} ORDER BY block`).all().map((row) => row.block)
+const blocksOf = (db: Database, table: string) =>
+  db
+    .query<{ block: number }, []>(`SELECT block FROM ${table} ORDER BY block`)
+    .all()
+    .map((row) => row.block)
 
 test('with a reset point, the history below the window is folded into its state, one row a key, in batches', () => {
   const { db, before, batches } = boundedWithReset()

@@ -40,10 +40,14 @@ test('with the node gone, every stream still derives the whole spool', async () 
   let health: SpoolHealth | null = null
   const index = runFollower(config, path, { maxLogsPerPass: 3, onHealth: (next) => (health = next) })
   try {
-    await waitFor(() => {
-      const streams = health?.streams ?? {}
-      return ['v2', 'cl', 'tally', 'explorer', 'fees'].every((name) => streams[name]?.cursorBlock === head) && health
-    }, 'the five streams at the spool head, the node away', 30_000)
+    await waitFor(
+      () => {
+        const streams = health?.streams ?? {}
+        return ['v2', 'cl', 'tally', 'explorer', 'fees'].every((name) => streams[name]?.cursorBlock === head) && health
+      },
+      'the five streams at the spool head, the node away',
+      30_000,
+    )
     expect(health!.nodeReachable).toBe(false)
     expect(health!.spoolHeadBlock).toBe(head)
     // What they derived is there: the seeded pairs (three, and three of launched tokens), pools, transfers and fees.
@@ -52,7 +56,7 @@ test('with the node gone, every stream still derives the whole spool', async () 
     expect((index.reader.query('SELECT count(*) AS n FROM explorer_transfers').get() as { n: number }).n).toBeGreaterThan(50)
     expect((index.reader.query('SELECT count(*) AS n FROM explorer_fee_movements').get() as { n: number }).n).toBeGreaterThan(10)
     // The tally, from blocks rather than logs: the seeded factories' pairs and pools among its contracts.
-    expect(storedTally(index.reader)).toEqual(countTally(index.reader))
+    expect(storedTally(index.reader)).toEqual(await countTally(index.reader))
     expect(storedTally(index.reader).totals.contracts).toBeGreaterThan(15)
   } finally {
     await index.stop()

@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite'
+import type { SpoolDb } from '../../spool/engine.ts'
 import type { Address } from 'viem'
 import type { Rpc } from '../../chain/rpc.ts'
 import type { ContractBook } from '../../contracts/book.ts'
@@ -32,7 +32,7 @@ import { addressParam, blockRange, RESULT_WINDOW_ROWS, hashParam, latestTag, lis
 import { callKey, confirmations, functionNames, lower, paidGasPrice, type RowCall } from '../rows.ts'
 import { blockReward } from './block.ts'
 
-export type AccountDeps = { db: Database; rpc: Rpc; book: ContractBook; tokenInfo: (token: Uint8Array) => Promise<TokenInfo> }
+export type AccountDeps = { db: SpoolDb; rpc: Rpc; book: ContractBook; tokenInfo: (token: Uint8Array) => Promise<TokenInfo> }
 
 /** The most addresses one balancemulti reads. */
 const MAX_BALANCES = 20
@@ -49,22 +49,22 @@ const KEPT_WINDOWS = 64
  */
 type Window = { head: string; ids: number[]; whole: boolean }
 
-function addressWindows(db: Database) {
+function addressWindows(db: SpoolDb) {
   const windows = createCache<string, Window>({ max: KEPT_WINDOWS })
   /** The spool's head and its hash: a block added or taken back by a reorganisation changes it. */
-  const headKey = () => {
-    const head = spoolHead(db)
-    const hash = head === null ? null : blockHash(db, head)
+  const headKey = async () => {
+    const head = await spoolHead(db)
+    const hash = head === null ? null : await blockHash(db, head)
     return `${head}:${hash ? hex(hash) : ''}`
   }
-  return (address: Uint8Array, range: BlockRange, page: ListPage): number[] => {
+  return async (address: Uint8Array, range: BlockRange, page: ListPage): Promise<number[]> => {
     const key = `${hex(address)}:${range.first}:${range.last}:${page.newestFirst}`
-    const head = headKey()
+    const head = await headKey()
     const end = page.offset + page.limit
     let window = windows.get(key)
     if (!window || window.head !== head || (!window.whole && window.ids.length < end)) {
       const reach = Math.max(end, Math.min(2 * (window?.head === head ? window.ids.length : 0), RESULT_WINDOW_ROWS))
-      const ids = addressTxIds(db, address, range, { offset: 0, limit: reach, newestFirst: page.newestFirst })
+      const ids = await addressTxIds(db, address, range, { offset: 0, limit: reach, newestFirst: page.newestFirst })
       window = { head, ids, whole: ids.length < reach }
       windows.set(key, window)
     }
@@ -74,7 +74,7 @@ function addressWindows(db: Database) {
 
 /** Etherscan's `account` module: balances from the node, every list from the spool's indexes. */
 export function accountModule({ db, rpc, book, tokenInfo }: AccountDeps): EtherscanModule {
-  const head = () => spoolHead(db) ?? -1
+  const head = async () => (await spoolHead(db)) ?? -1
   const txIdsOf = addressWindows(db)
 
   const balanceOf = async (address: Uint8Array): Promise<string> => BigInt(await rpc.call<string>('eth_getBalance', [hex(address), 'latest'])).toString()
@@ -104,34 +104,34 @@ export function accountModule({ db, rpc, book, tokenInfo }: AccountDeps): Ethers
 
   const txlist = async (fields: Fields): Promise<EtherscanAnswer> => {
     const address = addressParam(fields)
-    const top = head()
+    const top = await head()
     const range = blockRange(fields, top)
     const page = listPage(fields)
-    const txs = txsInFull(db, txIdsOf(address, range, page))
+    const txs = await txsInFull(db, await txIdsOf(address, range, page))
     if (txs.length === 0) return nothingFound(NO_TRANSACTIONS)
     const calls = txs.map((tx): RowCall => ({ to: lower(tx.to), input: lower(tx.input) }))
     const names = await functionNames(book, calls)
     return ok(txs.map((tx, index) => txRow(tx, top, calls[index]!, names)))
   }
 
-  const txlistinternal = (fields: Fields): EtherscanAnswer => {
-    const top = head()
+  const txlistinternal = async (fields: Fields): Promise<EtherscanAnswer> => {
+    const top = await head()
     const txhash = fields.get('txhash') ?? ''
     const address = txhash === '' ? optionalAddress(fields, 'address') : null
     const range = blockRange(fields, top)
     const page = listPage(fields)
     let ids: number[]
     if (txhash !== '') {
-      const tx = txByHash(db, hashParam(fields))
+      const tx = await txByHash(db, hashParam(fields))
       ids = tx ? [tx.id] : []
     } else {
       if (!address && !fields.has('startblock') && !fields.has('endblock')) throw new Refusal(INVALID_ADDRESS)
-      ids = internalCallTxIds(db, address, range, page.offset + page.limit, page.newestFirst)
+      ids = await internalCallTxIds(db, address, range, page.offset + page.limit, page.newestFirst)
     }
     const wanted = lower(address)
     const rows = []
-    for (const tx of txsInFull(db, ids)) {
-      const trace = txTrace(db, tx.id)
+    for (const tx of await txsInFull(db, ids)) {
+      const trace = await txTrace(db, tx.id)
       if (!trace) continue
       const calls = wanted ? internalCallsOf(trace, wanted) : internalCalls(trace)
       if (page.newestFirst) calls.reverse()
@@ -160,64 +160,67 @@ export function accountModule({ db, rpc, book, tokenInfo }: AccountDeps): Ethers
   }
 
   /** tokentx, tokennfttx and token1155tx: one standard's transfers of a holder and/or a token. */
-  const tokenList = (standard: TokenStandard) => async (fields: Fields): Promise<EtherscanAnswer> => {
-    const holder = optionalAddress(fields, 'address')
-    const token = optionalAddress(fields, 'contractaddress')
-    if (!holder && !token) throw new Refusal(INVALID_ADDRESS)
-    const top = head()
-    const range = blockRange(fields, top)
-    const page = listPage(fields)
-    const logs = transferLogs(db, standard, { holder, token, range, limit: page.offset + page.limit, newestFirst: page.newestFirst })
-    const moves = logs.flatMap((log) => transfersIn(log, standard, holder))
-    const pageMoves = moves.slice(page.offset, page.offset + page.limit)
-    if (pageMoves.length === 0) return nothingFound(NO_TRANSACTIONS)
-    const txs = new Map(txsInFull(db, [...new Set(pageMoves.map((move) => move.log.txId))]).map((tx) => [tx.id, tx]))
-    // Each token of the page read once, all at once (kept ten minutes after).
-    const tokens = new Map(pageMoves.map((move) => [lower(move.log.address), move.log.address]))
-    const infos = new Map(await Promise.all([...tokens].map(async ([key, token]) => [key, await tokenInfo(token)] as const)))
-    const rows = pageMoves.flatMap(({ log, from, to, id, amount }) => {
-      const tx = txs.get(log.txId)
-      if (!tx) return []
-      const info = infos.get(lower(log.address))!
-      const row: Record<string, string> = {
-        blockNumber: String(log.blockNumber),
-        timeStamp: String(log.timestamp),
-        hash: lower(log.txHash),
-        nonce: String(tx.nonce),
-        blockHash: lower(log.blockHash),
-        from,
-        contractAddress: lower(log.address),
-        to,
-      }
-      if (standard === 20) row.value = amount
-      else row.tokenID = id
-      if (standard === 1155) row.tokenValue = amount
-      Object.assign(row, {
-        tokenName: info.name,
-        tokenSymbol: info.symbol,
-        ...(standard === 1155 ? {} : { tokenDecimal: standard === 721 ? '0' : info.decimals }),
-        transactionIndex: String(log.txIndex),
-        gas: String(tx.gas),
-        gasPrice: paidGasPrice(tx),
-        gasUsed: String(tx.gasUsed),
-        cumulativeGasUsed: String(tx.cumulativeGasUsed),
-        input: 'deprecated',
-        confirmations: confirmations(top, log.blockNumber),
+  const tokenList =
+    (standard: TokenStandard) =>
+    async (fields: Fields): Promise<EtherscanAnswer> => {
+      const holder = optionalAddress(fields, 'address')
+      const token = optionalAddress(fields, 'contractaddress')
+      if (!holder && !token) throw new Refusal(INVALID_ADDRESS)
+      const top = await head()
+      const range = blockRange(fields, top)
+      const page = listPage(fields)
+      const logs = await transferLogs(db, standard, { holder, token, range, limit: page.offset + page.limit, newestFirst: page.newestFirst })
+      const moves = logs.flatMap((log) => transfersIn(log, standard, holder))
+      const pageMoves = moves.slice(page.offset, page.offset + page.limit)
+      if (pageMoves.length === 0) return nothingFound(NO_TRANSACTIONS)
+      const txs = new Map((await txsInFull(db, [...new Set(pageMoves.map((move) => move.log.txId))])).map((tx) => [tx.id, tx]))
+      // Each token of the page read once, all at once (kept ten minutes after).
+      const tokens = new Map(pageMoves.map((move) => [lower(move.log.address), move.log.address]))
+      const infos = new Map(await Promise.all([...tokens].map(async ([key, token]) => [key, await tokenInfo(token)] as const)))
+      const rows = pageMoves.flatMap(({ log, from, to, id, amount }) => {
+        const tx = txs.get(log.txId)
+        if (!tx) return []
+        const info = infos.get(lower(log.address))!
+        const row: Record<string, string> = {
+          blockNumber: String(log.blockNumber),
+          timeStamp: String(log.timestamp),
+          hash: lower(log.txHash),
+          nonce: String(tx.nonce),
+          blockHash: lower(log.blockHash),
+          from,
+          contractAddress: lower(log.address),
+          to,
+        }
+        if (standard === 20) row.value = amount
+        else row.tokenID = id
+        if (standard === 1155) row.tokenValue = amount
+        Object.assign(row, {
+          tokenName: info.name,
+          tokenSymbol: info.symbol,
+          ...(standard === 1155 ? {} : { tokenDecimal: standard === 721 ? '0' : info.decimals }),
+          transactionIndex: String(log.txIndex),
+          gas: String(tx.gas),
+          gasPrice: paidGasPrice(tx),
+          gasUsed: String(tx.gasUsed),
+          cumulativeGasUsed: String(tx.cumulativeGasUsed),
+          input: 'deprecated',
+          confirmations: confirmations(top, log.blockNumber),
+        })
+        return [row]
       })
-      return [row]
-    })
-    return ok(rows)
-  }
+      return ok(rows)
+    }
 
-  const getminedblocks = (fields: Fields): EtherscanAnswer => {
+  const getminedblocks = async (fields: Fields): Promise<EtherscanAnswer> => {
     const miner = addressParam(fields)
     const type = fields.get('blocktype') ?? 'blocks'
     if (type !== 'blocks' && type !== 'uncles') throw new Refusal('Error! Invalid blocktype')
     if (type === 'uncles') return nothingFound(NO_TRANSACTIONS)
-    const top = head()
-    const blocks = minedBlocks(db, miner, blockRange(fields, top), listPage(fields))
+    const top = await head()
+    const blocks = await minedBlocks(db, miner, blockRange(fields, top), listPage(fields))
     if (blocks.length === 0) return nothingFound(NO_TRANSACTIONS)
-    return ok(blocks.map((block) => ({ blockNumber: String(block.number), timeStamp: String(block.timestamp), blockReward: blockReward(blockFees(db, block.number), block.baseFee) })))
+    const fees = await Promise.all(blocks.map((block) => blockFees(db, block.number)))
+    return ok(blocks.map((block, index) => ({ blockNumber: String(block.number), timeStamp: String(block.timestamp), blockReward: blockReward(fees[index]!, block.baseFee) })))
   }
 
   return {

@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite'
+import type { SpoolDb } from '../../spool/engine.ts'
 import { blockByNumber, blockByTime, blockFees, recentBlockTimes, spoolHead } from '../../spool/read.ts'
 import { ok, type EtherscanAnswer } from '../answer.ts'
 import type { EtherscanModule, Fields } from '../dispatch.ts'
@@ -23,41 +23,41 @@ export function blockReward(fees: Array<{ gasUsed: number; effectiveGasPrice: st
 const COUNTDOWN_SAMPLE = 100
 
 /** Etherscan's `block` module, from the spool's blocks. */
-export function blockModule(db: Database): EtherscanModule {
+export function blockModule(db: SpoolDb): EtherscanModule {
   const blockNumber = (fields: Fields) => integerParam(fields, 'blockno', -1, 'Error! Invalid block number')
 
-  const getblockreward = (fields: Fields): EtherscanAnswer => {
+  const getblockreward = async (fields: Fields): Promise<EtherscanAnswer> => {
     const number = blockNumber(fields)
     if (number < 0) throw new Refusal('Error! Invalid block number')
-    const block = blockByNumber(db, number)
-    if (!block) throw new Refusal((spoolHead(db) ?? -1) < number ? 'Error! Block number not yet reached' : 'Error! Block not found')
+    const block = await blockByNumber(db, number)
+    if (!block) throw new Refusal(((await spoolHead(db)) ?? -1) < number ? 'Error! Block number not yet reached' : 'Error! Block not found')
     return ok({
       blockNumber: String(block.number),
       timeStamp: String(block.timestamp),
       blockMiner: lower(block.miner),
-      blockReward: blockReward(blockFees(db, block.number), block.baseFee),
+      blockReward: blockReward(await blockFees(db, block.number), block.baseFee),
       uncles: [],
       uncleInclusionReward: '0',
     })
   }
 
-  const getblockcountdown = (fields: Fields): EtherscanAnswer => {
+  const getblockcountdown = async (fields: Fields): Promise<EtherscanAnswer> => {
     const target = blockNumber(fields)
     if (target < 0) throw new Refusal('Error! Invalid block number')
-    const head = spoolHead(db) ?? -1
+    const head = (await spoolHead(db)) ?? -1
     if (target <= head) throw new Refusal('Error! Block number already pass')
-    const times = recentBlockTimes(db, COUNTDOWN_SAMPLE)
+    const times = await recentBlockTimes(db, COUNTDOWN_SAMPLE)
     const perBlock = times.length > 1 ? (times[0]! - times.at(-1)!) / (times.length - 1) : 1
     const remaining = target - head
     return ok({ CurrentBlock: String(head), CountdownBlock: String(target), RemainingBlock: String(remaining), EstimateTimeInSec: (remaining * perBlock).toFixed(1) })
   }
 
-  const getblocknobytime = (fields: Fields): EtherscanAnswer => {
+  const getblocknobytime = async (fields: Fields): Promise<EtherscanAnswer> => {
     const timestamp = integerParam(fields, 'timestamp', -1, 'Error! Invalid timestamp')
     if (timestamp < 0) throw new Refusal('Error! Invalid timestamp')
     const closest = fields.get('closest') ?? 'before'
     if (closest !== 'before' && closest !== 'after') throw new Refusal('Error! Invalid closest value, use before or after')
-    const number = blockByTime(db, timestamp, closest)
+    const number = await blockByTime(db, timestamp, closest)
     if (number === null) throw new Refusal('Error! No closest block found')
     return ok(String(number))
   }

@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite'
+import type { SpoolDb } from '../../spool/engine.ts'
 import type { Address } from 'viem'
 import type { ContractBook, KnownContract } from '../../contracts/book.ts'
 import { InvalidInputError } from '../../errors.ts'
@@ -14,7 +14,7 @@ import { AlreadyVerifiedError, NoContractCodeError, type Verifications } from '.
 
 const NOT_VERIFIED = 'Contract source code not verified'
 
-export type ContractModuleParts = { reader: Database; book: ContractBook; jobs: Jobs; verifications: Verifications }
+export type ContractModuleParts = { reader: SpoolDb; book: ContractBook; jobs: Jobs; verifications: Verifications }
 
 /** Etherscan's contract module (docs/etherscan.md): ABIs and sources, verification, creations, proxies. */
 export function contractModule({ reader, book, jobs, verifications }: ContractModuleParts): EtherscanModule {
@@ -62,7 +62,10 @@ export function contractModule({ reader, book, jobs, verifications }: ContractMo
     },
 
     async getcontractcreation(fields) {
-      const listed = (fields.get('contractaddresses') ?? '').split(',').map((text) => text.trim()).filter((text) => text !== '')
+      const listed = (fields.get('contractaddresses') ?? '')
+        .split(',')
+        .map((text) => text.trim())
+        .filter((text) => text !== '')
       if (listed.length === 0) return notOk('Error! Missing or invalid contractaddresses')
       if (listed.length > MAX_CREATION_LOOKUPS) return notOk(`Error! Maximum of ${MAX_CREATION_LOOKUPS} contract addresses per request`)
       const addresses: Address[] = []
@@ -71,7 +74,10 @@ export function contractModule({ reader, book, jobs, verifications }: ContractMo
         if (!address) return notOk(`Error! Invalid address format: ${text.slice(0, 64)}`)
         addresses.push(address)
       }
-      const creations = creationsOf(reader, addresses.map((address) => blob(addressKey(address))))
+      const creations = await creationsOf(
+        reader,
+        addresses.map((address) => blob(addressKey(address))),
+      )
       if (creations.length === 0) return nothingFound('No data found', null)
       return ok(
         creations.map((creation) => ({

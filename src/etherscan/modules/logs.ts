@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite'
+import type { SpoolDb } from '../../spool/engine.ts'
 import { blob } from '../../eth/bytes.ts'
 import { filterHasIndex, findLogs, logsInRangeExceed, spoolHead, type FoundLog } from '../../spool/read.ts'
 import { nothingFound, ok, type EtherscanAnswer } from '../answer.ts'
@@ -33,9 +33,9 @@ export function logRow(log: FoundLog) {
 }
 
 /** Etherscan's `logs` module: getLogs from the spool's logs and their indexes. */
-export function logsModule(db: Database): EtherscanModule {
-  const getLogs = (fields: Fields): EtherscanAnswer => {
-    const head = spoolHead(db) ?? -1
+export function logsModule(db: SpoolDb): EtherscanModule {
+  const getLogs = async (fields: Fields): Promise<EtherscanAnswer> => {
+    const head = (await spoolHead(db)) ?? -1
     const range = blockRange(fields, head, ['fromBlock', 'toBlock'])
     const address = optionalAddress(fields, 'address')
     const topics = [0, 1, 2, 3].map((index) => {
@@ -59,8 +59,8 @@ export function logsModule(db: Database): EtherscanModule {
     const filter = { range, address, topics, joins }
     // A filter no index serves reads the range's logs in order; past a budget of them it is
     // refused in Etherscan's words for a query too large, rather than read the whole chain.
-    if (!filterHasIndex(filter) && logsInRangeExceed(db, range, UNINDEXED_LOGS)) throw new Refusal(TOO_LARGE)
-    const logs = findLogs(db, filter, offset, (page - 1) * offset)
+    if (!filterHasIndex(filter) && (await logsInRangeExceed(db, range, UNINDEXED_LOGS))) throw new Refusal(TOO_LARGE)
+    const logs = await findLogs(db, filter, offset, (page - 1) * offset)
     return logs.length === 0 ? nothingFound('No records found') : ok(logs.map(logRow))
   }
   return { getLogs: refusing(getLogs) }

@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite'
+import type { SpoolDb } from '../../spool/engine.ts'
 import type { Rpc, RpcResult } from '../../chain/rpc.ts'
 import { NodeUnreachableError } from '../../errors.ts'
 import { blob, parseHash } from '../../eth/bytes.ts'
@@ -10,7 +10,7 @@ import { CALL_GAS_CAP } from '../node.ts'
 import { blockShape, receiptShape, txShapeById } from '../nodeShapes.ts'
 import { quantityHex } from '../rows.ts'
 
-export type ProxyDeps = { db: Database; rpc: Rpc; chainId: number }
+export type ProxyDeps = { db: SpoolDb; rpc: Rpc; chainId: number }
 
 /** A parameter JSON-RPC would refuse: -32602, in the node's manner of words. */
 class BadParam extends Error {}
@@ -113,16 +113,15 @@ export function proxyModule({ db, rpc, chainId }: ProxyDeps): ProxyModule {
   }
 
   /** A proxied call: parameters checked, the node asked, its answer passed on. */
-  const nodeOnly = (method: string, params: (fields: Fields) => unknown[]) =>
-    action(async (fields) => fromNode(fields, await ask(method, params(fields))))
+  const nodeOnly = (method: string, params: (fields: Fields) => unknown[]) => action(async (fields) => fromNode(fields, await ask(method, params(fields))))
 
   /** As nodeOnly, with the spool's answer where the node has none (null) or is away. */
-  const withSpool = (method: string, params: (fields: Fields) => unknown[], spool: (fields: Fields) => unknown) =>
+  const withSpool = (method: string, params: (fields: Fields) => unknown[], spool: (fields: Fields) => Promise<unknown>) =>
     action(async (fields) => {
       const node = await ask(method, params(fields))
       if (node && !node.ok) return fromNode(fields, node)
       if (node?.ok && node.value !== null) return answer(fields, node.value)
-      const kept = spool(fields)
+      const kept = await spool(fields)
       if (kept !== null && kept !== undefined) return answer(fields, kept)
       return node ? answer(fields, null) : nodeAway(fields)
     })
@@ -137,12 +136,12 @@ export function proxyModule({ db, rpc, chainId }: ProxyDeps): ProxyModule {
   }
 
   /** A block tag as the spool reads it: a number, the spool's head for latest, none for the rest. */
-  const spoolBlock = (tag: string): number | null => {
-    if (tag === 'latest') return spoolHead(db)
+  const spoolBlock = async (tag: string): Promise<number | null> => {
+    if (tag === 'latest') return await spoolHead(db)
     if (tag === 'earliest') return 0
     return QUANTITY.test(tag) && BigInt(tag) < MAX_BLOCK ? Number(BigInt(tag)) : null
   }
-  const txIdByHash = (hash: string) => txByHash(db, blob(hash))?.id ?? null
+  const txIdByHash = async (hash: string) => (await txByHash(db, blob(hash)))?.id ?? null
   const booleanParam = (fields: Fields): boolean => {
     const text = (fields.get('boolean') ?? 'false').toLowerCase()
     if (text !== 'true' && text !== 'false') throw new BadParam('invalid argument: boolean must be true or false')
@@ -155,43 +154,43 @@ export function proxyModule({ db, rpc, chainId }: ProxyDeps): ProxyModule {
     eth_getBlockByNumber: withSpool(
       'eth_getBlockByNumber',
       (fields) => [tagParam(fields), booleanParam(fields)],
-      (fields) => {
-        const number = spoolBlock(tagParam(fields))
-        return number === null ? null : blockShape(db, number, booleanParam(fields), chainId)
+      async (fields) => {
+        const number = await spoolBlock(tagParam(fields))
+        return number === null ? null : await blockShape(db, number, booleanParam(fields), chainId)
       },
     ),
     eth_getBlockTransactionCountByNumber: withSpool(
       'eth_getBlockTransactionCountByNumber',
       (fields) => [tagParam(fields)],
-      (fields) => {
-        const number = spoolBlock(tagParam(fields))
-        const block = number === null ? null : blockShape(db, number, false, chainId)
+      async (fields) => {
+        const number = await spoolBlock(tagParam(fields))
+        const block = number === null ? null : await blockShape(db, number, false, chainId)
         return block ? quantityHex(block.transactions.length) : null
       },
     ),
     eth_getTransactionByHash: withSpool(
       'eth_getTransactionByHash',
       (fields) => [hashParam(fields)],
-      (fields) => {
-        const id = txIdByHash(hashParam(fields))
-        return id === null ? null : txShapeById(db, id, chainId)
+      async (fields) => {
+        const id = await txIdByHash(hashParam(fields))
+        return id === null ? null : await txShapeById(db, id, chainId)
       },
     ),
     eth_getTransactionByBlockNumberAndIndex: withSpool(
       'eth_getTransactionByBlockNumberAndIndex',
       (fields) => [tagParam(fields), quantityParam(fields, 'index') ?? '0x0'],
-      (fields) => {
-        const number = spoolBlock(tagParam(fields))
+      async (fields) => {
+        const number = await spoolBlock(tagParam(fields))
         const index = BigInt(quantityParam(fields, 'index') ?? '0x0')
-        return number === null || index >= 1n << 20n ? null : txShapeById(db, txId(number, Number(index)), chainId)
+        return number === null || index >= 1n << 20n ? null : await txShapeById(db, txId(number, Number(index)), chainId)
       },
     ),
     eth_getTransactionReceipt: withSpool(
       'eth_getTransactionReceipt',
       (fields) => [hashParam(fields)],
-      (fields) => {
-        const id = txIdByHash(hashParam(fields))
-        return id === null ? null : receiptShape(db, id)
+      async (fields) => {
+        const id = await txIdByHash(hashParam(fields))
+        return id === null ? null : await receiptShape(db, id)
       },
     ),
     eth_getTransactionCount: nodeOnly('eth_getTransactionCount', (fields) => [addressParam(fields, 'address', true), tagParam(fields)]),

@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite'
+import type { SpoolDb } from '../../spool/engine.ts'
 import type { Hex } from 'viem'
 import type { ContractBook } from '../../contracts/book.ts'
 import { decodeWith } from '../../decode/decode.ts'
@@ -15,17 +15,17 @@ import { lower } from '../rows.ts'
  * revert data (a reason string, a panic's meaning, a custom error of the contract's ABI or the
  * stack's own), else the node's word for the failure.
  */
-export function transactionModule(db: Database, book: ContractBook): EtherscanModule {
+export function transactionModule(db: SpoolDb, book: ContractBook): EtherscanModule {
   const getstatus = async (fields: Fields): Promise<EtherscanAnswer> => {
-    const tx = txByHash(db, hashParam(fields))
+    const tx = await txByHash(db, hashParam(fields))
     if (!tx || tx.status === 1) return ok({ isError: '0', errDescription: '' })
-    const trace = txTrace(db, tx.id)
+    const trace = await txTrace(db, tx.id)
     if (!trace) return ok({ isError: '1', errDescription: 'Reverted' })
     const using = decodeWith(tx.to ? await book.lookup(lower(tx.to)) : null)
     return ok({ isError: '1', errDescription: decodeRevert(trace.output as Hex | null, using, trace.error ?? 'Reverted').message })
   }
-  const gettxreceiptstatus = (fields: Fields): EtherscanAnswer => {
-    const tx = txByHash(db, hashParam(fields))
+  const gettxreceiptstatus = async (fields: Fields): Promise<EtherscanAnswer> => {
+    const tx = await txByHash(db, hashParam(fields))
     return ok({ status: tx ? String(tx.status) : '' })
   }
   return { getstatus: refusing(getstatus), gettxreceiptstatus: refusing(gettxreceiptstatus) }

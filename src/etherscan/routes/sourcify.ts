@@ -6,7 +6,7 @@ import { parseHash } from '../../eth/bytes.ts'
 import { readBodyBytes, utf8 } from '../../http/body.ts'
 import { ALWAYS_HEADERS, HttpError, JSON_TYPE } from '../../http/errors.ts'
 import type { Logger } from '../../log.ts'
-import type { Database } from 'bun:sqlite'
+import type { SpoolDb } from '../../spool/engine.ts'
 import { verifiedContract, type MatchKind } from '../../spool/verified.ts'
 import { ETHERSCAN_MAX_BODY } from '../fields.ts'
 import type { Job, Jobs } from '../jobs.ts'
@@ -36,7 +36,7 @@ export function sourcifyCodeOf(status: number): string {
   return status === 413 ? 'payload_too_large' : status === 429 ? 'too_many_requests' : status === 404 ? 'route_not_found' : status >= 500 ? 'internal_error' : 'invalid_parameter'
 }
 
-export type SourcifyParts = { chainId: number; reader: Database; jobs: Jobs; verifications: Verifications; log: Logger }
+export type SourcifyParts = { chainId: number; reader: SpoolDb; jobs: Jobs; verifications: Verifications; log: Logger }
 
 /**
  * Sourcify's API v2 under `/sourcify/` (docs/etherscan.md): verification from a standard JSON
@@ -99,13 +99,20 @@ export function sourcifyRoutes({ chainId, reader, jobs, verifications, log }: So
       }),
     )
     .get('/sourcify/v2/contract/:chainId/:address', ({ params }) =>
-      answer(() => {
+      answer(async () => {
         const chain = chainOf(params.chainId)
         const address = addressOf(params.address)
-        const verification = verifiedContract(reader, address)
+        const verification = await verifiedContract(reader, address)
         if (!verification) {
           // Sourcify answers an unverified contract with its nulls; the error's keys say why.
-          return json(404, { match: null, creationMatch: null, runtimeMatch: null, chainId: chain, address, ...sourcifyErrorFields('not_found', `Contract ${address} on chain ${chain} not found or not verified`) })
+          return json(404, {
+            match: null,
+            creationMatch: null,
+            runtimeMatch: null,
+            chainId: chain,
+            address,
+            ...sourcifyErrorFields('not_found', `Contract ${address} on chain ${chain} not found or not verified`),
+          })
         }
         return json(200, {
           ...matches(verification.match, verification.creationMatch, verification.runtimeMatch),
@@ -116,9 +123,11 @@ export function sourcifyRoutes({ chainId, reader, jobs, verifications, log }: So
         })
       }),
     )
-    .all('/sourcify/*', () => answer(() => {
-      throw new SourcifyError(404, 'route_not_found', 'The requested route of the Sourcify API does not exist')
-    }))
+    .all('/sourcify/*', () =>
+      answer(() => {
+        throw new SourcifyError(404, 'route_not_found', 'The requested route of the Sourcify API does not exist')
+      }),
+    )
 }
 
 /** A job as Sourcify's GET /v2/verify/{verificationId} answers it. */
@@ -164,7 +173,7 @@ function asSourcifyError(error: unknown): SourcifyError {
   if (error instanceof DuplicateVerificationError) return new SourcifyError(429, 'duplicate_verification_request', error.message)
   if (error instanceof VerificationQueueFullError) return new SourcifyError(429, 'too_many_requests', error.message)
   if (error instanceof NoContractCodeError) return new SourcifyError(404, 'contract_not_deployed', error.message)
-  if (error instanceof NodeUnreachableError) return new SourcifyError(502, 'failed_to_get_bytecode', 'The chain\'s node cannot be reached')
+  if (error instanceof NodeUnreachableError) return new SourcifyError(502, 'failed_to_get_bytecode', "The chain's node cannot be reached")
   if (error instanceof HttpError) return new SourcifyError(error.status, sourcifyCodeOf(error.status), error.message)
   if (error instanceof InvalidInputError) return new SourcifyError(400, 'invalid_parameter', error.message)
   return new SourcifyError(500, 'internal_error', 'The server encountered an unexpected error.')

@@ -1,7 +1,7 @@
-import type { Database, SQLQueryBindings } from 'bun:sqlite'
 import type { Hex } from 'viem'
 import { firstLine, UnavailableError } from '../../errors.ts'
 import { hex } from '../../eth/bytes.ts'
+import type { SpoolDb, SqlValue } from '../../spool/engine.ts'
 import { txHashes } from '../../spool/read.ts'
 
 /**
@@ -16,44 +16,47 @@ export class IndexNotReadyError extends UnavailableError {
 }
 
 /**
- * The exchange's queries over the spool's read-only connection. Each SQL text is compiled once
- * and kept by the connection (bun:sqlite's query cache); one that cannot be compiled yet (no
- * such table) is tried again on the next request rather than remembered as broken.
+ * The exchange's queries over the spool's read-only view (src/spool/engine.ts), whichever engine
+ * holds it. A query that cannot run yet (no such table: the streams never ran) fails as
+ * IndexNotReadyError, and is tried again on the next request rather than remembered as broken.
  */
 export class IndexReader {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: SpoolDb) {}
 
-  all<Row>(sql: string, ...params: SQLQueryBindings[]): Row[] {
-    return this.guard(() => this.db.query<Row, SQLQueryBindings[]>(sql).all(...params))
+  all<Row>(sql: string, ...params: SqlValue[]): Promise<Row[]> {
+    return this.guard(() => this.db.all<Row>(sql, ...params))
   }
 
-  get<Row>(sql: string, ...params: SQLQueryBindings[]): Row | null {
-    return this.guard(() => this.db.query<Row, SQLQueryBindings[]>(sql).get(...params))
+  get<Row>(sql: string, ...params: SqlValue[]): Promise<Row | null> {
+    return this.guard(() => this.db.get<Row>(sql, ...params))
   }
 
   /**
    * Rows of a derived table that keep their transaction's id (`tx_id`), each with that
    * transaction's hash, looked up in the spool for the whole page at once (its read API), in the
-   * same read transaction as the rows: a rollback in between cannot leave a row without its hash.
+   * same snapshot as the rows: a rollback in between cannot leave a row without its hash.
    */
-  allWithTxHash<Row extends { tx_id: number }>(sql: string, ...params: SQLQueryBindings[]): Array<Row & { txHash: Hex }> {
+  allWithTxHash<Row extends { tx_id: number }>(sql: string, ...params: SqlValue[]): Promise<Array<Row & { txHash: Hex }>> {
     return this.guard(() =>
-      this.db.transaction(() => {
-        const rows = this.db.query<Row, SQLQueryBindings[]>(sql).all(...params)
-        const hashes = txHashes(this.db, rows.map((row) => row.tx_id))
+      this.db.snapshot(async (db) => {
+        const rows = await db.all<Row>(sql, ...params)
+        const hashes = await txHashes(
+          db,
+          rows.map((row) => row.tx_id),
+        )
         return rows.map((row) => Object.assign(row, { txHash: hex(hashes.get(row.tx_id)!) }))
-      })(),
+      }),
     )
   }
 
   /** A read of the spool's own rows through its read API (src/spool/read.ts), failing as a query does. */
-  spool<T>(read: (db: Database) => T): T {
+  spool<T>(read: (db: SpoolDb) => Promise<T>): Promise<T> {
     return this.guard(() => read(this.db))
   }
 
-  private guard<T>(read: () => T): T {
+  private async guard<T>(read: () => Promise<T>): Promise<T> {
     try {
-      return read()
+      return await read()
     } catch (error) {
       throw new IndexNotReadyError(error)
     }

@@ -27,12 +27,27 @@ const PAIR_SELECT = `
     FROM v2_pairs p JOIN v2_pair_state s ON s.pair = p.pair`
 
 type SwapRow = {
-  tx_id: number; log_index: number; block: number; pair: Uint8Array; sender: Uint8Array; recipient: Uint8Array
-  amount0_in: string; amount1_in: string; amount0_out: string; amount1_out: string
+  tx_id: number
+  log_index: number
+  block: number
+  pair: Uint8Array
+  sender: Uint8Array
+  recipient: Uint8Array
+  amount0_in: string
+  amount1_in: string
+  amount0_out: string
+  amount1_out: string
 }
 type LiquidityRow = {
-  tx_id: number; log_index: number; block: number; pair: Uint8Array; kind: string; sender: Uint8Array
-  recipient: Uint8Array | null; amount0: string; amount1: string
+  tx_id: number
+  log_index: number
+  block: number
+  pair: Uint8Array
+  kind: string
+  sender: Uint8Array
+  recipient: Uint8Array | null
+  amount0: string
+  amount1: string
 }
 
 /** The constant-product tables, read for the routes; lists newest first where the spec says so. */
@@ -42,35 +57,33 @@ export function v2Queries(index: IndexReader) {
     pairs: () => index.all<PairRow>(`${PAIR_SELECT} ORDER BY s.swap_count DESC, p.created_tx, p.created_log`),
     pair: (address: Uint8Array) => index.get<PairRow>(`${PAIR_SELECT} WHERE p.pair = ?`, address),
 
-    swaps: (filter: { pair: Uint8Array | null; sender: Uint8Array | null; limit: number }): PairSwap[] => {
-      return newestEvents<SwapRow>(
-        index,
-        'v2_swaps',
-        'tx_id, log_index, block, pair, sender, recipient, amount0_in, amount1_in, amount0_out, amount1_out',
-        [['pair', filter.pair], ['sender', filter.sender]],
-        filter.limit,
-      )
-        .map((row) => ({
-          ...eventId(row),
-          pair: checksum(row.pair),
-          sender: checksum(row.sender),
-          recipient: checksum(row.recipient),
-          amount0In: row.amount0_in,
-          amount1In: row.amount1_in,
-          amount0Out: row.amount0_out,
-          amount1Out: row.amount1_out,
-        }))
+    swaps: async (filter: { pair: Uint8Array | null; sender: Uint8Array | null; limit: number }): Promise<PairSwap[]> => {
+      return (
+        await newestEvents<SwapRow>(
+          index,
+          'v2_swaps',
+          'tx_id, log_index, block, pair, sender, recipient, amount0_in, amount1_in, amount0_out, amount1_out',
+          [
+            ['pair', filter.pair],
+            ['sender', filter.sender],
+          ],
+          filter.limit,
+        )
+      ).map((row) => ({
+        ...eventId(row),
+        pair: checksum(row.pair),
+        sender: checksum(row.sender),
+        recipient: checksum(row.recipient),
+        amount0In: row.amount0_in,
+        amount1In: row.amount1_in,
+        amount0Out: row.amount0_out,
+        amount1Out: row.amount1_out,
+      }))
     },
 
-    events: (filter: { pair: Uint8Array | null; limit: number }): PairEvent[] => {
-      return newestEvents<LiquidityRow>(
-        index,
-        'v2_liquidity',
-        'tx_id, log_index, block, pair, kind, sender, recipient, amount0, amount1',
-        [['pair', filter.pair]],
-        filter.limit,
-      )
-        .map((row) => ({
+    events: async (filter: { pair: Uint8Array | null; limit: number }): Promise<PairEvent[]> => {
+      return (await newestEvents<LiquidityRow>(index, 'v2_liquidity', 'tx_id, log_index, block, pair, kind, sender, recipient, amount0, amount1', [['pair', filter.pair]], filter.limit)).map(
+        (row) => ({
           ...eventId(row),
           pair: checksum(row.pair),
           kind: row.kind,
@@ -78,7 +91,8 @@ export function v2Queries(index: IndexReader) {
           recipient: checksumOrNull(row.recipient),
           amount0: row.amount0,
           amount1: row.amount1,
-        }))
+        }),
+      )
     },
 
     /** Every token on either side of a pair, with the number of pairs it is in; most pairs first. */
@@ -86,7 +100,7 @@ export function v2Queries(index: IndexReader) {
       index.all<{ token: Uint8Array; pools: number }>(
         `SELECT token, count(*) AS pools, min(created_tx) AS first FROM (
            SELECT token0 AS token, created_tx FROM v2_pairs UNION ALL SELECT token1, created_tx FROM v2_pairs
-         ) GROUP BY token ORDER BY pools DESC, first`,
+         ) sides GROUP BY token ORDER BY pools DESC, first, token`,
       ),
   }
 }

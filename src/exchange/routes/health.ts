@@ -11,16 +11,16 @@ import type { IndexReader } from '../read/indexReader.ts'
  * storage error (a full disk) comes from the spool's health, as the writer reports it.
  */
 export function healthRoutes(index: IndexReader, spoolHealth: () => SpoolHealth) {
-  return new Elysia().get('/health', () => {
-    // Compiling this fails, and answers 503, while the streams' tables do not exist.
-    index.get('SELECT 1 FROM v2_pair_state, cl_pool_state LIMIT 0')
-    const { spoolHeadBlock, v2, cl } = index.spool((db) => {
-      const head = spoolHead(db)
-      const position = (name: string) => {
-        const { cursorBlock, lagBlocks, updatedAt } = streamPosition(db, name, head)
+  return new Elysia().get('/health', async () => {
+    // This fails, and answers 503, while the streams' tables do not exist.
+    await index.get('SELECT 1 FROM v2_pair_state, cl_pool_state LIMIT 0')
+    const { spoolHeadBlock, v2, cl } = await index.spool(async (db) => {
+      const head = await spoolHead(db)
+      const position = async (name: string) => {
+        const { cursorBlock, lagBlocks, updatedAt } = await streamPosition(db, name, head)
         return { cursorBlock, lagBlocks, updatedAt }
       }
-      return { spoolHeadBlock: head, v2: position('v2'), cl: position('cl') }
+      return { spoolHeadBlock: head, v2: await position('v2'), cl: await position('cl') }
     })
     const body = { cursorBlock: v2.cursorBlock, lagBlocks: v2.lagBlocks, updatedAt: v2.updatedAt, spoolHeadBlock, streams: { v2, cl } }
     // The health object's keys are fixed, and callers ignore others: say why the spool cannot

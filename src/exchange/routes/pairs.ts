@@ -16,7 +16,7 @@ export function pairRoutes(deps: ExchangeDeps) {
   return new Elysia()
     .get('/pools', () =>
       answers.answer('pools', async (): Promise<PairList> => {
-        const rows = v2.pairs()
+        const rows = await v2.pairs()
         const [metas, usd] = await Promise.all([tokens.many(tokensOf(rows)), price()])
         return { pools: rows.map((row) => pairJson(row, metas)), ethUsd: usd }
       }),
@@ -25,7 +25,7 @@ export function pairRoutes(deps: ExchangeDeps) {
       const pair = pathAddressParam(params.pair)
       return answers.answer(`pool:${hexKey(pair)}`, async (): Promise<Pair & WithEthUsd> => {
         // A keyed lookup: the row is the one /pools lists, without reading the others.
-        const row = v2.pair(pair)
+        const row = await v2.pair(pair)
         if (!row) throw new NotFoundError('unknown pool')
         const [metas, usd] = await Promise.all([tokens.many(tokensOf([row])), price()])
         return { ...pairJson(row, metas), ethUsd: usd }
@@ -34,15 +34,15 @@ export function pairRoutes(deps: ExchangeDeps) {
     .get('/tokens', () => answers.answer('tokens', tokenList))
     .get('/swaps', ({ query }) => {
       const filter = { pair: optionalAddress(query.pair), sender: optionalAddress(query.sender), limit: limitParam(query.limit) }
-      return answers.answer(`swaps:${hexKey(filter.pair)}:${hexKey(filter.sender)}:${filter.limit}`, () => ({ swaps: v2.swaps(filter) }))
+      return answers.answer(`swaps:${hexKey(filter.pair)}:${hexKey(filter.sender)}:${filter.limit}`, async () => ({ swaps: await v2.swaps(filter) }))
     })
     .get('/events', ({ query }) => {
       const filter = { pair: optionalAddress(query.pair), limit: limitParam(query.limit) }
-      return answers.answer(`events:${hexKey(filter.pair)}:${filter.limit}`, () => ({ events: v2.events(filter) }))
+      return answers.answer(`events:${hexKey(filter.pair)}:${filter.limit}`, async () => ({ events: await v2.events(filter) }))
     })
 
   async function tokenList(): Promise<PairTokens> {
-    const rows = v2.tokens()
+    const rows = await v2.tokens()
     const metas = await tokens.many(rows.map((row) => checksum(row.token)))
     return {
       tokens: rows.map((row) => {

@@ -16,7 +16,7 @@ export function statsRoutes(deps: ExchangeDeps) {
   return new Elysia().get('/stats', () => answers.answer('stats', counters))
 
   async function counters(): Promise<Counters> {
-    const pairs = v2.pairs()
+    const pairs = await v2.pairs()
     let valueEthWei = 0n
     let poolsWithEth = 0
     for (const row of pairs) {
@@ -25,9 +25,9 @@ export function statsRoutes(deps: ExchangeDeps) {
       poolsWithEth++
       valueEthWei += 2n * BigInt(reserve)
     }
-    const pools = cl.pools()
+    const pools = await cl.pools()
     const withWeth = pools.map((row) => wethBalance(row, addresses.weth)).filter((balance): balance is string => balance !== null)
-    const positions = cl.positionCounts()
+    const positions = await cl.positionCounts()
     const usd = await deps.ethUsd()
     const sum = (values: number[]) => values.reduce((total, value) => total + value, 0)
     return {
@@ -44,7 +44,7 @@ export function statsRoutes(deps: ExchangeDeps) {
       concentrated: {
         pools: pools.length,
         initializedPools: pools.filter((row) => row.tick !== null).length,
-        tiers: cl.tierCount(),
+        tiers: await cl.tierCount(),
         swaps: sum(pools.map((row) => row.swap_count)),
         mints: sum(pools.map((row) => row.mint_count)),
         burns: sum(pools.map((row) => row.burn_count)),
@@ -58,4 +58,3 @@ export function statsRoutes(deps: ExchangeDeps) {
     }
   }
 }
-

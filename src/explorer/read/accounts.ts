@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite'
+import type { SpoolDb } from '../../spool/engine.ts'
 import type { Page } from '../paging.ts'
 import { createdContract, txIdsReceivedBy, txIdsSentBy, txsByIds, type TxSummary } from '../../spool/read.ts'
 
@@ -8,11 +8,12 @@ import { createdContract, txIdsReceivedBy, txIdsSentBy, txsByIds, type TxSummary
  * never a scan of everything the address ever did. `creationTx` is the transaction that created
  * the contract at `address`, if one did.
  */
-export function addressTransactions(db: Database, address: Uint8Array, creationTx: number | null, { limit, offset }: Page): TxSummary[] {
+export async function addressTransactions(db: SpoolDb, address: Uint8Array, creationTx: number | null, { limit, offset }: Page): Promise<TxSummary[]> {
   const wanted = offset + limit
-  const ids = new Set([...txIdsSentBy(db, address, wanted), ...txIdsReceivedBy(db, address, wanted)])
+  const [sent, received] = await Promise.all([await txIdsSentBy(db, address, wanted), await txIdsReceivedBy(db, address, wanted)])
+  const ids = new Set([...sent, ...received])
   // The creation of a contract is a transaction "to" it, though its `to` is empty.
-  const created = creationTx === null ? null : createdContract(db, creationTx)
+  const created = creationTx === null ? null : await createdContract(db, creationTx)
   if (created !== null && Buffer.compare(created, address) === 0) ids.add(creationTx!)
-  return txsByIds(db, [...ids].sort((a, b) => b - a).slice(offset, wanted))
+  return await txsByIds(db, [...ids].sort((a, b) => b - a).slice(offset, wanted))
 }

@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite'
+import type { SpoolDb } from '../../spool/engine.ts'
 
 // The fee router as the `fees` stream keeps it (feeStream.ts): its settings, its running totals,
 // its movements. Routers are the 20 bytes the spool keys on.
@@ -6,19 +6,15 @@ import type { Database } from 'bun:sqlite'
 export type FeeRouterRow = { treasury: Uint8Array; token: Uint8Array; burnBps: number; burnAddress: Uint8Array; blockNumber: number }
 
 /** The router's settings from its deployment event; null before the stream has seen it. */
-export function feeRouterSettings(db: Database, router: Uint8Array): FeeRouterRow | null {
-  return db
-    .query<FeeRouterRow, [Uint8Array]>(
-      'SELECT treasury, token, burn_bps AS burnBps, burn_address AS burnAddress, block_number AS blockNumber FROM explorer_fee_routers WHERE router = ?',
-    )
-    .get(router)
+export async function feeRouterSettings(db: SpoolDb, router: Uint8Array): Promise<FeeRouterRow | null> {
+  return db.get<FeeRouterRow>('SELECT treasury, token, burn_bps AS "burnBps", burn_address AS "burnAddress", block_number AS "blockNumber" FROM explorer_fee_routers WHERE router = ?', router)
 }
 
 export type FeeTotal = { amount: bigint; count: number }
 
 /** Every running total of the router, by figure (see feeStream.ts); a figure nothing moved is absent. */
-export function feeTotals(db: Database, router: Uint8Array): Map<string, FeeTotal> {
-  const rows = db.query<{ figure: string; amount: string; count: number }, [Uint8Array]>('SELECT figure, amount, count FROM explorer_fee_totals WHERE router = ?').all(router)
+export async function feeTotals(db: SpoolDb, router: Uint8Array): Promise<Map<string, FeeTotal>> {
+  const rows = await db.all<{ figure: string; amount: string; count: number }>('SELECT figure, amount, count FROM explorer_fee_totals WHERE router = ?', router)
   return new Map(rows.map((row) => [row.figure, { amount: BigInt(row.amount), count: row.count }]))
 }
 
@@ -36,12 +32,12 @@ export type FeeMovement = {
 }
 
 /** The router's newest movements, newest first. */
-export function latestFeeMovements(db: Database, router: Uint8Array, limit: number): FeeMovement[] {
-  return db
-    .query<FeeMovement, [Uint8Array, number]>(
-      `SELECT tx_id AS txId, log_index AS logIndex, block_number AS blockNumber, kind, source, account, eth, token,
-              eth_burned AS ethBurned, token_burned AS tokenBurned
+export async function latestFeeMovements(db: SpoolDb, router: Uint8Array, limit: number): Promise<FeeMovement[]> {
+  return db.all<FeeMovement>(
+    `SELECT tx_id AS "txId", log_index AS "logIndex", block_number AS "blockNumber", kind, source, account, eth, token,
+              eth_burned AS "ethBurned", token_burned AS "tokenBurned"
          FROM explorer_fee_movements WHERE router = ? ORDER BY tx_id DESC, log_index DESC LIMIT ?`,
-    )
-    .all(router, limit)
+    router,
+    limit,
+  )
 }

@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite'
+import type { SpoolDb } from '../../spool/engine.ts'
 
 // The contracts the explorer stream has seen move tokens (explorer_tokens): per contract, the
 // standard of its first transfer (20, 721 or 1155) and its counts.
@@ -11,35 +11,35 @@ export type KindTotals = { kind: number; contracts: number; transfers: number }
 
 const STAT = 'SELECT address, kind, transfers, minted FROM explorer_tokens'
 
-export function tokenStat(db: Database, address: Uint8Array): TokenStat | null {
-  return db.query<TokenStat, [Uint8Array]>(`${STAT} WHERE address = ?`).get(address)
+export async function tokenStat(db: SpoolDb, address: Uint8Array): Promise<TokenStat | null> {
+  return db.get<TokenStat>(`${STAT} WHERE address = ?`, address)
 }
 
 /** The contract's counts when it is an NFT collection (ERC-721 or ERC-1155), else null. */
-export function collectionStat(db: Database, address: Uint8Array): TokenStat | null {
-  return db.query<TokenStat, [Uint8Array]>(`${STAT} WHERE address = ? AND kind != 20`).get(address)
+export async function collectionStat(db: SpoolDb, address: Uint8Array): Promise<TokenStat | null> {
+  return db.get<TokenStat>(`${STAT} WHERE address = ? AND kind != 20`, address)
 }
 
 /** The ERC-20s by transfer count, most first (ties by address). */
-export function busiestTokens(db: Database, limit: number): TokenStat[] {
-  return db.query<TokenStat, [number]>(`${STAT} WHERE kind = 20 ORDER BY transfers DESC, address LIMIT ?`).all(limit)
+export async function busiestTokens(db: SpoolDb, limit: number): Promise<TokenStat[]> {
+  return db.all<TokenStat>(`${STAT} WHERE kind = 20 ORDER BY transfers DESC, address LIMIT ?`, limit)
 }
 
 /** The NFT collections by items minted, most first (ties by address). */
-export function busiestCollections(db: Database, limit: number): TokenStat[] {
-  return db.query<TokenStat, [number]>(`${STAT} WHERE kind != 20 ORDER BY minted DESC, address LIMIT ?`).all(limit)
+export async function busiestCollections(db: SpoolDb, limit: number): Promise<TokenStat[]> {
+  return db.all<TokenStat>(`${STAT} WHERE kind != 20 ORDER BY minted DESC, address LIMIT ?`, limit)
 }
 
 /** The standard of the contract at `address` (20, 721, 1155), or null when it never moved a token. */
-export function tokenKind(db: Database, address: Uint8Array): number | null {
-  return db.query<{ kind: number }, [Uint8Array]>('SELECT kind FROM explorer_tokens WHERE address = ?').get(address)?.kind ?? null
+export async function tokenKind(db: SpoolDb, address: Uint8Array): Promise<number | null> {
+  return (await db.get<{ kind: number }>('SELECT kind FROM explorer_tokens WHERE address = ?', address))?.kind ?? null
 }
 
-export function totalsByKind(db: Database): KindTotals[] {
-  return db.query<KindTotals, []>('SELECT kind, count(*) AS contracts, sum(transfers) AS transfers FROM explorer_tokens GROUP BY kind').all()
+export async function totalsByKind(db: SpoolDb): Promise<KindTotals[]> {
+  return db.all<KindTotals>('SELECT kind, count(*) AS contracts, sum(transfers) AS transfers FROM explorer_tokens GROUP BY kind')
 }
 
 /** Up to `limit` of the contracts after `after` in address order (a walk of the key, for a sweep over all of them). */
-export function tokensAfter(db: Database, after: Uint8Array, limit: number): Array<{ address: Uint8Array; kind: number }> {
-  return db.query<{ address: Uint8Array; kind: number }, [Uint8Array, number]>('SELECT address, kind FROM explorer_tokens WHERE address > ? ORDER BY address LIMIT ?').all(after, limit)
+export async function tokensAfter(db: SpoolDb, after: Uint8Array, limit: number): Promise<Array<{ address: Uint8Array; kind: number }>> {
+  return db.all<{ address: Uint8Array; kind: number }>('SELECT address, kind FROM explorer_tokens WHERE address > ? ORDER BY address LIMIT ?', after, limit)
 }

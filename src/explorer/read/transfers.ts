@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite'
+import type { SpoolDb } from '../../spool/engine.ts'
 import type { Page } from '../paging.ts'
 import { tokenIdFromKey, tokenIdKey, type Transfer } from '../transfers.ts'
 import { txId, txRefs, type BlockRange } from '../../spool/read.ts'
@@ -13,8 +13,8 @@ export type StoredTransfer = Transfer & { txId: number; blockNumber: number }
 /** A movement as lists show it: with its transaction's hash and its block's time. */
 export type ListedTransfer = StoredTransfer & { txHash: Uint8Array; timestamp: number }
 
-const COLUMNS = `tx_id AS txId, log_index AS logIndex, seq, block_number AS blockNumber, token, kind, from_addr AS "from", to_addr AS "to",
-  token_id AS tokenId, amount`
+const COLUMNS = `tx_id AS "txId", log_index AS "logIndex", seq, block_number AS "blockNumber", token, kind, from_addr AS "from", to_addr AS "to",
+  token_id AS "tokenId", amount`
 const NEWEST = 'ORDER BY tx_id DESC, log_index DESC, seq DESC'
 
 function stored(rows: StoredTransfer[]): StoredTransfer[] {
@@ -23,19 +23,22 @@ function stored(rows: StoredTransfer[]): StoredTransfer[] {
 }
 
 /**
- * The rows `read` selects, each with its transaction's hash and time, in one read transaction:
- * a rollback in between cannot leave a row without its transaction (and one that did would be
+ * The rows `read` selects, each with its transaction's hash and time, in one snapshot: a
+ * rollback in between cannot leave a row without its transaction (and one that did would be
  * left out rather than shown without it).
  */
-function listed(db: Database, read: () => StoredTransfer[]): ListedTransfer[] {
-  return db.transaction(() => {
-    const rows = read()
-    const refs = txRefs(db, rows.map((row) => row.txId))
+function listed(db: SpoolDb, read: (db: SpoolDb) => Promise<StoredTransfer[]>): Promise<ListedTransfer[]> {
+  return db.snapshot(async (db) => {
+    const rows = await read(db)
+    const refs = await txRefs(
+      db,
+      rows.map((row) => row.txId),
+    )
     return rows.flatMap((row) => {
       const ref = refs.get(row.txId)
       return ref ? [Object.assign(row, { txHash: ref.hash, timestamp: ref.timestamp })] : []
     })
-  })()
+  })
 }
 
 /**
@@ -43,57 +46,47 @@ function listed(db: Database, read: () => StoredTransfer[]): ListedTransfer[] {
  * range when one is given. Each side has its index, so a page is the merge of the newest
  * `offset + limit` of each: two index walks, never a scan of everything the address ever moved.
  */
-export function addressTransfers(db: Database, address: Uint8Array, fungible: boolean, { limit, offset }: Page, range?: BlockRange): ListedTransfer[] {
+export async function addressTransfers(db: SpoolDb, address: Uint8Array, fungible: boolean, { limit, offset }: Page, range?: BlockRange): Promise<ListedTransfer[]> {
   const wanted = offset + limit
   const kind = fungible ? 'kind = 20' : 'kind != 20'
   const [first, last] = range ? [txId(range.first, 0), txId(range.last + 1, 0) - 1] : [0, Number.MAX_SAFE_INTEGER]
-  const side = (column: 'from_addr' | 'to_addr') =>
-    db
-      .query<StoredTransfer, [Uint8Array, number, number, number]>(`SELECT ${COLUMNS} FROM explorer_transfers WHERE ${column} = ? AND tx_id BETWEEN ? AND ? AND ${kind} ${NEWEST} LIMIT ?`)
-      .all(address, first, last, wanted)
-  return listed(db, () => {
+  return listed(db, async (db) => {
+    const side = (column: 'from_addr' | 'to_addr') =>
+      db.all<StoredTransfer>(`SELECT ${COLUMNS} FROM explorer_transfers WHERE ${column} = ? AND tx_id BETWEEN ? AND ? AND ${kind} ${NEWEST} LIMIT ?`, address, first, last, wanted)
     const byKey = new Map<string, StoredTransfer>()
-    for (const row of [...side('from_addr'), ...side('to_addr')]) byKey.set(`${row.txId}:${row.logIndex}:${row.seq}`, row)
+    for (const row of [...(await side('from_addr')), ...(await side('to_addr'))]) byKey.set(`${row.txId}:${row.logIndex}:${row.seq}`, row)
     const page = [...byKey.values()].sort((a, b) => b.txId - a.txId || b.logIndex - a.logIndex || b.seq - a.seq).slice(offset, wanted)
     return stored(page)
   })
 }
 
 /** The newest transfers of the token or collection at `token`, `limit` after skipping `offset` (the token index, walked to the page's end). */
-export function tokenTransfers(db: Database, token: Uint8Array, limit: number, offset = 0): ListedTransfer[] {
-  return listed(db, () =>
-    stored(db.query<StoredTransfer, [Uint8Array, number, number]>(`SELECT ${COLUMNS} FROM explorer_transfers WHERE token = ? ${NEWEST} LIMIT ? OFFSET ?`).all(token, limit, offset)),
-  )
+export async function tokenTransfers(db: SpoolDb, token: Uint8Array, limit: number, offset = 0): Promise<ListedTransfer[]> {
+  return listed(db, async (db) => stored(await db.all<StoredTransfer>(`SELECT ${COLUMNS} FROM explorer_transfers WHERE token = ? ${NEWEST} LIMIT ? OFFSET ?`, token, limit, offset)))
 }
 
 /** The newest `limit` transfers of one NFT item (`tokenId` in decimal). */
-export function itemTransfers(db: Database, token: Uint8Array, tokenId: string, limit: number): ListedTransfer[] {
-  return listed(db, () =>
-    stored(
-      db
-        .query<StoredTransfer, [Uint8Array, string, number]>(`SELECT ${COLUMNS} FROM explorer_transfers WHERE token = ? AND token_id = ? ${NEWEST} LIMIT ?`)
-        .all(token, tokenIdKey(tokenId), limit),
-    ),
+export async function itemTransfers(db: SpoolDb, token: Uint8Array, tokenId: string, limit: number): Promise<ListedTransfer[]> {
+  return listed(db, async (db) =>
+    stored(await db.all<StoredTransfer>(`SELECT ${COLUMNS} FROM explorer_transfers WHERE token = ? AND token_id = ? ${NEWEST} LIMIT ?`, token, tokenIdKey(tokenId), limit)),
   )
 }
 
 /** How many token and NFT transfers involve `address` (a transfer to oneself counts once). */
-export function transferCounts(db: Database, address: Uint8Array): { tokenTransfers: number; nftTransfers: number } {
-  const rows = db
-    .query<{ fungible: number; n: number }, [Uint8Array, Uint8Array]>(
-      `SELECT kind = 20 AS fungible, count(*) AS n FROM (
-         SELECT tx_id, log_index, seq, kind FROM explorer_transfers WHERE from_addr = ?
-         UNION SELECT tx_id, log_index, seq, kind FROM explorer_transfers WHERE to_addr = ?
-       ) GROUP BY 1`,
-    )
-    .all(address, address)
-  return { tokenTransfers: rows.find((row) => row.fungible === 1)?.n ?? 0, nftTransfers: rows.find((row) => row.fungible === 0)?.n ?? 0 }
+export async function transferCounts(db: SpoolDb, address: Uint8Array): Promise<{ tokenTransfers: number; nftTransfers: number }> {
+  const row = await db.get<{ tokenTransfers: number; nftTransfers: number }>(
+    `SELECT count(*) FILTER (WHERE kind = 20) AS "tokenTransfers", count(*) FILTER (WHERE kind != 20) AS "nftTransfers" FROM (
+       SELECT tx_id, log_index, seq, kind FROM explorer_transfers WHERE from_addr = ?
+       UNION SELECT tx_id, log_index, seq, kind FROM explorer_transfers WHERE to_addr = ?
+     ) moved`,
+    address,
+    address,
+  )
+  return row ?? { tokenTransfers: 0, nftTransfers: 0 }
 }
 
 /** ERC-20 contracts that ever sent `address` tokens: the candidates for its balances. */
-export function tokensReceived(db: Database, address: Uint8Array, max = 100): Uint8Array[] {
-  return db
-    .query<{ token: Uint8Array }, [Uint8Array, number]>('SELECT DISTINCT token FROM explorer_transfers WHERE to_addr = ? AND kind = 20 LIMIT ?')
-    .all(address, max)
-    .map((row) => row.token)
+export async function tokensReceived(db: SpoolDb, address: Uint8Array, max = 100): Promise<Uint8Array[]> {
+  const rows = await db.all<{ token: Uint8Array }>('SELECT DISTINCT token FROM explorer_transfers WHERE to_addr = ? AND kind = 20 ORDER BY token LIMIT ?', address, max)
+  return rows.map((row) => row.token)
 }

@@ -43,16 +43,16 @@ export function accountRoutes(explorer: Explorer) {
   const detail = async (address: Address, query: Record<string, unknown>) => {
     const paging = page(query)
     const bytes = blob(address)
-    const counts = accountCounts(db, bytes)
-    const creation = contractCreation(db, bytes)
-    const created = contractsCreatedBy(db, bytes, CREATED_SHOWN)
+    const counts = await accountCounts(db, bytes)
+    const creation = await contractCreation(db, bytes)
+    const created = await contractsCreatedBy(db, bytes, CREATED_SHOWN)
     // The transactions that created it and what it created, looked up at once.
-    const hashes = txHashes(db, [...(creation ? [creation.txId] : []), ...created.map((entry) => entry.txId)])
+    const hashes = await txHashes(db, [...(creation ? [creation.txId] : []), ...created.map((entry) => entry.txId)])
 
-    const tokenTransfers = addressTransfers(db, bytes, true, paging)
-    const transactions = addressTransactions(db, bytes, creation?.txId ?? null, paging)
+    const tokenTransfers = await addressTransfers(db, bytes, true, paging)
+    const transactions = await addressTransactions(db, bytes, creation?.txId ?? null, paging)
     const nameMethod = await explorer.known.namer(transactions.map((tx) => tx.to))
-    const held = nftsHeld(db, bytes).map((holding) => ({
+    const held = (await nftsHeld(db, bytes)).map((holding) => ({
       token: checksum(holding.token),
       tokenId: holding.tokenId,
       amount: holding.amount,
@@ -62,9 +62,12 @@ export function accountRoutes(explorer: Explorer) {
     // Live: balance, nonce, code, the token balances, the name the address goes by (its reverse
     // record), the probes of unlisted tokens (those it holds and those its transfers show) and
     // the token URIs of the NFTs it holds not resolved yet, one batch.
-    const tokens = tokensReceived(db, bytes).map((token) => checksum(token))
+    const tokens = (await tokensReceived(db, bytes)).map((token) => checksum(token))
     const shown = [...tokens, ...tokenTransfers.map((transfer) => checksum(transfer.token))]
-    const probes = explorer.probes.plan(shown.filter((token) => !registry.token(token)), TOKEN_META_AGE_MS)
+    const probes = explorer.probes.plan(
+      shown.filter((token) => !registry.token(token)),
+      TOKEN_META_AGE_MS,
+    )
     const uris = explorer.metadata.plan(held)
     const nameAt = 3 + tokens.length
     const own = [
@@ -75,13 +78,14 @@ export function accountRoutes(explorer: Explorer) {
       ...(nameRegistry ? [reverseCall(nameRegistry, address)] : []),
     ]
     // The pairs among the tokens it holds are named by their own tokens (their symbols probed, with the rest, when unlisted).
-    const ownPool = explorer.exchange.pool(address)
-    const pairTokens = explorer.exchange.unlistedTokens([...tokens, address], registry).filter((token) => !shown.some((other) => other.toLowerCase() === token.toLowerCase()))
+    const exchange = await explorer.exchange.current()
+    const ownPool = exchange.pool(address)
+    const pairTokens = exchange.unlistedTokens([...tokens, address], registry).filter((token) => !shown.some((other) => other.toLowerCase() === token.toLowerCase()))
     const pairProbes = explorer.probes.plan(pairTokens, TOKEN_META_AGE_MS)
     const results = await node.batch([...own, ...probes.calls, ...uris.calls, ...pairProbes.calls])
     const probed = probes.read(results, own.length)
     uris.read(results, own.length + probes.calls.length)
-    const pools = explorer.exchange.names([...tokens, address], registry, new Map([...probed, ...pairProbes.read(results, own.length + probes.calls.length + uris.calls.length)]))
+    const pools = exchange.names([...tokens, address], registry, new Map([...probed, ...pairProbes.read(results, own.length + probes.calls.length + uris.calls.length)]))
     const balance = valueOf<Hex>(results, 0)
     const nonce = valueOf<Hex>(results, 1)
     const code = valueOf<Hex>(results, 2)
@@ -110,7 +114,15 @@ export function accountRoutes(explorer: Explorer) {
 
     const nfts = held.map((holding) => {
       const item = explorer.metadata.get(holding)
-      return { token: holding.token, tokenLabel: registry.labelName(holding.token), standard: holding.standard, tokenId: holding.tokenId, amount: holding.amount, tokenURI: item?.tokenURI ?? null, metadata: item?.metadata ?? null }
+      return {
+        token: holding.token,
+        tokenLabel: registry.labelName(holding.token),
+        standard: holding.standard,
+        tokenId: holding.tokenId,
+        amount: holding.amount,
+        tokenURI: item?.tokenURI ?? null,
+        metadata: item?.metadata ?? null,
+      }
     })
 
     return {
@@ -124,28 +136,28 @@ export function accountRoutes(explorer: Explorer) {
       bytecodeSize: code === null ? null : (code.length - 2) / 2,
       creator: creation ? contractRef(creation.creator, hashes.get(creation.txId)) : null,
       createdContracts: created.map(({ contract, txId }) => contractRef(contract, hashes.get(txId))),
-      counts: { transactions: counts.sent + counts.received - counts.self, sent: counts.sent, received: counts.received, ...transferCounts(db, bytes) },
+      counts: { transactions: counts.sent + counts.received - counts.self, sent: counts.sent, received: counts.received, ...(await transferCounts(db, bytes)) },
       tokens: holdings,
       nfts,
       // What else the address is: a token (its standard, from the transfers it logged), a pair or pool of the exchange.
-      token: tokenStandard(tokenKind(db, bytes)),
+      token: tokenStandard(await tokenKind(db, bytes)),
       pool: ownPool ? { kind: ownPool.kind, name: pools.get(address.toLowerCase()) ?? null } : null,
       // The name-service record of the name the address goes by: null with no name service, no
       // reverse record (or one whose name expired or resolves elsewhere), or the node away.
       name: nameRegistry ? reverseResult(results, nameAt) : null,
       transactions: transactions.map((tx) => txSummary(tx, registry, nameMethod)),
       tokenTransfers: tokenTransfers.map((transfer) => transferRow(transfer, registry, tokenMeta)),
-      nftTransfers: addressTransfers(db, bytes, false, paging).map((transfer) => transferRow(transfer, registry)),
+      nftTransfers: (await addressTransfers(db, bytes, false, paging)).map((transfer) => transferRow(transfer, registry)),
     }
   }
 
   return new Elysia({ name: 'explorer-accounts' })
     .get('/accounts', ({ query }) => {
       const paging = page(query)
-      return explorer.lists.answer(`accounts:${paging.limit}:${paging.offset}`, () => {
-        const total = tallyTotals(db).accounts
+      return explorer.lists.answer(`accounts:${paging.limit}:${paging.offset}`, async () => {
+        const total = (await tallyTotals(db)).accounts
         // Past the last account there is nothing to walk the index for.
-        const accounts = paging.offset >= total ? [] : rankedAccounts(db, paging)
+        const accounts = paging.offset >= total ? [] : await rankedAccounts(db, paging)
         return { total, accounts: accounts.map((account) => accountRow(account, registry)) }
       })
     })

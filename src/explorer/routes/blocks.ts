@@ -16,7 +16,7 @@ export function blockRoutes(explorer: Explorer) {
 
   /** The block's mini-blocks from the spool; when it has none, the node's answer (live). */
   const minisOf = async (number: number) => {
-    const stored = minisOfBlock(db, number)
+    const stored = await minisOfBlock(db, number)
     if (stored.length > 0) return { minis: stored.map(miniRow), minisSource: 'index' as const }
     const block = valueOf<NodeBlock>(await node.batch([{ method: 'eth_getBlockByNumber', params: [numberToHex(number), false] }]), 0)
     return block ? { minis: [miniFromBlock(block)], minisSource: 'node' as const } : { minis: null, minisSource: null }
@@ -24,13 +24,13 @@ export function blockRoutes(explorer: Explorer) {
 
   const detail = async (text: string, query: Record<string, unknown>) => {
     const number = parseBlockNumber(text)
-    const block = number === null ? null : blockByNumber(db, number)
+    const block = number === null ? null : await blockByNumber(db, number)
     if (!block) {
-      const gap = number === null ? null : gapHolding(db, number)
+      const gap = number === null ? null : await gapHolding(db, number)
       if (gap) throw new NotFoundError(`block ${number} is in a history gap: the node no longer had blocks ${gap.from} to ${gap.to} when the spool reached them`)
       throw new NotFoundError('unknown block')
     }
-    const txs = blockTxs(db, block.number, page(query, PAGE.block))
+    const txs = await blockTxs(db, block.number, page(query, PAGE.block))
     const name = await explorer.known.namer(txs.map((tx) => tx.to))
     const transactions = txs.map((tx) => txSummary(tx, registry, name))
     const miner = checksumOrNull(block.miner)
@@ -50,7 +50,7 @@ export function blockRoutes(explorer: Explorer) {
   return new Elysia({ name: 'explorer-blocks' })
     .get('/blocks', ({ query }) => {
       const paging = { ...page(query), active: query.active === '1' }
-      return explorer.lists.answer(`blocks:${paging.limit}:${paging.offset}:${paging.active}`, () => latestBlocks(db, paging).map(blockRow))
+      return explorer.lists.answer(`blocks:${paging.limit}:${paging.offset}:${paging.active}`, async () => (await latestBlocks(db, paging)).map(blockRow))
     })
     .get('/block/:number', ({ params, query }) => detail(params.number, query))
 }

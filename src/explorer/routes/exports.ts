@@ -32,8 +32,8 @@ function dayStart(name: string, text: string): number {
  * and `to` (YYYY-MM-DD, UTC, both included), each end open when absent; never past the spool's
  * head as the export begins, so rows that arrive meanwhile cannot shift its pages.
  */
-export function exportRange(explorer: Explorer, query: Record<string, string | undefined>): BlockRange {
-  const head = spoolHead(explorer.db) ?? -1
+export async function exportRange(explorer: Explorer, query: Record<string, string | undefined>): Promise<BlockRange> {
+  const head = (await spoolHead(explorer.db)) ?? -1
   const bound = (name: string) => {
     const raw = query[name]
     if (raw === undefined || raw === '') return null
@@ -43,8 +43,8 @@ export function exportRange(explorer: Explorer, query: Record<string, string | u
   }
   let first = bound('startblock') ?? 0
   let last = Math.min(bound('endblock') ?? head, head)
-  if (query.from) first = Math.max(first, blockByTime(explorer.db, dayStart('from', query.from), 'after') ?? head + 1)
-  if (query.to) last = Math.min(last, blockByTime(explorer.db, dayStart('to', query.to) + 86_399, 'before') ?? -1)
+  if (query.from) first = Math.max(first, (await blockByTime(explorer.db, dayStart('from', query.from), 'after')) ?? head + 1)
+  if (query.to) last = Math.min(last, (await blockByTime(explorer.db, dayStart('to', query.to) + 86_399, 'before')) ?? -1)
   return { first, last }
 }
 
@@ -60,7 +60,23 @@ async function lines(explorer: Explorer, list: ExportList, address: `0x${string}
   const page = { offset, limit }
   if (list === 'transactions') {
     return (await transactionRows(explorer, address, range, page)).map((tx) =>
-      csvLine([tx.hash, tx.blockNumber, iso(tx.timestamp), tx.timestamp, tx.method, tx.from, tx.fromLabel, tx.to, tx.toLabel, tx.created, tx.direction, tx.value, formatEther(BigInt(tx.value)), tx.fee, tx.success ? 'success' : 'failed']),
+      csvLine([
+        tx.hash,
+        tx.blockNumber,
+        iso(tx.timestamp),
+        tx.timestamp,
+        tx.method,
+        tx.from,
+        tx.fromLabel,
+        tx.to,
+        tx.toLabel,
+        tx.created,
+        tx.direction,
+        tx.value,
+        formatEther(BigInt(tx.value)),
+        tx.fee,
+        tx.success ? 'success' : 'failed',
+      ]),
     )
   }
   return (await transferRows(explorer, address, true, range, page)).map((transfer) => {
@@ -92,10 +108,10 @@ async function lines(explorer: Explorer, list: ExportList, address: `0x${string}
 export function exportRoutes(explorer: Explorer) {
   const app = new Elysia({ name: 'explorer-exports' })
   for (const list of EXPORTS) {
-    app.get(`/address/:address/${list}.csv`, ({ params, query }) => {
+    app.get(`/address/:address/${list}.csv`, async ({ params, query }) => {
       const address = parseAddress(params.address)
       if (!address) throw new NotFoundError('not an address')
-      const range = exportRange(explorer, query)
+      const range = await exportRange(explorer, query)
       let offset = 0
       let headed = false
       const encoder = new TextEncoder()

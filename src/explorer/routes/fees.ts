@@ -28,10 +28,10 @@ export function feeRoutes(explorer: Explorer) {
   const { db, registry } = explorer
   const router = explorer.contracts.feeRouter
 
-  const answer = (address: Address) => {
+  const answer = async (address: Address) => {
     const key = blob(address)
-    const settings = feeRouterSettings(db, key)
-    const totals = feeTotals(db, key)
+    const settings = await feeRouterSettings(db, key)
+    const totals = await feeTotals(db, key)
     const total = (figure: string): FeeTotal => totals.get(figure) ?? { amount: 0n, count: 0 }
     const pair = (prefix: string) => sides(total(`${prefix}:eth`).amount, total(`${prefix}:token`).amount)
     const source = (name: string) => ({ count: total(`received:${name}:eth`).count + total(`received:${name}:token`).count, ...text(pair(`received:${name}`)) })
@@ -51,8 +51,11 @@ export function feeRoutes(explorer: Explorer) {
     const deferred = sides(received.eth - burned.eth - toTreasury.eth, received.token - burned.token - toTreasury.token)
     const claimable = sides(toTreasury.eth - claimed.eth, toTreasury.token - claimed.token)
 
-    const movements = latestFeeMovements(db, key, RECENT_SHOWN)
-    const hashes = txHashes(db, movements.map((movement) => movement.txId))
+    const movements = await latestFeeMovements(db, key, RECENT_SHOWN)
+    const hashes = await txHashes(
+      db,
+      movements.map((movement) => movement.txId),
+    )
     return {
       deployed: true,
       router: address,
@@ -72,7 +75,7 @@ export function feeRoutes(explorer: Explorer) {
       claimed: { count: total('claims').count, ...text(claimed) },
       pendingEthWei: (deferred.eth + claimable.eth).toString(),
       pendingToken: (deferred.token + claimable.token).toString(),
-      derivedBlock: streamPosition(db, FEES_STREAM).cursorBlock,
+      derivedBlock: (await streamPosition(db, FEES_STREAM)).cursorBlock,
       recent: movements.map((movement) => ({
         txHash: hex(hashes.get(movement.txId) ?? null),
         blockNumber: movement.blockNumber,
@@ -88,5 +91,5 @@ export function feeRoutes(explorer: Explorer) {
     }
   }
 
-  return new Elysia({ name: 'explorer-fees' }).get('/fees', () => (router ? answer(router) : { deployed: false }))
+  return new Elysia({ name: 'explorer-fees' }).get('/fees', async () => (router ? await answer(router) : { deployed: false }))
 }

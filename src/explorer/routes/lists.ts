@@ -35,39 +35,39 @@ export function listRoutes(explorer: Explorer) {
       const address = addressOf(params.address)
       const paging = page(query)
       return kept(`txs:${address}:${paging.limit}:${paging.offset}`, async () => {
-        const counts = accountCounts(db, blob(address))
-        return { total: counts.sent + counts.received - counts.self, transactions: await transactionRows(explorer, address, wholeChain(explorer), paging) }
+        const counts = await accountCounts(db, blob(address))
+        return { total: counts.sent + counts.received - counts.self, transactions: await transactionRows(explorer, address, await wholeChain(explorer), paging) }
       })
     })
     .get('/address/:address/token-transfers', ({ params, query }) => {
       const address = addressOf(params.address)
       const paging = page(query)
       return kept(`erc20:${address}:${paging.limit}:${paging.offset}`, async () => ({
-        total: transferCounts(db, blob(address)).tokenTransfers,
-        transfers: await transferRows(explorer, address, true, wholeChain(explorer), paging),
+        total: (await transferCounts(db, blob(address))).tokenTransfers,
+        transfers: await transferRows(explorer, address, true, await wholeChain(explorer), paging),
       }))
     })
     .get('/address/:address/nft-transfers', ({ params, query }) => {
       const address = addressOf(params.address)
       const paging = page(query)
       return kept(`nft:${address}:${paging.limit}:${paging.offset}`, async () => ({
-        total: transferCounts(db, blob(address)).nftTransfers,
-        transfers: await transferRows(explorer, address, false, wholeChain(explorer), paging),
+        total: (await transferCounts(db, blob(address))).nftTransfers,
+        transfers: await transferRows(explorer, address, false, await wholeChain(explorer), paging),
       }))
     })
     .get('/address/:address/internal', ({ params, query }) => {
       const address = addressOf(params.address)
       const paging = page(query)
-      return kept(`internal:${address}:${paging.limit}:${paging.offset}`, () => ({ window: INTERNAL_WINDOW, calls: internalRows(explorer, address, paging) }))
+      return kept(`internal:${address}:${paging.limit}:${paging.offset}`, async () => ({ window: INTERNAL_WINDOW, calls: await internalRows(explorer, address, paging) }))
     })
     .get('/token/:address/holders', ({ params, query }) => {
       const address = addressOf(params.address)
       const paging = page(query)
-      return kept(`holders:${address}:${paging.limit}:${paging.offset}`, () => {
+      return kept(`holders:${address}:${paging.limit}:${paging.offset}`, async () => {
         const token = blob(address)
         return {
-          total: holderCount(db, token),
-          holders: tokenHolders(db, token, paging).map(({ holder, balance }) => {
+          total: await holderCount(db, token),
+          holders: (await tokenHolders(db, token, paging)).map(({ holder, balance }) => {
             const at = checksum(holder)
             return { address: at, label: registry.labelName(at), balance }
           }),
@@ -82,15 +82,15 @@ export function listRoutes(explorer: Explorer) {
         const probed = registry.token(address) ? new Map() : await explorer.probes.probe([address], TOKEN_META_AGE_MS)
         const meta = tokenMetaOf(registry, probed)
         return {
-          total: tokenStat(db, token)?.transfers ?? 0,
-          transfers: tokenTransfers(db, token, paging.limit, paging.offset).map((transfer) => transferRow(transfer, registry, meta)),
+          total: (await tokenStat(db, token))?.transfers ?? 0,
+          transfers: (await tokenTransfers(db, token, paging.limit, paging.offset)).map((transfer) => transferRow(transfer, registry, meta)),
         }
       })
     })
     .get('/token/:address/pools', ({ params }) => {
       const address = addressOf(params.address)
       return kept(`token-pools:${address}`, async () => {
-        const { exchange } = explorer
+        const exchange = await explorer.exchange.current()
         const own = exchange.pool(address)
         const trading = exchange.poolsOf(address)
         const addresses = [...(own ? [own.address] : []), ...trading.map((pool) => pool.address)]

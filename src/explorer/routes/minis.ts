@@ -21,7 +21,7 @@ export function miniRoutes(explorer: Explorer) {
   const fromIndex = async (mini: Mini, { limit, offset }: Page) => {
     // Its transactions are its block's from its first, as many as it carried.
     const count = Math.max(0, Math.min(limit, mini.txCount - offset))
-    const txs = blockTxs(db, mini.blockNumber, { limit: count, offset, fromIndex: miniFirstTxIndex(db, mini) })
+    const txs = await blockTxs(db, mini.blockNumber, { limit: count, offset, fromIndex: await miniFirstTxIndex(db, mini) })
     const name = await explorer.known.namer(txs.map((tx) => tx.to))
     const transactions = txs.map((tx) => txSummary(tx, registry, name))
     return { ...miniRow(mini), source: 'index', transactions }
@@ -60,7 +60,7 @@ export function miniRoutes(explorer: Explorer) {
     const hash = parseHash(text)
     const number = hash ? null : parseBlockNumber(text)
     if (hash === null && number === null) throw new NotFoundError('unknown mini-block')
-    const stored = hash ? miniByHash(db, blob(hash)) : miniByNumber(db, number!)
+    const stored = hash ? await miniByHash(db, blob(hash)) : await miniByNumber(db, number!)
     if (stored) return fromIndex(stored, paging)
     const live = await fromNode(hash ? { hash } : { number: number! }, paging)
     if (!live) throw new NotFoundError('unknown mini-block')
@@ -70,7 +70,7 @@ export function miniRoutes(explorer: Explorer) {
   return new Elysia({ name: 'explorer-minis' })
     .get('/minis', ({ query }) => {
       const paging = page(query)
-      return explorer.lists.answer(`minis:${paging.limit}:${paging.offset}`, () => ({ total: miniCount(db), minis: latestMinis(db, paging).map(miniRow) }))
+      return explorer.lists.answer(`minis:${paging.limit}:${paging.offset}`, async () => ({ total: await miniCount(db), minis: (await latestMinis(db, paging)).map(miniRow) }))
     })
     .get('/mini/:numberOrHash', ({ params, query }) => detail(params.numberOrHash, query))
 }

@@ -22,8 +22,8 @@ const RECENT_TRANSFERS = 30
 export function nftRoutes(explorer: Explorer) {
   const { db, registry, probes, metadata } = explorer
 
-  const collectionOf = (address: Address) => {
-    const row = collectionStat(db, blob(address))
+  const collectionOf = async (address: Address) => {
+    const row = await collectionStat(db, blob(address))
     if (!row) throw new NotFoundError('unknown NFT collection')
     return { address, row, standard: row.kind === 1155 ? ('erc1155' as const) : ('erc721' as const) }
   }
@@ -38,7 +38,7 @@ export function nftRoutes(explorer: Explorer) {
   /** What the collection says of itself (live, cached) beside what the index counted. */
   const collectionMeta = async (address: Address, row: TokenStat) => {
     const probe = (await probes.probe([address])).get(address.toLowerCase()) ?? null
-    const items = collectionItemCount(db, row.address)
+    const items = await collectionItemCount(db, row.address)
     return {
       address,
       name: probe?.name ?? registry.labelName(address),
@@ -68,9 +68,9 @@ export function nftRoutes(explorer: Explorer) {
   }
 
   const collection = async (collectionAt: Address, limit: number, offset: number) => {
-    const { address, row, standard } = collectionOf(collectionAt)
-    const items = collectionItems(db, row.address, limit, offset)
-    const transfers = tokenTransfers(db, row.address, RECENT_TRANSFERS)
+    const { address, row, standard } = await collectionOf(collectionAt)
+    const items = await collectionItems(db, row.address, limit, offset)
+    const transfers = await tokenTransfers(db, row.address, RECENT_TRANSFERS)
     return {
       ...(await collectionMeta(address, row)),
       items: items.map((found) => item(found, address, standard)),
@@ -79,10 +79,10 @@ export function nftRoutes(explorer: Explorer) {
   }
 
   const single = async (collectionAt: Address, tokenId: string) => {
-    const { address, row, standard } = collectionOf(collectionAt)
-    const transfers = itemTransfers(db, row.address, tokenId, RECENT_TRANSFERS)
+    const { address, row, standard } = await collectionOf(collectionAt)
+    const transfers = await itemTransfers(db, row.address, tokenId, RECENT_TRANSFERS)
     if (transfers.length === 0) throw new NotFoundError('unknown NFT')
-    const holders = itemHolders(db, row.address, tokenId)
+    const holders = await itemHolders(db, row.address, tokenId)
     const resolved = await metadata.resolve({ token: address, tokenId, standard })
     return {
       collection: address,

@@ -23,13 +23,15 @@ const STREAMS = [EXPLORER_STREAM, TALLY_STREAM, FEES_STREAM]
  */
 export function operatorRoutes(explorer: Explorer, local: (request: Request) => boolean) {
   const { db } = explorer
-  const read = db.transaction(() => {
-    const head = spoolHead(db)
-    const hash = head === null ? null : blockHash(db, head)
-    return { head, hash: hash === null ? null : hex(hash), streams: Object.fromEntries(STREAMS.map((name) => [name, streamPosition(db, name, head)])) }
-  })
-  return new Elysia({ name: 'explorer-operator' }).get(OPERATOR_PATH, ({ request }) => {
+  const read = () =>
+    db.snapshot(async (db) => {
+      const head = await spoolHead(db)
+      const hash = head === null ? null : await blockHash(db, head)
+      const streams = await Promise.all(STREAMS.map(async (name) => [name, await streamPosition(db, name, head)] as const))
+      return { head, hash: hash === null ? null : hex(hash), streams: Object.fromEntries(streams) }
+    })
+  return new Elysia({ name: 'explorer-operator' }).get(OPERATOR_PATH, async ({ request }) => {
     if (!local(request)) throw new NotFoundError('not found')
-    return { ...health('explorer'), stats: explorer.stats.stats(), spool: read() }
+    return { ...health('explorer'), stats: await explorer.stats.stats(), spool: await read() }
   })
 }

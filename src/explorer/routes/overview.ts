@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite'
+import type { SpoolDb } from '../../spool/engine.ts'
 import { Elysia } from 'elysia'
 import type { Explorer } from '../explorer.ts'
 import { PAGE, clampLimit } from '../paging.ts'
@@ -16,24 +16,24 @@ const MIN_ACTIVE_POINTS = 4
  * otherwise draw a flat line of empty blocks); only when fewer than four exist does the chart
  * take every block. So the points are not evenly spaced in time.
  */
-export function chartPoints(db: Database, limit: number) {
+export async function chartPoints(db: SpoolDb, limit: number) {
   // Enough blocks to know whether four with transactions exist, whatever the limit asks.
-  let blocks = latestBlockHeaders(db, { limit: Math.max(limit, MIN_ACTIVE_POINTS), active: true })
-  if (blocks.length < MIN_ACTIVE_POINTS) blocks = latestBlockHeaders(db, { limit })
+  let blocks = await latestBlockHeaders(db, { limit: Math.max(limit, MIN_ACTIVE_POINTS), active: true })
+  if (blocks.length < MIN_ACTIVE_POINTS) blocks = await latestBlockHeaders(db, { limit })
   return blocks.slice(0, limit).reverse().map(chartPoint)
 }
 
 export function overviewRoutes(explorer: Explorer) {
   const { db, registry } = explorer
   const overview = async () => {
-    const txs = latestTxs(db, { limit: OVERVIEW.txs })
+    const txs = await latestTxs(db, { limit: OVERVIEW.txs })
     const name = await explorer.known.namer(txs.map((tx) => tx.to))
     return {
-      stats: explorer.stats.stats(),
-      charts: chartPoints(db, OVERVIEW.charts),
-      blocks: latestBlocks(db, { limit: OVERVIEW.blocks, active: true }).map(blockRow),
+      stats: await explorer.stats.stats(),
+      charts: await chartPoints(db, OVERVIEW.charts),
+      blocks: (await latestBlocks(db, { limit: OVERVIEW.blocks, active: true })).map(blockRow),
       txs: txs.map((tx) => txSummary(tx, registry, name)),
-      topAccounts: rankedAccounts(db, { limit: OVERVIEW.accounts, offset: 0 }).map((account) => accountRow(account, registry)),
+      topAccounts: (await rankedAccounts(db, { limit: OVERVIEW.accounts, offset: 0 })).map((account) => accountRow(account, registry)),
     }
   }
   // The overview is the stats plus four small reads, kept as briefly as the stats themselves.

@@ -30,8 +30,10 @@ export function positionRoutes(explorer: Explorer) {
   const { db } = explorer
 
   const nftPositions = async (pool: Address, owners: Address[]) => {
-    const managers = owners.filter((owner) => collectionStat(db, blob(owner))?.kind === 721)
-    const items = managers.flatMap((manager) => collectionItems(db, blob(manager), MAX_ITEMS, 0).map((item) => ({ manager, item })))
+    const stats = await Promise.all(owners.map((owner) => collectionStat(db, blob(owner))))
+    const managers = owners.filter((_, index) => stats[index]?.kind === 721)
+    const held = await Promise.all(managers.map((manager) => collectionItems(db, blob(manager), MAX_ITEMS, 0)))
+    const items = managers.flatMap((manager, index) => held[index]!.map((item) => ({ manager, item })))
     if (items.length === 0) return { pool, positions: [] }
     const calls = [
       viewCall(pool, POOL_ABI, 'token0'),

@@ -14,12 +14,12 @@ import { search } from '../search/search.ts'
  * reaches SQL but a full hash, as bytes.
  */
 export function searchRoutes(explorer: Explorer) {
-  return new Elysia({ name: 'explorer-search' }).get('/search', ({ query, request }) => {
+  return new Elysia({ name: 'explorer-search' }).get('/search', async ({ query, request }) => {
     // A repeated `q` is no one query: Elysia's `query` would keep one of them silently.
     const given = new URL(request.url).searchParams.getAll('q')
     const q = given.length === 1 ? given[0]! : ''
     if (q.length > QUERY_MAX) throw new InvalidInputError(`q is at most ${QUERY_MAX} characters`)
-    explorer.search.refresh()
+    await explorer.search.refresh()
     return search(explorer.db, explorer.search, explorer.registry, q, clampLimit(query.limit, PAGE.search))
   })
 }

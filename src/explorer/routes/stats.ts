@@ -8,12 +8,12 @@ const JSON_TYPE = { 'content-type': 'application/json;charset=utf-8' }
  * stats are kept as the bytes that go out, so the hottest route of the explorer copies them.
  */
 export function statsRoutes(explorer: Explorer) {
-  const stats = () => new Response(explorer.stats.bytes(), { headers: JSON_TYPE })
+  const stats = async () => new Response(await explorer.stats.bytes(), { headers: JSON_TYPE })
   return new Elysia({ name: 'explorer-stats' })
     .get('/', stats)
     .get('/stats', stats)
-    .get('/live', ({ request, server }) => {
-      const response = explorer.live.connect()
+    .get('/live', async ({ request, server }) => {
+      const response = await explorer.live.connect()
       // A quiet stream is not an idle connection: only the stream's own lifetime ends it.
       server?.timeout(request, 0)
       return response

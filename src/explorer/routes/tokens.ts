@@ -24,9 +24,9 @@ export function tokenRoutes(explorer: Explorer) {
    */
   const tokens = async () => {
     const native = registry.native()
-    const busiest = busiestTokens(db, TOKEN_CANDIDATES).map((row) => checksum(row.address))
+    const busiest = (await busiestTokens(db, TOKEN_CANDIDATES)).map((row) => checksum(row.address))
     const candidates = [...new Set([...(native ? [checksum(native.address)] : []), ...busiest, ...registry.listed().map((token) => checksum(token.address))])]
-    const exchange = explorer.exchange
+    const exchange = await explorer.exchange.current()
     // A pair's liquidity token names itself like every other pair's ("Uniswap V2"): its pair tells it apart.
     const lp = candidates.filter((address) => exchange.pool(address) !== null)
     const probed = await probes.probe([...new Set([...candidates, ...exchange.unlistedTokens(lp, registry)])] as Address[])
@@ -42,7 +42,7 @@ export function tokenRoutes(explorer: Explorer) {
         symbol: listed?.symbol ?? probe?.symbol ?? null,
         decimals: listed?.decimals ?? probe?.decimals ?? null,
         totalSupply: probe?.totalSupply ?? null,
-        transfers: stat(address)?.transfers ?? 0,
+        transfers: (await stat(address))?.transfers ?? 0,
         native: native !== null && native.address.toLowerCase() === address.toLowerCase(),
         verified: listed !== null,
         logoURI: listed?.logoURI ?? null,
@@ -58,11 +58,8 @@ export function tokenRoutes(explorer: Explorer) {
 
   /** Collections seen in transfer logs: verified (listed in the token list) first, then by items minted. */
   const nfts = async () => {
-    const busiest = busiestCollections(db, LIST_MAX)
-    const verified = registry
-      .listed()
-      .map((token) => stat(token.address))
-      .filter((row): row is TokenStat => row !== null && row.kind !== 20)
+    const busiest = await busiestCollections(db, LIST_MAX)
+    const verified = (await Promise.all(registry.listed().map((token) => stat(token.address)))).filter((row): row is TokenStat => row !== null && row.kind !== 20)
     const seen = new Set<string>()
     const rows = [...verified.sort((a, b) => b.minted - a.minted), ...busiest].filter((row) => {
       const key = addressKey(row.address)
@@ -89,7 +86,5 @@ export function tokenRoutes(explorer: Explorer) {
     }
   }
 
-  return new Elysia({ name: 'explorer-tokens' })
-    .get('/tokens', () => explorer.answers.answer('tokens', tokens))
-    .get('/nfts', () => explorer.answers.answer('nfts', nfts))
+  return new Elysia({ name: 'explorer-tokens' }).get('/tokens', () => explorer.answers.answer('tokens', tokens)).get('/nfts', () => explorer.answers.answer('nfts', nfts))
 }

@@ -21,13 +21,13 @@ export function txRoutes(explorer: Explorer) {
   const label = (address: string | null) => (address === null ? null : registry.label(address))
 
   const detail = async (hash: Hex) => {
-    const tx = txByHash(db, blob(hash))
+    const tx = await txByHash(db, blob(hash))
     if (!tx) throw new NotFoundError('unknown transaction')
 
-    const logs = txLogs(db, tx.id)
-    const trace = txTrace(db, tx.id)
+    const logs = await txLogs(db, tx.id)
+    const trace = await txTrace(db, tx.id)
     const to = checksumOrNull(tx.to)
-    const toKind = tx.to ? tokenKind(db, tx.to) : null
+    const toKind = tx.to ? await tokenKind(db, tx.to) : null
     // What the contract book knows of every contract the transaction reached, one lookup each.
     const frames = trace ? framesOf(trace) : []
     const reachedAddresses = [tx.to, ...logs.map((log) => log.address), ...frames.map((frame) => frame.to)]
@@ -40,14 +40,17 @@ export function txRoutes(explorer: Explorer) {
     // The ERC-20 tokens among the logs' emitters: those that moved, and those the index knows
     // as ERC-20 (a token's Approval alone moves nothing).
     const emitters = [...new Set(logs.map((log) => checksum(log.address)))]
-    const fungibleTokens = new Set([...fungible.map((transfer) => checksum(transfer.token)), ...emitters.filter((address) => tokenKind(db, blob(address)) === 20)])
+    const fungibleTokens = new Set([
+      ...fungible.map((transfer) => checksum(transfer.token)),
+      ...(await Promise.all(emitters.map(async (address) => ((await tokenKind(db, blob(address))) === 20 ? [address] : [])))).flat(),
+    ])
     // Unlisted tokens are named by asking them (one batch, remembered for a minute); with the
     // node away their symbol and decimals are null.
     const unlisted = [...fungibleTokens].filter((token) => !registry.token(token))
     const tokenMeta = tokenMetaOf(registry, await explorer.probes.probe(unlisted as Address[], TOKEN_META_AGE_MS))
-    const block = blockByNumber(db, tx.blockNumber)
+    const block = await blockByNumber(db, tx.blockNumber)
     const baseFee = block?.baseFee ?? null
-    const { previous, next } = senderNeighbours(db, tx.from, tx.id)
+    const { previous, next } = await senderNeighbours(db, tx.from, tx.id)
     const neighbour = (found: { hash: Uint8Array; nonce: number } | null) => (found ? { hash: hex(found.hash), nonce: found.nonce } : null)
 
     const input = hex(tx.input)
@@ -84,11 +87,9 @@ export function txRoutes(explorer: Explorer) {
 
   /** What the transaction changed (docs/explorer.md, "A transaction's state changes"). */
   const state = async (hash: Hex) => {
-    const tx = txByHash(db, blob(hash))
+    const tx = await txByHash(db, blob(hash))
     if (!tx) throw new NotFoundError('unknown transaction')
-    const fungible = txLogs(db, tx.id)
-      .flatMap(decodeTransfers)
-      .filter((transfer) => transfer.kind === 20)
+    const fungible = (await txLogs(db, tx.id)).flatMap(decodeTransfers).filter((transfer) => transfer.kind === 20)
     const unlisted = [...new Set(fungible.map((transfer) => checksum(transfer.token)))].filter((token) => !registry.token(token))
     const tokenMeta = tokenMetaOf(registry, await explorer.probes.probe(unlisted as Address[], TOKEN_META_AGE_MS))
     // The node's own reads (callNode), so that a long trace does not make the pages' reads skip the node.
@@ -106,29 +107,31 @@ export function txRoutes(explorer: Explorer) {
     return { hash: hex(tx.hash), tokens: tokenChanges(fungible, tokenMeta, registry), accounts, accountsMissing: missing, truncated }
   }
 
-  return new Elysia({ name: 'explorer-txs' })
-    .get('/txs', ({ query }) => {
-      const paging = page(query)
-      return explorer.lists.answer(`txs:${paging.limit}:${paging.offset}`, async () => {
-        const txs = latestTxs(db, paging)
-        const name = await explorer.known.namer(txs.map((tx) => tx.to))
-        return txs.map((tx) => txSummary(tx, registry, name))
+  return (
+    new Elysia({ name: 'explorer-txs' })
+      .get('/txs', ({ query }) => {
+        const paging = page(query)
+        return explorer.lists.answer(`txs:${paging.limit}:${paging.offset}`, async () => {
+          const txs = await latestTxs(db, paging)
+          const name = await explorer.known.namer(txs.map((tx) => tx.to))
+          return txs.map((tx) => txSummary(tx, registry, name))
+        })
       })
-    })
-    // A stored transaction changes only if a reorganisation drops it, so its answer is kept as
-    // briefly as the address pages' (a few seconds) and a burst of views costs one read.
-    // Keyed by the hash as parsed: a malformed one is refused whether or not a twin is cached.
-    .get('/tx/:hash', ({ params }) => {
-      const hash = parseHash(params.hash)
-      if (!hash) throw new NotFoundError('unknown transaction')
-      return explorer.answers.answer(`tx:${hash}`, () => detail(hash))
-    })
-    // A mined transaction's changes are fixed; the node's answer is kept as briefly as the transaction's.
-    .get('/tx/:hash/state', ({ params }) => {
-      const hash = parseHash(params.hash)
-      if (!hash) throw new NotFoundError('unknown transaction')
-      return explorer.answers.answer(`tx-state:${hash}`, () => state(hash))
-    })
+      // A stored transaction changes only if a reorganisation drops it, so its answer is kept as
+      // briefly as the address pages' (a few seconds) and a burst of views costs one read.
+      // Keyed by the hash as parsed: a malformed one is refused whether or not a twin is cached.
+      .get('/tx/:hash', ({ params }) => {
+        const hash = parseHash(params.hash)
+        if (!hash) throw new NotFoundError('unknown transaction')
+        return explorer.answers.answer(`tx:${hash}`, () => detail(hash))
+      })
+      // A mined transaction's changes are fixed; the node's answer is kept as briefly as the transaction's.
+      .get('/tx/:hash/state', ({ params }) => {
+        const hash = parseHash(params.hash)
+        if (!hash) throw new NotFoundError('unknown transaction')
+        return explorer.answers.answer(`tx-state:${hash}`, () => state(hash))
+      })
+  )
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite'
+import type { SpoolDb } from '../../spool/engine.ts'
 import { toEventSelector, type Address } from 'viem'
 import type { SearchResult } from '../../answers/search.ts'
 import { addressKey, checksum } from '../../eth/address.ts'
@@ -54,9 +54,11 @@ export class SearchCatalog {
   /** Bumped by every restart, so that a sweep begun before one adds nothing after it. */
   private generation = 0
 
+  private turns: Promise<void> = Promise.resolve()
+
   /** `version` changes whenever the spool holds something new (Spool.version). */
   constructor(
-    private readonly db: Database,
+    private readonly db: SpoolDb,
     private readonly registry: RegistryView,
     private readonly sources: CatalogSources,
     private readonly version: () => number,
@@ -65,9 +67,16 @@ export class SearchCatalog {
   /**
    * Brings both indexes up to the registry and the spool's head: two comparisons when neither
    * changed, so every query calls it; the explorer also calls it once a second, so that a query
-   * seldom waits for a catch-up.
+   * seldom waits for a catch-up. Calls take turns: one made while another reads runs after it,
+   * so that it sees what the spool holds when it was made.
    */
-  refresh(): void {
+  refresh(): Promise<void> {
+    const next = this.turns.then(() => this.catchUp())
+    this.turns = next.catch(() => {})
+    return next
+  }
+
+  private async catchUp(): Promise<void> {
     const revision = this.registry.revision()
     if (revision[0] !== this.registryRevision[0] || revision[1] !== this.registryRevision[1]) {
       this.registryRevision = revision
@@ -78,21 +87,21 @@ export class SearchCatalog {
     const version = this.version()
     if (version === this.readVersion && this.nextBlock > 0) return
     this.readVersion = version
-    const head = spoolHead(this.db)
+    const head = await spoolHead(this.db)
     if (head === null) return
     if (this.nextBlock > 0) {
-      const held = blockHash(this.db, this.nextBlock - 1)
+      const held = await blockHash(this.db, this.nextBlock - 1)
       if (!held || !this.lastHash || !sameBytes(held, this.lastHash)) this.restart()
     }
     if (head < this.nextBlock) return
     const range = { first: this.nextBlock, last: head }
     // Tokens first: a launch creates its pair before it names the token, in the same transaction.
-    this.each(range, null, TOPICS.launched, (log) => this.addLaunched(log))
-    if (this.sources.nameRegistry) this.each(range, this.sources.nameRegistry, TOPICS.name, (log) => this.addName(log))
-    if (this.sources.v2Factory) this.each(range, this.sources.v2Factory, TOPICS.pair, (log) => this.addPair(log))
-    if (this.sources.v3Factory) this.each(range, this.sources.v3Factory, TOPICS.pool, (log) => this.addPool(log))
+    await this.each(range, null, TOPICS.launched, (log) => this.addLaunched(log))
+    if (this.sources.nameRegistry) await this.each(range, this.sources.nameRegistry, TOPICS.name, (log) => this.addName(log))
+    if (this.sources.v2Factory) await this.each(range, this.sources.v2Factory, TOPICS.pair, (log) => this.addPair(log))
+    if (this.sources.v3Factory) await this.each(range, this.sources.v3Factory, TOPICS.pool, (log) => this.addPool(log))
     this.nextBlock = head + 1
-    this.lastHash = blockHash(this.db, head)
+    this.lastHash = await blockHash(this.db, head)
   }
 
   /** The symbol a token goes by: the registry's, a launch's, or its short address. */
@@ -109,7 +118,7 @@ export class SearchCatalog {
    * asked on the next pass.
    */
   async sweep(probes: ContractProbes): Promise<void> {
-    const rows = tokensAfter(this.db, this.sweptTo, SWEEP)
+    const rows = await tokensAfter(this.db, this.sweptTo, SWEEP)
     this.sweptTo = rows.length < SWEEP ? new Uint8Array(0) : rows.at(-1)!.address
     const fresh = rows.map((row) => ({ address: lowerAddress(row.address), kind: row.kind })).filter(({ address }) => !this.named.has(address) && !this.registry.token(address))
     if (fresh.length === 0) return
@@ -151,11 +160,11 @@ export class SearchCatalog {
     return index
   }
 
-  private each(range: { first: number; last: number }, address: Address | null, topic0: Uint8Array, use: (log: BareLog) => void): void {
+  private async each(range: { first: number; last: number }, address: Address | null, topic0: Uint8Array, use: (log: BareLog) => void): Promise<void> {
     const lastTxId = txId(range.last + 1, 0) - 1
     let afterTxId = txId(range.first, 0) - 1
     for (;;) {
-      const logs = logsWithTopicAfter(this.db, { topic0, address: address ? blob(address) : null, afterTxId, lastTxId, limit: PAGE })
+      const logs = await logsWithTopicAfter(this.db, { topic0, address: address ? blob(address) : null, afterTxId, lastTxId, limit: PAGE })
       for (const log of logs) use(log)
       if (logs.length < PAGE) return
       afterTxId = logs.at(-1)!.txId

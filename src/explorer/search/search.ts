@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite'
+import type { SpoolDb } from '../../spool/engine.ts'
 import { checksum, parseAddress } from '../../eth/address.ts'
 import { blob } from '../../eth/bytes.ts'
 import { blockNumberByHash, spoolHead, txByHash } from '../../spool/read.ts'
@@ -6,7 +6,6 @@ import type { RegistryView } from '../registryView.ts'
 import type { SearchAnswer, SearchResult } from '../../answers/search.ts'
 import { present, type SearchCatalog } from './catalog.ts'
 import { foldKey } from './fold.ts'
-
 
 const HASH = /^0x[0-9a-f]{64}$/
 const DIGITS = /^[0-9]{1,15}$/
@@ -17,16 +16,16 @@ const DIGITS = /^[0-9]{1,15}$/
  * the chain's (launched tokens, `.bx` names, pairs and pools). Every step is an index: a hash or a
  * number is one lookup by key in the spool, a name one binary search in memory.
  */
-export function search(db: Database, catalog: SearchCatalog, registry: RegistryView, text: string, limit: number): SearchAnswer {
+export async function search(db: SpoolDb, catalog: SearchCatalog, registry: RegistryView, text: string, limit: number): Promise<SearchAnswer> {
   const query = foldKey(text)
   const answer: SearchAnswer = { query, go: null, results: [] }
   if (query === '') return answer
   const found = answer.results
 
   if (HASH.test(query)) {
-    const tx = txByHash(db, blob(query))
+    const tx = await txByHash(db, blob(query))
     if (tx) found.push({ kind: 'tx', title: query, detail: null, address: null, href: `/tx/${query}`, listed: null })
-    const block = blockNumberByHash(db, blob(query))
+    const block = await blockNumberByHash(db, blob(query))
     if (block !== null) found.push({ kind: 'block', title: `Block ${block}`, detail: query, address: null, href: `/block/${block}`, listed: null })
     answer.go = found.length === 1 ? found[0]!.href : null
     return answer
@@ -40,7 +39,7 @@ export function search(db: Database, catalog: SearchCatalog, registry: RegistryV
   }
   if (DIGITS.test(query)) {
     const number = Number(query)
-    const head = spoolHead(db)
+    const head = await spoolHead(db)
     if (head !== null && number <= head) {
       found.push({ kind: 'block', title: `Block ${number}`, detail: null, address: null, href: `/block/${number}`, listed: null })
       answer.go = found[0]!.href

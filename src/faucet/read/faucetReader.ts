@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite'
+import type { SpoolDb } from '../../spool/engine.ts'
 import type { Address, PublicClient } from 'viem'
 import { fromChain } from '../../chain/client.ts'
 import { blockAsMiniBlock, type MiniBlock } from '../../chain/miniBlocks.ts'
@@ -19,10 +19,8 @@ export type SpoolCall = { input: Uint8Array; timestamp: number }
  * four bytes), oldest first, from the spool (its read-only connection). Addresses are the 20 bytes
  * the spool keys on.
  */
-export function successfulCalls(db: Database, from: Uint8Array, to: Uint8Array, selector: Uint8Array): SpoolCall[] {
-  return callsFromTo(db, from, to, selector)
-    .filter((call) => call.status === 1)
-    .map(({ input, timestamp }) => ({ input, timestamp }))
+export async function successfulCalls(db: SpoolDb, from: Uint8Array, to: Uint8Array, selector: Uint8Array): Promise<SpoolCall[]> {
+  return (await callsFromTo(db, from, to, selector)).filter((call) => call.status === 1).map(({ input, timestamp }) => ({ input, timestamp }))
 }
 
 /**

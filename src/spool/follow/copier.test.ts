@@ -1,3 +1,4 @@
+import { sqliteDb } from '../engine.ts'
 import { afterAll, describe, expect, test } from 'bun:test'
 import type { Database } from 'bun:sqlite'
 import { NodeTimeoutError } from '../../errors.ts'
@@ -42,7 +43,11 @@ function setUp(options: Partial<CopierOptions> = {}, requestTimeoutMs = 5000) {
 }
 
 const count = (db: Database, table: string) => (db.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n
-const failureOf = (call: Promise<unknown>) => call.then(() => null, (error: unknown) => error as Error)
+const failureOf = (call: Promise<unknown>) =>
+  call.then(
+    () => null,
+    (error: unknown) => error as Error,
+  )
 
 describe('the copy of new blocks', () => {
   test('copies every block with its transactions, receipts, logs and traces, in paced requests', async () => {
@@ -142,7 +147,7 @@ describe('the copy of new blocks', () => {
     node.forget(0, 4)
     expect(await copier.catchUp(0, 19)).toBe(true)
     expect(getCursor(db)).toBe(19)
-    expect(historyGaps(db)).toEqual([{ from: 0, to: 4 }])
+    expect(await historyGaps(sqliteDb(db))).toEqual([{ from: 0, to: 4 }])
     expect(lines).toContainEqual({
       level: 'error',
       fields: { from: 0, to: 4, nodeHead: 19 },

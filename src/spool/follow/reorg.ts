@@ -6,8 +6,7 @@ import { FatalError } from '../../errors.ts'
 import { quantity } from '../../eth/quantity.ts'
 import { getMeta, setMeta } from '../db.ts'
 import type { SpoolMeter } from '../meter.ts'
-import { gapHolding } from '../read/blocks.ts'
-import { getCursor, rollbackTo, storedHash } from '../store.ts'
+import { getCursor, rollbackTo, storedGapHolding, storedHash } from '../store.ts'
 import { rollbackStream, type StreamDefinition } from '../streams.ts'
 import type { FollowerLog } from './failures.ts'
 
@@ -84,7 +83,7 @@ export async function findAncestor(db: Database, rpc: Rpc, from: number, depth: 
       const nodeHash = (answer.value as { hash: string } | null)?.hash.toLowerCase()
       const stored = storedHash(db, number)
       if (nodeHash !== undefined && nodeHash === stored) return number
-      const gap = stored === null ? gapHolding(db, number) : null
+      const gap = stored === null ? storedGapHolding(db, number) : null
       if (gap) throw new DeepReorgError(`the chain reorganised below block ${gap.to + 1}, which follows a history gap the spool recorded (blocks ${gap.from} to ${gap.to}): the fork cannot be found`)
       if (nodeHash === undefined && stored !== null && number <= nodeHead) {
         throw new DeepReorgError(`the chain reorganised below block ${number + 1}, and the node no longer has block ${number}: the fork cannot be found`)

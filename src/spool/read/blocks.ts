@@ -1,4 +1,5 @@
 import type { Database } from 'bun:sqlite'
+import type { SpoolDb } from '../engine.ts'
 
 // Blocks and mini-blocks as the spool holds them. Hashes and addresses are the raw bytes; wei
 // amounts decimal strings; lists are newest first unless a function says otherwise.
@@ -15,104 +16,107 @@ export type Block = BlockSummary & { parentHash: Uint8Array; miner: Uint8Array |
 /** A mini-block: on a node without them, each block is its own (its time in microseconds). */
 export type Mini = { number: number; blockNumber: number; hash: Uint8Array | null; timestampUs: number; txCount: number }
 
-const HEADER = 'b.number, b.hash, b.timestamp, b.gas_used AS gasUsed, b.tx_count AS txCount'
-const SUMMARY = `${HEADER}, (SELECT count(*) FROM minis m WHERE m.block_number = b.number) AS miniCount`
-const FULL = `${SUMMARY}, b.parent_hash AS parentHash, b.miner, b.gas_limit AS gasLimit, b.base_fee AS baseFee, b.size`
-const MINI = 'number, block_number AS blockNumber, hash, timestamp_us AS timestampUs, tx_count AS txCount'
+const HEADER = 'b.number, b.hash, b.timestamp, b.gas_used AS "gasUsed", b.tx_count AS "txCount"'
+const SUMMARY = `${HEADER}, (SELECT count(*) FROM minis m WHERE m.block_number = b.number) AS "miniCount"`
+const FULL = `${SUMMARY}, b.parent_hash AS "parentHash", b.miner, b.gas_limit AS "gasLimit", b.base_fee AS "baseFee", b.size`
+const MINI = 'number, block_number AS "blockNumber", hash, timestamp_us AS "timestampUs", tx_count AS "txCount"'
 
-export function blockByNumber(db: Database, number: number): Block | null {
-  return db.query<Block, [number]>(`SELECT ${FULL} FROM blocks b WHERE b.number = ?`).get(number)
+export async function blockByNumber(db: SpoolDb, number: number): Promise<Block | null> {
+  return db.get<Block>(`SELECT ${FULL} FROM blocks b WHERE b.number = ?`, number)
 }
 
 /** The hash the spool holds for block `number`, or null when it holds no such block. */
-export function blockHash(db: Database, number: number): Uint8Array | null {
-  return db.query<{ hash: Uint8Array }, [number]>('SELECT hash FROM blocks WHERE number = ?').get(number)?.hash ?? null
+export async function blockHash(db: SpoolDb, number: number): Promise<Uint8Array | null> {
+  return (await db.get<{ hash: Uint8Array }>('SELECT hash FROM blocks WHERE number = ?', number))?.hash ?? null
 }
 
 /** The newest blocks; with `active`, only those that carried transactions (an indexed walk). */
-export function latestBlocks(db: Database, { limit, offset = 0, active = false }: Page & { active?: boolean }): BlockSummary[] {
-  return db
-    .query<BlockSummary, [number, number]>(`SELECT ${SUMMARY} FROM blocks b ${active ? 'WHERE b.tx_count > 0' : ''} ORDER BY b.number DESC LIMIT ? OFFSET ?`)
-    .all(limit, offset)
+export async function latestBlocks(db: SpoolDb, { limit, offset = 0, active = false }: Page & { active?: boolean }): Promise<BlockSummary[]> {
+  return db.all<BlockSummary>(`SELECT ${SUMMARY} FROM blocks b ${active ? 'WHERE b.tx_count > 0' : ''} ORDER BY b.number DESC LIMIT ? OFFSET ?`, limit, offset)
 }
 
 /** As latestBlocks, the headers alone, without counting each block's mini-blocks: for figures over many blocks. */
-export function latestBlockHeaders(db: Database, { limit, offset = 0, active = false }: Page & { active?: boolean }): BlockHeader[] {
-  return db
-    .query<BlockHeader, [number, number]>(`SELECT ${HEADER} FROM blocks b ${active ? 'WHERE b.tx_count > 0' : ''} ORDER BY b.number DESC LIMIT ? OFFSET ?`)
-    .all(limit, offset)
+export async function latestBlockHeaders(db: SpoolDb, { limit, offset = 0, active = false }: Page & { active?: boolean }): Promise<BlockHeader[]> {
+  return db.all<BlockHeader>(`SELECT ${HEADER} FROM blocks b ${active ? 'WHERE b.tx_count > 0' : ''} ORDER BY b.number DESC LIMIT ? OFFSET ?`, limit, offset)
 }
 
-/** The headers of the blocks the spool holds from `first` to `last` (both included), oldest first: for reading the spool forward in steps. */
+/**
+ * The headers of the blocks the spool holds from `first` to `last` (both included), oldest first:
+ * for a block stream reading the spool forward, on the writer's connection inside its pass.
+ */
 export function blockHeaders(db: Database, first: number, last: number): BlockHeader[] {
   return db.query<BlockHeader, [number, number]>(`SELECT ${HEADER} FROM blocks b WHERE b.number BETWEEN ? AND ? ORDER BY b.number`).all(first, last)
 }
 
 /** The times (unix seconds) of the newest `count` blocks, newest first. */
-export function recentBlockTimes(db: Database, count: number): number[] {
-  return db.query<{ timestamp: number }, [number]>('SELECT timestamp FROM blocks ORDER BY number DESC LIMIT ?').all(count).map((row) => row.timestamp)
+export async function recentBlockTimes(db: SpoolDb, count: number): Promise<number[]> {
+  return (await db.all<{ timestamp: number }>('SELECT timestamp FROM blocks ORDER BY number DESC LIMIT ?', count)).map((row) => row.timestamp)
 }
 
-export function blockCount(db: Database): number {
-  return db.query<{ n: number }, []>('SELECT count(*) AS n FROM blocks').get()!.n
+export async function blockCount(db: SpoolDb): Promise<number> {
+  return (await db.get<{ n: number }>('SELECT count(*) AS n FROM blocks'))!.n
 }
 
-export function miniByNumber(db: Database, number: number): Mini | null {
-  return db.query<Mini, [number]>(`SELECT ${MINI} FROM minis WHERE number = ?`).get(number)
+export async function miniByNumber(db: SpoolDb, number: number): Promise<Mini | null> {
+  return db.get<Mini>(`SELECT ${MINI} FROM minis WHERE number = ?`, number)
 }
 
-export function miniByHash(db: Database, hash: Uint8Array): Mini | null {
-  return db.query<Mini, [Uint8Array]>(`SELECT ${MINI} FROM minis WHERE hash = ?`).get(hash)
+export async function miniByHash(db: SpoolDb, hash: Uint8Array): Promise<Mini | null> {
+  return db.get<Mini>(`SELECT ${MINI} FROM minis WHERE hash = ?`, hash)
 }
 
 /** The mini-blocks block `number` was cut into, in order (none when the spool lacks the block). */
-export function minisOfBlock(db: Database, number: number): Mini[] {
-  return db.query<Mini, [number]>(`SELECT ${MINI} FROM minis WHERE block_number = ? ORDER BY number`).all(number)
+export async function minisOfBlock(db: SpoolDb, number: number): Promise<Mini[]> {
+  return db.all<Mini>(`SELECT ${MINI} FROM minis WHERE block_number = ? ORDER BY number`, number)
 }
 
-export function latestMinis(db: Database, { limit, offset = 0 }: Page): Mini[] {
-  return db.query<Mini, [number, number]>(`SELECT ${MINI} FROM minis ORDER BY number DESC LIMIT ? OFFSET ?`).all(limit, offset)
+export async function latestMinis(db: SpoolDb, { limit, offset = 0 }: Page): Promise<Mini[]> {
+  return db.all<Mini>(`SELECT ${MINI} FROM minis ORDER BY number DESC LIMIT ? OFFSET ?`, limit, offset)
 }
 
 /** The newest mini-block, or null before the first. */
-export function latestMini(db: Database): Mini | null {
-  return db.query<Mini, []>(`SELECT ${MINI} FROM minis ORDER BY number DESC LIMIT 1`).get()
+export async function latestMini(db: SpoolDb): Promise<Mini | null> {
+  return db.get<Mini>(`SELECT ${MINI} FROM minis ORDER BY number DESC LIMIT 1`)
 }
 
 /** The times (unix microseconds) of the newest `count` mini-blocks, newest first. */
-export function recentMiniTimes(db: Database, count: number): number[] {
-  return db.query<{ at: number }, [number]>('SELECT timestamp_us AS at FROM minis ORDER BY number DESC LIMIT ?').all(count).map((row) => row.at)
+export async function recentMiniTimes(db: SpoolDb, count: number): Promise<number[]> {
+  return (await db.all<{ at: number }>('SELECT timestamp_us AS at FROM minis ORDER BY number DESC LIMIT ?', count)).map((row) => row.at)
 }
 
 /**
  * The index in its block of the mini-block's first transaction: a block cut into several
  * mini-blocks hands them its transactions in order, so this is the count of the earlier ones'.
  */
-export function miniFirstTxIndex(db: Database, mini: Pick<Mini, 'number' | 'blockNumber'>): number {
-  return db.query<{ n: number | null }, [number, number]>('SELECT sum(tx_count) AS n FROM minis WHERE block_number = ? AND number < ?').get(mini.blockNumber, mini.number)?.n ?? 0
+export async function miniFirstTxIndex(db: SpoolDb, mini: Pick<Mini, 'number' | 'blockNumber'>): Promise<number> {
+  return (await db.get<{ n: number | null }>('SELECT CAST(sum(tx_count) AS BIGINT) AS n FROM minis WHERE block_number = ? AND number < ?', mini.blockNumber, mini.number))?.n ?? 0
 }
 
-export function miniCount(db: Database): number {
-  return db.query<{ n: number }, []>('SELECT count(*) AS n FROM minis').get()!.n
+export async function miniCount(db: SpoolDb): Promise<number> {
+  return (await db.get<{ n: number }>('SELECT count(*) AS n FROM minis'))!.n
 }
 
 /** A run of blocks the spool never got: the node had lost them, and the operator chose to move on. */
 export type HistoryGap = { from: number; to: number }
 
 /** The spool's recorded holes, oldest first. */
-export function historyGaps(db: Database): HistoryGap[] {
-  return db.query<HistoryGap, []>('SELECT from_block AS "from", to_block AS "to" FROM history_gaps ORDER BY from_block').all()
+export async function historyGaps(db: SpoolDb): Promise<HistoryGap[]> {
+  return db.all<HistoryGap>(HISTORY_GAPS_SQL)
 }
 
+/** The spool's recorded holes, oldest first, in SQL both engines take (the writer reads them on its own connection). */
+export const HISTORY_GAPS_SQL = 'SELECT from_block AS "from", to_block AS "to" FROM history_gaps ORDER BY from_block'
+
+/** The last recorded hole that starts at or below a block (`?`), in SQL both engines take; it holds the block if it ends at or above it. */
+export const GAP_BELOW_SQL = 'SELECT from_block AS "from", to_block AS "to" FROM history_gaps WHERE from_block <= ? ORDER BY from_block DESC LIMIT 1'
+
 /** The recorded hole that holds block `number`, or null. */
-export function gapHolding(db: Database, number: number): HistoryGap | null {
-  return db
-    .query<HistoryGap, [number]>('SELECT from_block AS "from", to_block AS "to" FROM history_gaps WHERE from_block <= ? ORDER BY from_block DESC LIMIT 1')
-    .all(number)
-    .find((gap) => gap.to >= number) ?? null
+export async function gapHolding(db: SpoolDb, number: number): Promise<HistoryGap | null> {
+  const gap = await db.get<HistoryGap>(GAP_BELOW_SQL, number)
+  return gap && gap.to >= number ? gap : null
 }
 
 /** The number of the block with `hash` (its unique index), or null when the spool holds none. */
-export function blockNumberByHash(db: Database, hash: Uint8Array): number | null {
-  return db.query<{ number: number }, [Uint8Array]>('SELECT number FROM blocks WHERE hash = ?').get(hash)?.number ?? null
+export async function blockNumberByHash(db: SpoolDb, hash: Uint8Array): Promise<number | null> {
+  return (await db.get<{ number: number }>('SELECT number FROM blocks WHERE hash = ?', hash))?.number ?? null
 }

@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite'
+import type { SpoolDb } from '../engine.ts'
 import { blob } from '../../eth/bytes.ts'
 import { frameAt } from '../creations.ts'
 import { txTrace } from './transactions.ts'
@@ -31,23 +31,23 @@ type Row = Omit<Creation, 'input'> & { txInput: Uint8Array }
 
 // The newest creation of an address is the contract there now (a CREATE2 address made again
 // after its contract was destroyed keeps a row per creation).
-const LATEST = `SELECT c.address, c.creator, t.hash AS txHash, c.block_number AS blockNumber, c.tx_id AS txId, c.frame, t.input AS txInput
+const LATEST = `SELECT c.address, c.creator, t.hash AS "txHash", c.block_number AS "blockNumber", c.tx_id AS "txId", c.frame, t.input AS "txInput"
   FROM contract_creations c JOIN txs t ON t.id = c.tx_id WHERE c.address = ? ORDER BY c.tx_id DESC LIMIT 1`
 
 /** How the contract at `address` was created, or null when the spool holds no creation of it. */
-export function creationOf(db: Database, address: Uint8Array): Creation | null {
-  const row = db.query<Row, [Uint8Array]>(LATEST).get(address)
+export async function creationOf(db: SpoolDb, address: Uint8Array): Promise<Creation | null> {
+  const row = await db.get<Row>(LATEST, address)
   if (!row) return null
   const { txInput, ...creation } = row
   if (creation.frame === null) return { ...creation, input: txInput }
-  const trace = txTrace(db, creation.txId)
+  const trace = await txTrace(db, creation.txId)
   const frame = trace ? frameAt(trace, creation.frame) : null
   return { ...creation, input: frame ? blob(frame.input) : null }
 }
 
 /** The creations of up to MAX_CREATION_LOOKUPS addresses, in the order asked, each once; addresses without one are left out. */
-export function creationsOf(db: Database, addresses: readonly Uint8Array[]): Creation[] {
+export async function creationsOf(db: SpoolDb, addresses: readonly Uint8Array[]): Promise<Creation[]> {
   const unique = [...new Map(addresses.map((address) => [address.toHex(), address])).values()]
   if (unique.length > MAX_CREATION_LOOKUPS) throw new RangeError(`at most ${MAX_CREATION_LOOKUPS} addresses, got ${unique.length}`)
-  return unique.map((address) => creationOf(db, address)).filter((creation) => creation !== null)
+  return (await Promise.all(unique.map((address) => creationOf(db, address)))).filter((creation) => creation !== null)
 }

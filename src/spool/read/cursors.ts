@@ -1,10 +1,11 @@
-import type { Database } from 'bun:sqlite'
-import { getCursor } from '../store.ts'
-import { readStreamCursor } from '../streams.ts'
+import { GET_META_SQL } from '../db.ts'
+import type { SpoolDb } from '../engine.ts'
+import { STREAM_CURSOR_SQL, streamCursorOf, type StreamCursor, type StreamCursorRow } from '../streams.ts'
 
 /** The last block the spool holds in full; null before the first. */
-export function spoolHead(db: Database): number | null {
-  const cursor = getCursor(db)
+export async function spoolHead(db: SpoolDb): Promise<number | null> {
+  const value = (await db.get<{ value: string }>(GET_META_SQL, 'cursor'))?.value
+  const cursor = value === undefined ? -1 : Number(value)
   return cursor >= 0 ? cursor : null
 }
 
@@ -20,9 +21,18 @@ export function streamLag(spoolHeadBlock: number | null, cursorBlock: number | n
 /** Where a derived stream stands: its last block derived in full, its lag, its last pass (ISO 8601). */
 export type StreamPosition = { cursorBlock: number | null; lagBlocks: number | null; updatedAt: string | null }
 
+/** A derived stream's cursor, as the reader sees it. */
+export async function streamCursor(db: SpoolDb, name: string): Promise<StreamCursor> {
+  return streamCursorOf(await db.get<StreamCursorRow>(STREAM_CURSOR_SQL, name))
+}
+
 /** `name`'s position, its lag counted against `head` (the spool's head unless given). */
-export function streamPosition(db: Database, name: string, head: number | null = spoolHead(db)): StreamPosition {
-  const cursor = readStreamCursor(db, name)
+export async function streamPosition(db: SpoolDb, name: string, head?: number | null): Promise<StreamPosition> {
+  return positionOf(await streamCursor(db, name), head === undefined ? await spoolHead(db) : head)
+}
+
+/** A stream's position from its cursor, its lag counted against `head`. */
+export function positionOf(cursor: StreamCursor, head: number | null): StreamPosition {
   const cursorBlock = cursor.blockNumber >= 0 ? cursor.blockNumber : null
   return {
     cursorBlock,
@@ -35,11 +45,7 @@ export function streamPosition(db: Database, name: string, head: number | null =
  * A text that changes whenever any of the named streams moves its cursor: a cache of answers
  * derived from those streams' tables stays good while it is unchanged.
  */
-export function streamsVersion(db: Database, names: readonly string[]): string {
-  return names
-    .map((name) => {
-      const cursor = readStreamCursor(db, name)
-      return `${name}:${cursor.txId}:${cursor.logIndex}`
-    })
-    .join(',')
+export async function streamsVersion(db: SpoolDb, names: readonly string[]): Promise<string> {
+  const cursors = await Promise.all(names.map((name) => streamCursor(db, name)))
+  return names.map((name, index) => `${name}:${cursors[index]!.txId}:${cursors[index]!.logIndex}`).join(',')
 }

@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite'
+import type { SpoolDb } from '../engine.ts'
 import { txId } from '../codec.ts'
 
 // An address's lists in chain order, a page at a time (docs/etherscan.md): each side of a list
@@ -21,14 +21,20 @@ const direction = (page: ListPage) => (page.newestFirst ? 'DESC' : 'ASC')
  * which also counts a transaction to itself once) and stops at the page's end, so a page costs
  * the `offset + limit` entries before it, 100 or 10,000, whatever the address's total.
  */
-export function addressTxIds(db: Database, address: Uint8Array, range: BlockRange, page: ListPage): number[] {
+export async function addressTxIds(db: SpoolDb, address: Uint8Array, range: BlockRange, page: ListPage): Promise<number[]> {
   const [from, to] = idBounds(range)
   const side = (column: string) => `SELECT id FROM txs WHERE ${column} = ? AND id BETWEEN ? AND ?`
   const bounds = [address, from, to] as const
-  return db
-    .query<[number], Array<Uint8Array | number>>(`${side('from_addr')} UNION ${side('to_addr')} UNION ${side('created')} ORDER BY id ${direction(page)} LIMIT ? OFFSET ?`)
-    .values(...bounds, ...bounds, ...bounds, page.limit, page.offset)
-    .map((row) => row[0] as number)
+  return (
+    await db.all<{ id: number }>(
+      `${side('from_addr')} UNION ${side('to_addr')} UNION ${side('created')} ORDER BY id ${direction(page)} LIMIT ? OFFSET ?`,
+      ...bounds,
+      ...bounds,
+      ...bounds,
+      page.limit,
+      page.offset,
+    )
+  ).map((row) => row.id)
 }
 
 /**
@@ -36,50 +42,49 @@ export function addressTxIds(db: Database, address: Uint8Array, range: BlockRang
  * (the spool's internal_calls), or with any such call at all when `address` is null, in the
  * range, at most `limit`, in the page's order.
  */
-export function internalCallTxIds(db: Database, address: Uint8Array | null, range: BlockRange, limit: number, newestFirst: boolean): number[] {
+export async function internalCallTxIds(db: SpoolDb, address: Uint8Array | null, range: BlockRange, limit: number, newestFirst: boolean): Promise<number[]> {
   const order = newestFirst ? 'DESC' : 'ASC'
   const [from, to] = idBounds(range)
   if (address) {
-    return db
-      .query<{ id: number }, [Uint8Array, number, number, number]>(`SELECT tx_id AS id FROM internal_calls WHERE address = ? AND tx_id BETWEEN ? AND ? ORDER BY tx_id ${order} LIMIT ?`)
-      .all(address, from, to, limit)
-      .map((row) => row.id)
+    return (await db.all<{ id: number }>(`SELECT tx_id AS id FROM internal_calls WHERE address = ? AND tx_id BETWEEN ? AND ? ORDER BY tx_id ${order} LIMIT ?`, address, from, to, limit)).map(
+      (row) => row.id,
+    )
   }
-  return db
-    .query<{ id: number }, [number, number, number]>(`SELECT DISTINCT tx_id AS id FROM internal_calls WHERE tx_id BETWEEN ? AND ? ORDER BY tx_id ${order} LIMIT ?`)
-    .all(from, to, limit)
-    .map((row) => row.id)
+  return (await db.all<{ id: number }>(`SELECT DISTINCT tx_id AS id FROM internal_calls WHERE tx_id BETWEEN ? AND ? ORDER BY tx_id ${order} LIMIT ?`, from, to, limit)).map((row) => row.id)
 }
 
 /** A block as a miner's list shows it, with the fees its transactions paid (wei, decimal) and the base fee they burnt. */
 export type MinedBlock = { number: number; timestamp: number; baseFee: string | null }
 
 /** The blocks `miner` mined in the range, paged (the blocks_miner index). */
-export function minedBlocks(db: Database, miner: Uint8Array, range: BlockRange, page: ListPage): MinedBlock[] {
-  return db
-    .query<MinedBlock, [Uint8Array, number, number, number, number]>(
-      `SELECT number, timestamp, base_fee AS baseFee FROM blocks WHERE miner = ? AND number BETWEEN ? AND ? ORDER BY number ${direction(page)} LIMIT ? OFFSET ?`,
-    )
-    .all(miner, range.first, range.last, page.limit, page.offset)
+export async function minedBlocks(db: SpoolDb, miner: Uint8Array, range: BlockRange, page: ListPage): Promise<MinedBlock[]> {
+  return db.all<MinedBlock>(
+    `SELECT number, timestamp, base_fee AS "baseFee" FROM blocks WHERE miner = ? AND number BETWEEN ? AND ? ORDER BY number ${direction(page)} LIMIT ? OFFSET ?`,
+    miner,
+    range.first,
+    range.last,
+    page.limit,
+    page.offset,
+  )
 }
 
 /** What each transaction of block `number` paid: gas used and the price per gas (wei, decimal), in block order. */
-export function blockFees(db: Database, number: number): Array<{ gasUsed: number; effectiveGasPrice: string | null; gasPrice: string | null }> {
-  return db
-    .query<{ gasUsed: number; effectiveGasPrice: string | null; gasPrice: string | null }, [number, number]>(
-      'SELECT gas_used AS gasUsed, effective_gas_price AS effectiveGasPrice, gas_price AS gasPrice FROM txs WHERE id BETWEEN ? AND ? ORDER BY id',
-    )
-    .all(txId(number, 0), txId(number + 1, 0) - 1)
+export async function blockFees(db: SpoolDb, number: number): Promise<Array<{ gasUsed: number; effectiveGasPrice: string | null; gasPrice: string | null }>> {
+  return db.all<{ gasUsed: number; effectiveGasPrice: string | null; gasPrice: string | null }>(
+    'SELECT gas_used AS "gasUsed", effective_gas_price AS "effectiveGasPrice", gas_price AS "gasPrice" FROM txs WHERE id BETWEEN ? AND ? ORDER BY id',
+    txId(number, 0),
+    txId(number + 1, 0) - 1,
+  )
 }
 
 /**
  * The block closest to `timestamp` (unix seconds) on one side: the last at or before it, or the
  * first at or after it (the blocks_time index); null when the spool holds none there.
  */
-export function blockByTime(db: Database, timestamp: number, side: 'before' | 'after'): number | null {
+export async function blockByTime(db: SpoolDb, timestamp: number, side: 'before' | 'after'): Promise<number | null> {
   const sql =
     side === 'before'
       ? 'SELECT number FROM blocks WHERE timestamp <= ? ORDER BY timestamp DESC, number DESC LIMIT 1'
       : 'SELECT number FROM blocks WHERE timestamp >= ? ORDER BY timestamp ASC, number ASC LIMIT 1'
-  return db.query<{ number: number }, [number]>(sql).get(timestamp)?.number ?? null
+  return (await db.get<{ number: number }>(sql, timestamp))?.number ?? null
 }

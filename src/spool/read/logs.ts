@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite'
+import type { Dialect, SpoolDb } from '../engine.ts'
 import { txId } from '../codec.ts'
 import type { BlockRange } from './lists.ts'
 
@@ -25,9 +25,9 @@ export type FoundLog = {
   timestamp: number
 }
 
-const LOG = 'l.tx_id AS txId, l.log_index AS logIndex, l.block_number AS blockNumber, l.address, l.topic0, l.topic1, l.topic2, l.topic3, l.data'
-const WITH_TX = `${LOG}, t.hash AS txHash, t.tx_index AS txIndex, t.gas_price AS gasPrice, t.effective_gas_price AS effectiveGasPrice, t.gas_used AS gasUsed,
-  b.hash AS blockHash, b.timestamp`
+const LOG = 'l.tx_id AS "txId", l.log_index AS "logIndex", l.block_number AS "blockNumber", l.address, l.topic0, l.topic1, l.topic2, l.topic3, l.data'
+const WITH_TX = `${LOG}, t.hash AS "txHash", t.tx_index AS "txIndex", t.gas_price AS "gasPrice", t.effective_gas_price AS "effectiveGasPrice", t.gas_used AS "gasUsed",
+  b.hash AS "blockHash", b.timestamp`
 const JOIN = 'JOIN txs t ON t.id = l.tx_id JOIN blocks b ON b.number = l.block_number'
 
 /**
@@ -42,7 +42,7 @@ export type LogFilter = { range: BlockRange; address: Uint8Array | null; topics:
  * the address or of topic0 when the filter has one, else the logs' own key over the range, and
  * stops at the page's end.
  */
-export function findLogs(db: Database, filter: LogFilter, limit: number, offset: number): FoundLog[] {
+export async function findLogs(db: SpoolDb, filter: LogFilter, limit: number, offset: number): Promise<FoundLog[]> {
   const params: Array<Uint8Array | number> = [txId(filter.range.first, 0), txId(filter.range.last + 1, 0) - 1]
   const terms = ['tx_id BETWEEN ? AND ?']
   if (filter.address) {
@@ -60,11 +60,7 @@ export function findLogs(db: Database, filter: LogFilter, limit: number, offset:
   })
   if (groups.length > 0) terms.push(`(${groups.map((group) => `(${group.join(' AND ')})`).join(' OR ')})`)
   params.push(limit, offset)
-  return db
-    .query<FoundLog, Array<Uint8Array | number>>(
-      `SELECT ${WITH_TX} FROM (SELECT * FROM logs WHERE ${terms.join(' AND ')} ORDER BY tx_id, log_index LIMIT ? OFFSET ?) l ${JOIN} ORDER BY l.tx_id, l.log_index`,
-    )
-    .all(...params)
+  return db.all<FoundLog>(`SELECT ${WITH_TX} FROM (SELECT * FROM logs WHERE ${terms.join(' AND ')} ORDER BY tx_id, log_index LIMIT ? OFFSET ?) l ${JOIN} ORDER BY l.tx_id, l.log_index`, ...params)
 }
 
 /**
@@ -76,32 +72,38 @@ export function filterHasIndex(filter: LogFilter): boolean {
 }
 
 /** Whether the range holds more than `max` logs: one walk of the logs' key, cut at `max`. */
-export function logsInRangeExceed(db: Database, range: BlockRange, max: number): boolean {
-  const row = db
-    .query<{ n: number }, [number, number, number]>('SELECT count(*) AS n FROM (SELECT 1 FROM logs WHERE tx_id BETWEEN ? AND ? LIMIT ?)')
-    .get(txId(range.first, 0), txId(range.last + 1, 0) - 1, max + 1)
+export async function logsInRangeExceed(db: SpoolDb, range: BlockRange, max: number): Promise<boolean> {
+  const row = await db.get<{ n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM logs WHERE tx_id BETWEEN ? AND ? LIMIT ?) held', txId(range.first, 0), txId(range.last + 1, 0) - 1, max + 1)
   return (row?.n ?? 0) > max
 }
 
 /** The token standards whose transfer logs are listed. */
 export type TokenStandard = 20 | 721 | 1155
 
-const TRANSFER = "X'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef'"
-const SINGLE = "X'c3d58168c5ae7397731d063d5bbf3d657854427343f4c083240f7aacaa2d0f62'"
-const BATCH = "X'4a39dc06d4c0dbc64b70af90fd698a233a518aa5d07e595d983b8c0526c8f7fb'"
+const TRANSFER = 'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef'
+const SINGLE = 'c3d58168c5ae7397731d063d5bbf3d657854427343f4c083240f7aacaa2d0f62'
+const BATCH = '4a39dc06d4c0dbc64b70af90fd698a233a518aa5d07e595d983b8c0526c8f7fb'
+
+type TransferKind = { topic0: string; topic3: 'IS NULL' | 'IS NOT NULL' | null; from: string; to: string }
 
 /**
  * Per standard, each kind of transfer log with the topics its sender and recipient sit in. The
- * conditions are written out as the spool's partial indexes declare them (SQLite uses a partial
- * index only for a query that states its condition).
+ * conditions are written out as the spool's partial indexes declare them (an engine uses a
+ * partial index only for a query that states its condition, with the literal, not a parameter).
  */
-const KINDS: Record<TokenStandard, Array<{ where: string; from: string; to: string }>> = {
-  20: [{ where: `topic0 = ${TRANSFER} AND topic3 IS NULL`, from: 'topic1', to: 'topic2' }],
-  721: [{ where: `topic0 = ${TRANSFER} AND topic3 IS NOT NULL`, from: 'topic1', to: 'topic2' }],
+const KINDS: Record<TokenStandard, TransferKind[]> = {
+  20: [{ topic0: TRANSFER, topic3: 'IS NULL', from: 'topic1', to: 'topic2' }],
+  721: [{ topic0: TRANSFER, topic3: 'IS NOT NULL', from: 'topic1', to: 'topic2' }],
   1155: [
-    { where: `topic0 = ${SINGLE}`, from: 'topic2', to: 'topic3' },
-    { where: `topic0 = ${BATCH}`, from: 'topic2', to: 'topic3' },
+    { topic0: SINGLE, topic3: null, from: 'topic2', to: 'topic3' },
+    { topic0: BATCH, topic3: null, from: 'topic2', to: 'topic3' },
   ],
+}
+
+/** A kind's condition; with `unindexed`, one that keeps the engine off the topic0 index. */
+function kindCondition(dialect: Dialect, kind: TransferKind, unindexed = false): string {
+  const topic0 = `${unindexed ? dialect.unindexed('topic0') : 'topic0'} = ${dialect.bytes(kind.topic0)}`
+  return kind.topic3 ? `${topic0} AND topic3 ${kind.topic3}` : topic0
 }
 
 /**
@@ -109,28 +111,25 @@ const KINDS: Record<TokenStandard, Array<{ where: string; from: string; to: stri
  * token contract `token` emitted, at most `limit` in the order asked: one index walk per side
  * and kind of log, each cut at `limit`, merged here. At least one of `holder` and `token` is set.
  */
-export function transferLogs(
-  db: Database,
+export async function transferLogs(
+  db: SpoolDb,
   standard: TokenStandard,
   { holder, token, range, limit, newestFirst }: { holder: Uint8Array | null; token: Uint8Array | null; range: BlockRange; limit: number; newestFirst: boolean },
-): FoundLog[] {
+): Promise<FoundLog[]> {
   const order = newestFirst ? 'DESC' : 'ASC'
   const bounds = [txId(range.first, 0), txId(range.last + 1, 0) - 1]
   const walk = (where: string, params: Array<Uint8Array | number>) =>
-    db
-      .query<FoundLog, Array<Uint8Array | number>>(
-        `SELECT ${WITH_TX} FROM (SELECT * FROM logs WHERE ${where} AND tx_id BETWEEN ? AND ? ORDER BY tx_id ${order}, log_index ${order} LIMIT ?) l ${JOIN}`,
-      )
-      .all(...params, ...bounds, limit)
+    db.all<FoundLog>(`SELECT ${WITH_TX} FROM (SELECT * FROM logs WHERE ${where} AND tx_id BETWEEN ? AND ? ORDER BY tx_id ${order}, log_index ${order} LIMIT ?) l ${JOIN}`, ...params, ...bounds, limit)
   const found = new Map<string, FoundLog>()
   for (const kind of KINDS[standard]) {
+    const where = kindCondition(db.dialect, kind)
     const sides = holder
-      ? [`${kind.where} AND ${kind.from} = ?`, `${kind.where} AND ${kind.to} = ?`].map((where) =>
-          walk(token ? `${where} AND address = ?` : where, token ? [topicOfAddress(holder), token] : [topicOfAddress(holder)]),
+      ? [`${where} AND ${kind.from} = ?`, `${where} AND ${kind.to} = ?`].map((side) =>
+          walk(token ? `${side} AND address = ?` : side, token ? [topicOfAddress(holder), token] : [topicOfAddress(holder)]),
         )
-      : // The token's own logs: `+` keeps SQLite off the topic0 index, which holds every token's transfers.
-        [walk(`address = ? AND +${kind.where}`, [token!])]
-    for (const log of sides.flat()) found.set(`${log.txId}:${log.logIndex}`, log)
+      : // The token's own logs, off the topic0 index, which holds every token's transfers.
+        [walk(`address = ? AND ${kindCondition(db.dialect, kind, true)}`, [token!])]
+    for (const log of (await Promise.all(sides)).flat()) found.set(`${log.txId}:${log.logIndex}`, log)
   }
   const sign = newestFirst ? -1 : 1
   return [...found.values()].sort((a, b) => sign * (a.txId - b.txId || a.logIndex - b.logIndex)).slice(0, limit)
@@ -153,18 +152,16 @@ export type BareLog = Pick<FoundLog, 'txId' | 'logIndex' | 'blockNumber' | 'addr
  * never an offset. A page holds whole transactions: at least `limit` logs unless the walk has
  * reached `lastTxId`, and the next page starts after its last transaction's id.
  */
-export function logsWithTopicAfter(
-  db: Database,
+export async function logsWithTopicAfter(
+  db: SpoolDb,
   { topic0, address, afterTxId, lastTxId, limit }: { topic0: Uint8Array; address: Uint8Array | null; afterTxId: number; lastTxId: number; limit: number },
-): BareLog[] {
+): Promise<BareLog[]> {
   const select = `SELECT ${LOG} FROM logs l WHERE topic0 = ?${address ? ' AND address = ?' : ''}`
   const keys: Array<Uint8Array | number> = address ? [topic0, address] : [topic0]
-  const page = db
-    .query<BareLog, Array<Uint8Array | number>>(`${select} AND tx_id > ? AND tx_id <= ? ORDER BY tx_id, log_index LIMIT ?`)
-    .all(...keys, afterTxId, lastTxId, limit)
+  const page = await db.all<BareLog>(`${select} AND tx_id > ? AND tx_id <= ? ORDER BY tx_id, log_index LIMIT ?`, ...keys, afterTxId, lastTxId, limit)
   if (page.length < limit) return page
   // The page may end inside a transaction: its remaining logs complete it.
   const last = page.at(-1)!
-  const rest = db.query<BareLog, Array<Uint8Array | number>>(`${select} AND tx_id = ? AND log_index > ? ORDER BY log_index`).all(...keys, last.txId, last.logIndex)
+  const rest = await db.all<BareLog>(`${select} AND tx_id = ? AND log_index > ? ORDER BY log_index`, ...keys, last.txId, last.logIndex)
   return rest.length === 0 ? page : [...page, ...rest]
 }

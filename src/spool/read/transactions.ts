@@ -1,4 +1,5 @@
 import type { Database } from 'bun:sqlite'
+import type { SpoolDb } from '../engine.ts'
 import { TX_PER_BLOCK, txId } from '../codec.ts'
 import { hex } from '../../eth/bytes.ts'
 import { unpackTrace, type CallFrame, type TxCall } from '../traces.ts'
@@ -60,86 +61,79 @@ export type TxRef = { hash: Uint8Array; blockNumber: number; timestamp: number }
 /** Who a transaction went between: its sender, its recipient, the contract it created. */
 export type TxParties = { id: number; from: Uint8Array; to: Uint8Array | null; created: Uint8Array | null }
 
-const SUMMARY = `t.id, t.hash, t.block_number AS blockNumber, t.tx_index AS "index", t.from_addr AS "from", t.to_addr AS "to", t.created,
-  t.value, substr(t.input, 1, 4) AS selector, t.status, t.gas_used AS gasUsed, t.effective_gas_price AS effectiveGasPrice, b.timestamp`
-const FULL = `${SUMMARY}, b.hash AS blockHash, t.nonce, t.type, t.gas, t.gas_price AS gasPrice, t.max_fee AS maxFee,
-  t.max_priority_fee AS maxPriorityFee, t.input`
+const SUMMARY = `t.id, t.hash, t.block_number AS "blockNumber", t.tx_index AS "index", t.from_addr AS "from", t.to_addr AS "to", t.created,
+  t.value, CASE WHEN length(t.input) = 0 THEN NULL ELSE substr(t.input, 1, 4) END AS selector, t.status, t.gas_used AS "gasUsed", t.effective_gas_price AS "effectiveGasPrice", b.timestamp`
+const FULL = `${SUMMARY}, b.hash AS "blockHash", t.nonce, t.type, t.gas, t.gas_price AS "gasPrice", t.max_fee AS "maxFee",
+  t.max_priority_fee AS "maxPriorityFee", t.input`
 const FROM = 'FROM txs t JOIN blocks b ON b.number = t.block_number'
 
-export function txById(db: Database, id: number): Transaction | null {
-  return db.query<Transaction, [number]>(`SELECT ${FULL} ${FROM} WHERE t.id = ?`).get(id)
+export async function txById(db: SpoolDb, id: number): Promise<Transaction | null> {
+  return db.get<Transaction>(`SELECT ${FULL} ${FROM} WHERE t.id = ?`, id)
 }
 
-export function txByHash(db: Database, hash: Uint8Array): Transaction | null {
-  return db.query<Transaction, [Uint8Array]>(`SELECT ${FULL} ${FROM} WHERE t.hash = ?`).get(hash)
+export async function txByHash(db: SpoolDb, hash: Uint8Array): Promise<Transaction | null> {
+  return db.get<Transaction>(`SELECT ${FULL} ${FROM} WHERE t.hash = ?`, hash)
 }
 
 /** The newest transactions of the whole chain. */
-export function latestTxs(db: Database, { limit, offset = 0 }: Page): TxSummary[] {
-  return db.query<TxSummary, [number, number]>(`SELECT ${SUMMARY} ${FROM} ORDER BY t.id DESC LIMIT ? OFFSET ?`).all(limit, offset)
+export async function latestTxs(db: SpoolDb, { limit, offset = 0 }: Page): Promise<TxSummary[]> {
+  return db.all<TxSummary>(`SELECT ${SUMMARY} ${FROM} ORDER BY t.id DESC LIMIT ? OFFSET ?`, limit, offset)
 }
 
 /** Block `number`'s transactions in block order, from its `fromIndex`-th (a mini-block's first). */
-export function blockTxs(db: Database, number: number, { limit, offset = 0, fromIndex = 0 }: Page & { fromIndex?: number }): TxSummary[] {
-  return db
-    .query<TxSummary, [number, number, number, number]>(`SELECT ${SUMMARY} ${FROM} WHERE t.block_number = ? AND t.tx_index >= ? ORDER BY t.id LIMIT ? OFFSET ?`)
-    .all(number, fromIndex, limit, offset)
+export async function blockTxs(db: SpoolDb, number: number, { limit, offset = 0, fromIndex = 0 }: Page & { fromIndex?: number }): Promise<TxSummary[]> {
+  return db.all<TxSummary>(`SELECT ${SUMMARY} ${FROM} WHERE t.block_number = ? AND t.tx_index >= ? ORDER BY t.id LIMIT ? OFFSET ?`, number, fromIndex, limit, offset)
 }
 
 /** A transaction with the gas its block had used up to and including it. */
 export type TxInBlock = Transaction & { cumulativeGasUsed: number }
 
 /** The transactions with these ids that the spool holds, in full, in the order of `ids`. */
-export function txsInFull(db: Database, ids: readonly number[]): TxInBlock[] {
+export async function txsInFull(db: SpoolDb, ids: readonly number[]): Promise<TxInBlock[]> {
   if (ids.length === 0) return []
-  const rows = db
-    .query<TxInBlock, number[]>(
-      `SELECT ${FULL}, coalesce(t.cumulative_gas_used, (SELECT sum(c.gas_used) FROM txs c WHERE c.id BETWEEN t.block_number * ${TX_PER_BLOCK} AND t.id)) AS cumulativeGasUsed
+  const rows = await db.all<TxInBlock>(
+    `SELECT ${FULL}, coalesce(t.cumulative_gas_used, (SELECT CAST(sum(c.gas_used) AS BIGINT) FROM txs c WHERE c.id BETWEEN t.block_number * ${TX_PER_BLOCK} AND t.id)) AS "cumulativeGasUsed"
        ${FROM} WHERE t.id IN (${marks(ids.length)})`,
-    )
-    .all(...ids)
+    ...ids,
+  )
   const byId = new Map(rows.map((row) => [row.id, row]))
   return ids.flatMap((id) => byId.get(id) ?? [])
 }
 
 /** The transactions with these ids that the spool holds, newest first. */
-export function txsByIds(db: Database, ids: readonly number[]): TxSummary[] {
+export async function txsByIds(db: SpoolDb, ids: readonly number[]): Promise<TxSummary[]> {
   const unique = [...new Set(ids)]
   if (unique.length === 0) return []
-  return db.query<TxSummary, number[]>(`SELECT ${SUMMARY} ${FROM} WHERE t.id IN (${marks(unique.length)}) ORDER BY t.id DESC`).all(...unique)
+  return db.all<TxSummary>(`SELECT ${SUMMARY} ${FROM} WHERE t.id IN (${marks(unique.length)}) ORDER BY t.id DESC`, ...unique)
 }
 
 /**
  * The hashes of the transactions with these ids, for a page of rows that keep only the id: one
  * keyed lookup for the page. Ids the spool does not hold are absent from the map.
  */
-export function txHashes(db: Database, ids: readonly number[]): Map<number, Uint8Array> {
+export async function txHashes(db: SpoolDb, ids: readonly number[]): Promise<Map<number, Uint8Array>> {
   const unique = [...new Set(ids)]
   if (unique.length === 0) return new Map()
-  const rows = db.query<{ id: number; hash: Uint8Array }, number[]>(`SELECT id, hash FROM txs WHERE id IN (${marks(unique.length)})`).all(...unique)
+  const rows = await db.all<{ id: number; hash: Uint8Array }>(`SELECT id, hash FROM txs WHERE id IN (${marks(unique.length)})`, ...unique)
   return new Map(rows.map((row) => [row.id, row.hash]))
 }
 
 /** As txHashes, with each transaction's block number and time. */
-export function txRefs(db: Database, ids: readonly number[]): Map<number, TxRef> {
+export async function txRefs(db: SpoolDb, ids: readonly number[]): Promise<Map<number, TxRef>> {
   const unique = [...new Set(ids)]
   if (unique.length === 0) return new Map()
-  const rows = db
-    .query<TxRef & { id: number }, number[]>(`SELECT t.id, t.hash, t.block_number AS blockNumber, b.timestamp ${FROM} WHERE t.id IN (${marks(unique.length)})`)
-    .all(...unique)
+  const rows = await db.all<TxRef & { id: number }>(`SELECT t.id, t.hash, t.block_number AS "blockNumber", b.timestamp ${FROM} WHERE t.id IN (${marks(unique.length)})`, ...unique)
   return new Map(rows.map(({ id, ...ref }) => [id, ref]))
 }
 
 /** A transaction's logs, in order. */
-export function txLogs(db: Database, id: number): TxLog[] {
-  return db
-    .query<TxLog, [number]>('SELECT log_index AS logIndex, address, topic0, topic1, topic2, topic3, data FROM logs WHERE tx_id = ? ORDER BY log_index')
-    .all(id)
+export async function txLogs(db: SpoolDb, id: number): Promise<TxLog[]> {
+  return db.all<TxLog>('SELECT log_index AS "logIndex", address, topic0, topic1, topic2, topic3, data FROM logs WHERE tx_id = ? ORDER BY log_index', id)
 }
 
 /** A transaction's call tree, or null when the node gave no traces for it. */
-export function txTrace(db: Database, id: number): CallFrame | null {
-  const row = db.query<StoredTrace, [number]>(`SELECT ${TRACE} ${TRACE_FROM} WHERE r.tx_id = ?`).get(id)
+export async function txTrace(db: SpoolDb, id: number): Promise<CallFrame | null> {
+  const row = await db.get<StoredTrace>(`SELECT ${TRACE} ${TRACE_FROM} WHERE r.tx_id = ?`, id)
   return row ? traceOf(row) : null
 }
 
@@ -154,21 +148,21 @@ function traceOf(row: StoredTrace): CallFrame {
 }
 
 /** The ids of the newest `limit` transactions `address` sent. */
-export function txIdsSentBy(db: Database, address: Uint8Array, limit: number): number[] {
-  return db.query<{ id: number }, [Uint8Array, number]>('SELECT id FROM txs WHERE from_addr = ? ORDER BY id DESC LIMIT ?').all(address, limit).map((row) => row.id)
+export async function txIdsSentBy(db: SpoolDb, address: Uint8Array, limit: number): Promise<number[]> {
+  return (await db.all<{ id: number }>('SELECT id FROM txs WHERE from_addr = ? ORDER BY id DESC LIMIT ?', address, limit)).map((row) => row.id)
 }
 
 /** The ids of the newest `limit` transactions sent to `address` (a creation has no recipient: see createdContract). */
-export function txIdsReceivedBy(db: Database, address: Uint8Array, limit: number): number[] {
-  return db.query<{ id: number }, [Uint8Array, number]>('SELECT id FROM txs WHERE to_addr = ? ORDER BY id DESC LIMIT ?').all(address, limit).map((row) => row.id)
+export async function txIdsReceivedBy(db: SpoolDb, address: Uint8Array, limit: number): Promise<number[]> {
+  return (await db.all<{ id: number }>('SELECT id FROM txs WHERE to_addr = ? ORDER BY id DESC LIMIT ?', address, limit)).map((row) => row.id)
 }
 
 /** The contract transaction `id` created, or null (not a creation, or not held). */
-export function createdContract(db: Database, id: number): Uint8Array | null {
-  return db.query<{ created: Uint8Array | null }, [number]>('SELECT created FROM txs WHERE id = ?').get(id)?.created ?? null
+export async function createdContract(db: SpoolDb, id: number): Promise<Uint8Array | null> {
+  return (await db.get<{ created: Uint8Array | null }>('SELECT created FROM txs WHERE id = ?', id))?.created ?? null
 }
 
-/** The transactions of blocks `firstBlock` to `lastBlock`, in chain order, with who they went between. */
+/** The transactions of blocks `firstBlock` to `lastBlock`, in chain order, with who they went between: for a block stream, on the writer's connection. */
 export function txPartiesOfBlocks(db: Database, firstBlock: number, lastBlock: number): TxParties[] {
   return db
     .query<TxParties, [number, number]>('SELECT id, from_addr AS "from", to_addr AS "to", created FROM txs WHERE id >= ? AND id < ? ORDER BY id')
@@ -177,13 +171,12 @@ export function txPartiesOfBlocks(db: Database, firstBlock: number, lastBlock: n
 
 /**
  * The call trees of blocks `firstBlock` to `lastBlock` that create a contract somewhere (most
- * create nothing, and SQLite skips those without handing them over), in transaction order.
+ * create nothing, and SQLite skips those without handing them over), in transaction order: for a
+ * block stream, on the writer's connection.
  */
 export function creationTraces(db: Database, firstBlock: number, lastBlock: number): Array<{ txId: number; trace: CallFrame }> {
   return db
-    .query<StoredTrace & { txId: number }, [number, number]>(
-      `SELECT r.tx_id AS txId, ${TRACE} ${TRACE_FROM} WHERE r.tx_id >= ? AND r.tx_id < ? AND instr(r.trace, '"CREATE') > 0 ORDER BY r.tx_id`,
-    )
+    .query<StoredTrace & { txId: number }, [number, number]>(`SELECT r.tx_id AS "txId", ${TRACE} ${TRACE_FROM} WHERE r.tx_id >= ? AND r.tx_id < ? AND instr(r.trace, '"CREATE') > 0 ORDER BY r.tx_id`)
     .all(txId(firstBlock, 0), txId(lastBlock + 1, 0))
     .map((row) => ({ txId: row.txId, trace: traceOf(row) }))
 }
@@ -192,16 +185,12 @@ export function creationTraces(db: Database, firstBlock: number, lastBlock: numb
 export type SentCall = { id: number; input: Uint8Array; status: number; timestamp: number }
 
 /** The transactions `from` sent to `to` whose input starts with `selector` (a function's four bytes), oldest first. */
-export function callsFromTo(db: Database, from: Uint8Array, to: Uint8Array, selector: Uint8Array): SentCall[] {
-  return db
-    .query<SentCall, [Uint8Array, Uint8Array, Uint8Array]>(
-      `SELECT t.id, t.input, t.status, b.timestamp ${FROM} WHERE t.from_addr = ? AND t.to_addr = ? AND substr(t.input, 1, 4) = ? ORDER BY t.id`,
-    )
-    .all(from, to, selector)
+export async function callsFromTo(db: SpoolDb, from: Uint8Array, to: Uint8Array, selector: Uint8Array): Promise<SentCall[]> {
+  return db.all<SentCall>(`SELECT t.id, t.input, t.status, b.timestamp ${FROM} WHERE t.from_addr = ? AND t.to_addr = ? AND substr(t.input, 1, 4) = ? ORDER BY t.id`, from, to, selector)
 }
 
-export function txCount(db: Database): number {
-  return db.query<{ n: number }, []>('SELECT count(*) AS n FROM txs').get()!.n
+export async function txCount(db: SpoolDb): Promise<number> {
+  return (await db.get<{ n: number }>('SELECT count(*) AS n FROM txs'))!.n
 }
 
 const marks = (count: number) => Array.from({ length: count }, () => '?').join(', ')
@@ -214,8 +203,8 @@ export type SenderNeighbour = { hash: Uint8Array; nonce: number }
  * and next higher nonce the spool holds). A sender's nonces rise with the chain's order, so each
  * is one step along the txs_from index, however many transactions the sender has.
  */
-export function senderNeighbours(db: Database, from: Uint8Array, id: number): { previous: SenderNeighbour | null; next: SenderNeighbour | null } {
-  const previous = db.query<SenderNeighbour, [Uint8Array, number]>('SELECT hash, nonce FROM txs WHERE from_addr = ? AND id < ? ORDER BY id DESC LIMIT 1').get(from, id)
-  const next = db.query<SenderNeighbour, [Uint8Array, number]>('SELECT hash, nonce FROM txs WHERE from_addr = ? AND id > ? ORDER BY id LIMIT 1').get(from, id)
+export async function senderNeighbours(db: SpoolDb, from: Uint8Array, id: number): Promise<{ previous: SenderNeighbour | null; next: SenderNeighbour | null }> {
+  const previous = await db.get<SenderNeighbour>('SELECT hash, nonce FROM txs WHERE from_addr = ? AND id < ? ORDER BY id DESC LIMIT 1', from, id)
+  const next = await db.get<SenderNeighbour>('SELECT hash, nonce FROM txs WHERE from_addr = ? AND id > ? ORDER BY id LIMIT 1', from, id)
   return { previous, next }
 }

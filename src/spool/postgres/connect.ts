@@ -1,0 +1,26 @@
+import { SQL } from 'bun'
+
+// A pool of connections to the spool's schema on PostgreSQL (docs/operating.md): Bun.sql's
+// client with the schema as every connection's search_path, so that the SQL both engines take
+// (engine.ts) names its tables without a schema, and with the statement timeout the config sets.
+
+export type PostgresOptions = {
+  /** The schema that holds the spool (a name the config checked). */
+  schema: string
+  /** Connections in the pool. */
+  max?: number
+  /** A statement running longer is cancelled by the server; 0 for none. */
+  statementTimeoutMs?: number
+}
+
+/** The pool; it connects on its first query, and again on its own after a connection is lost. */
+export function connectPostgres(url: string, { schema, max = 10, statementTimeoutMs = 0 }: PostgresOptions): SQL {
+  return new SQL({
+    url,
+    max,
+    // Server-side prepared statements are not kept: a transaction-mode pooler in between
+    // (PgBouncer) hands each transaction another server connection.
+    prepare: false,
+    connection: { search_path: `"${schema}"`, statement_timeout: String(statementTimeoutMs) },
+  } as ConstructorParameters<typeof SQL>[0])
+}
