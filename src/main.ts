@@ -1,6 +1,7 @@
 #!/usr/bin/env bun
 import { parseCommand, USAGE, UsageError, type Command } from './cli/args.ts'
 import { dev, start } from './cli/commands.ts'
+import { dbImport } from './cli/dbImport.ts'
 import { reset, status } from './cli/operator.ts'
 import { validate } from './cli/validate.ts'
 import { ConfigError, loadConfig } from './config/load.ts'
@@ -28,6 +29,8 @@ async function run(command: Command): Promise<void> {
     case 'reset':
       process.exitCode = await reset(loadConfig(command.config))
       return
+    case 'db-import':
+      return dbImport(loadConfig(command.config), (line) => process.stdout.write(`${line}\n`))
   }
 }
 

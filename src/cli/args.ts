@@ -12,6 +12,9 @@ Usage:
                                   where the running stack answers, and how it is
   stack reset [--config FILE]     take the running stack dev's chain back to right after deploy
                                   and seed, and wait until every service has followed
+  stack db import [--config FILE]
+                                  copy the spool under data.dir into the empty PostgreSQL schema
+                                  database.url names (the chain is not read again)
   stack validate [PATH] [--network NAME] [--base REF] [--rpc URL] [--raw-base URL]
                                   check the token list and tag registry (default ./registry)
   stack --help                    print this text
@@ -27,7 +30,9 @@ Exit codes: 0 done (status: running, every service answering), 1 failed (status:
 does not answer), 2 usage, 3 no stack running (status, reset).
 
 Environment:
-  FAUCET_OPERATOR_KEY  the faucet operator's private key (never read from the config file)
+  FAUCET_OPERATOR_KEY      the faucet operator's private key (never read from the config file)
+  STACK_DATABASE_URL       a postgres:// URL in place of database.url
+  STACK_DATABASE_PASSWORD  the database's password (never read from the config file)
 `
 
 export type Command =
@@ -37,6 +42,7 @@ export type Command =
   | { kind: 'status'; config: string | undefined; format: 'text' | 'json' | 'env' }
   | { kind: 'reset'; config: string | undefined }
   | { kind: 'validate'; args: string[] }
+  | { kind: 'db-import'; config: string | undefined }
 
 /** A command line that does not parse; the CLI prints the message and the usage, and exits 2. */
 export class UsageError extends FatalError {
@@ -69,6 +75,13 @@ export function parseCommand(argv: string[]): Command {
   if (values.help) return { kind: 'help' }
   if (values.version) return { kind: 'version' }
   const [name = 'start', ...rest] = positionals
+  if (name === 'db') {
+    if (rest[0] !== 'import') throw new UsageError(rest[0] === undefined ? "db needs a command: 'stack db import'" : `unknown db command '${rest[0]}'`)
+    if (rest.length > 1) throw new UsageError(`unexpected argument '${rest[1]}'`)
+    if (values.json || values.env) throw new UsageError(`--${values.json ? 'json' : 'env'} is not an option of db import`)
+    if (values.config === '') throw new UsageError('--config needs a file path')
+    return { kind: 'db-import', config: values.config }
+  }
   if (!COMMANDS.has(name)) throw new UsageError(`unknown command '${name}'`)
   if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'`)
   if (values.config === '') throw new UsageError('--config needs a file path')

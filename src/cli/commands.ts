@@ -1,4 +1,5 @@
 import { createChain } from '../chain/client.ts'
+import { FatalError } from '../errors.ts'
 import { manifestPath } from '../chain/manifest.ts'
 import type { Config } from '../config/load.ts'
 import type { ServiceContext } from '../context.ts'
@@ -26,8 +27,22 @@ function logger(config: Config, { json }: RunOptions): Logger {
   return createLogger({ level: config.log.level, ...(json ? { destination: bufferedLines(2), pretty: false } : {}) })
 }
 
+/**
+ * The stack serves from its embedded spool file only, so far: a config that names a database is
+ * refused at start, in one line, rather than started on the file while the operator believes
+ * it runs on the database. `stack db import` is what a database is for today.
+ */
+function refuseDatabase(config: Config): void {
+  const target = config.database.target
+  if (!target) return
+  throw new FatalError(
+    `the config names the database at ${target.where}, but the stack serves from its embedded spool file only so far: leave database.url empty and STACK_DATABASE_URL unset to start; 'stack db import' copies the spool into the database`,
+  )
+}
+
 /** `stack start`: the services against the node the config names. Never starts a node. */
 export async function start(config: Config, options: RunOptions): Promise<void> {
+  refuseDatabase(config)
   checkServiceSettings(config)
   const log = logger(config, options)
   log.info({ version: VERSION, config: config.file ?? '(defaults)', dataDir: config.dataDir, rpc: config.chain.rpc }, 'starting')
@@ -70,6 +85,7 @@ async function serve(context: ServiceContext, spool: Spool, also: Array<() => Pr
 
 /** `stack dev`: the local chain (fresh, saved or forked) with the contract set, then the services against it. */
 export async function dev(fileConfig: Config, options: RunOptions): Promise<void> {
+  refuseDatabase(fileConfig)
   checkServiceSettings(fileConfig)
   const log = logger(fileConfig, options)
   log.info({ version: VERSION, config: fileConfig.file ?? '(defaults)', dataDir: fileConfig.dataDir }, 'starting dev')

@@ -163,3 +163,40 @@ describe('secrets come from the environment only', () => {
     expect(found.join()).not.toContain('secretvalue')
   })
 })
+
+describe('the database', () => {
+  test('none by default: the embedded spool file', () => {
+    const config = parseConfig('', null, {})
+    expect(config.database).toEqual({ url: '', schema: 'stack', poolSize: 10, statementTimeoutMs: 30_000, target: null })
+  })
+
+  test('database.url names it; where it is is said without user or password', () => {
+    const config = parseConfig('[database]\nurl = "postgres://stack@db.internal:6432/chain?sslmode=require"\nschema = "testnet_1"\npoolSize = 20\n', null, {})
+    expect(config.database.target).toEqual({
+      url: 'postgres://stack@db.internal:6432/chain?sslmode=require',
+      where: 'db.internal:6432/chain',
+      schema: 'testnet_1',
+      poolSize: 20,
+      statementTimeoutMs: 30_000,
+    })
+  })
+
+  test('STACK_DATABASE_URL takes its place, and the password comes from STACK_DATABASE_PASSWORD only', () => {
+    const env = { STACK_DATABASE_URL: 'postgresql://reader@10.0.0.5/chain', STACK_DATABASE_PASSWORD: 'p@ss word' }
+    const target = parseConfig('[database]\nurl = "postgres://other@elsewhere/db"\n', null, env).database.target!
+    expect(target.url).toBe('postgresql://reader:p%40ss%20word@10.0.0.5/chain')
+    expect(target.where).toBe('10.0.0.5:5432/chain')
+    expect(target.where).not.toContain('word')
+  })
+
+  test('a password in the config file, a URL that is not postgres:// and a schema name that is not one are refused, the URL never echoed', () => {
+    expect(problems('[database]\nurl = "postgres://stack:hunter2@db/chain"\n')).toEqual([
+      'database.url: a password is never read from the config file; set STACK_DATABASE_PASSWORD in the environment',
+    ])
+    expect(problems('[database]\nurl = "mysql://db/chain"\n')[0]).toStartWith('database.url = "mysql://db/chain": expected empty')
+    const fromEnv = problems('', { STACK_DATABASE_URL: 'http://user:hunter2@db/chain' })
+    expect(fromEnv).toEqual(['environment STACK_DATABASE_URL: expected a postgres:// URL'])
+    expect(fromEnv.join()).not.toContain('hunter2')
+    expect(problems('[database]\nschema = "Stack; DROP"\n')[0]).toStartWith('database.schema = "Stack; DROP": expected the PostgreSQL schema')
+  })
+})

@@ -8,9 +8,23 @@ import { FatalError } from '../errors.ts'
 export const DEFAULT_CONFIG_FILE = 'stack.toml'
 
 /** Secrets come from the environment only; they never appear in the config file or a log line. */
-export const SECRET_ENV = { faucetKey: 'FAUCET_OPERATOR_KEY' } as const
+export const SECRET_ENV = { faucetKey: 'FAUCET_OPERATOR_KEY', databasePassword: 'STACK_DATABASE_PASSWORD' } as const
+
+/** The database's URL from the environment, in place of `database.url` (a name no other program sets). */
+export const DATABASE_URL_ENV = 'STACK_DATABASE_URL'
 
 export type Secrets = { faucetKey: `0x${string}` | null }
+
+/** The database the spool lives in, when not the embedded file. */
+export type DatabaseTarget = {
+  /** The URL to connect with, the password from the environment in it: never logged. */
+  url: string
+  /** Where it is, for messages and logs: host, port and database, no user or password. */
+  where: string
+  schema: string
+  poolSize: number
+  statementTimeoutMs: number
+}
 
 export type Config = ConfigFile & {
   /** Absolute path of the file read, or null when the defaults were used. */
@@ -24,6 +38,8 @@ export type Config = ConfigFile & {
   /** `dev.artifacts` resolved to absolute paths the same way. */
   devArtifacts: string[]
   secrets: Secrets
+  /** The PostgreSQL database `database.url` or STACK_DATABASE_URL names; null for the embedded spool file. */
+  database: ConfigFile['database'] & { target: DatabaseTarget | null }
 }
 
 /** A config that cannot be used; `problems` lists every one found, not only the first. */
@@ -70,6 +86,7 @@ export function parseConfig(text: string, file: string | null, env: Record<strin
   const problems = schemaProblems(value)
   if (problems.length === 0) problems.push(...portCollisions(value), ...devChainProblems(value))
   const secrets = readSecrets(env, problems)
+  const target = problems.length === 0 ? databaseTarget(value.database, env, problems) : null
   if (problems.length > 0) throw new ConfigError(source, problems)
 
   const base = file ? dirname(file) : cwd
@@ -81,6 +98,41 @@ export function parseConfig(text: string, file: string | null, env: Record<strin
     verifyCompilers: value.verify.compilers === '' ? null : resolve(base, value.verify.compilers),
     devArtifacts: value.dev.artifacts.map((folder) => resolve(base, folder)),
     secrets,
+    database: { ...value.database, target },
+  }
+}
+
+/**
+ * The database of `database.url`, or of STACK_DATABASE_URL in its place, with the password of
+ * STACK_DATABASE_PASSWORD; null when neither names one. A password written in the config file
+ * is refused: like the faucet's key, it comes from the environment only.
+ */
+function databaseTarget(database: ConfigFile['database'], env: Record<string, string | undefined>, problems: string[]): DatabaseTarget | null {
+  const fromEnv = env[DATABASE_URL_ENV]?.trim() ?? ''
+  const text = fromEnv !== '' ? fromEnv : database.url
+  if (text === '') return null
+  let url: URL
+  try {
+    url = new URL(text)
+    if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') throw new Error('not postgres')
+  } catch {
+    // Never echo the value: it may hold a password.
+    problems.push(fromEnv !== '' ? `environment ${DATABASE_URL_ENV}: expected a postgres:// URL` : 'database.url: expected a postgres:// URL')
+    return null
+  }
+  if (fromEnv === '' && url.password !== '') {
+    problems.push(`database.url: a password is never read from the config file; set ${SECRET_ENV.databasePassword} in the environment`)
+    return null
+  }
+  const password = env[SECRET_ENV.databasePassword]
+  if (password) url.password = encodeURIComponent(password)
+  const name = decodeURIComponent(url.pathname.slice(1)) || '(the user\'s default database)'
+  return {
+    url: url.toString(),
+    where: `${url.hostname}:${url.port || '5432'}/${name}`,
+    schema: database.schema,
+    poolSize: database.poolSize,
+    statementTimeoutMs: database.statementTimeoutMs,
   }
 }
 

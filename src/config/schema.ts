@@ -86,6 +86,26 @@ export const ConfigSchema = T.Object(
           'what the spool does at a block the node no longer has: "stop" (wait there and report it) or "record" (record the hole, say so in the log, the health and the explorer, and go on)',
       }),
     }),
+    database: table('database', {
+      url: T.String({
+        pattern: '^(|postgres(ql)?://[^\\s]+)$',
+        default: '',
+        description:
+          'empty (the embedded spool file under data.dir), or a postgres:// URL without a password (the password comes from STACK_DATABASE_PASSWORD; STACK_DATABASE_URL in the environment takes the place of this key; TLS through its sslmode)',
+      }),
+      schema: T.String({
+        pattern: '^[a-z_][a-z0-9_]{0,49}$',
+        default: 'stack',
+        description: 'the PostgreSQL schema that holds the spool: lower-case letters, digits and _, starting with a letter or _, at most 50',
+      }),
+      poolSize: T.Integer({ minimum: 1, maximum: 100, default: 10, description: 'connections to the database in each instance, an integer from 1 to 100' }),
+      statementTimeoutMs: T.Integer({
+        minimum: 0,
+        maximum: 3_600_000,
+        default: 30_000,
+        description: 'milliseconds after which the database cancels a statement, from 0 (none) to 3600000',
+      }),
+    }),
     data: table('data', {
       dir: T.String({
         minLength: 1,
