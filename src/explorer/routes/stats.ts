@@ -8,7 +8,11 @@ const JSON_TYPE = { 'content-type': 'application/json;charset=utf-8' }
  * stats are kept as the bytes that go out, so the hottest route of the explorer copies them.
  */
 export function statsRoutes(explorer: Explorer) {
-  const stats = async () => new Response(await explorer.stats.bytes(), { headers: JSON_TYPE })
+  const respond = (bytes: Uint8Array) => new Response(bytes, { headers: JSON_TYPE })
+  const stats = () => {
+    const bytes = explorer.stats.bytes()
+    return bytes instanceof Uint8Array ? respond(bytes) : bytes.then(respond)
+  }
   return new Elysia({ name: 'explorer-stats' })
     .get('/', stats)
     .get('/stats', stats)
