@@ -38,6 +38,8 @@ export type Dialect = {
   jsonText: (column: string, key: string) => string
   /** A group's values of the text `column`, joined by commas. */
   joined: (column: string) => string
+  /** A group's least value of the bytes `column` (PostgreSQL has no min of bytea). */
+  leastBytes: (column: string) => string
 }
 
 export const sqliteDialect: Dialect = {
@@ -45,6 +47,7 @@ export const sqliteDialect: Dialect = {
   unindexed: (column) => `+${column}`,
   jsonText: (column, key) => `json_extract(${column}, '$.${key}')`,
   joined: (column) => `group_concat(${column})`,
+  leastBytes: (column) => `min(${column})`,
 }
 // PostgreSQL's planner weighs an index by the table's statistics; it takes no hint.
 export const postgresDialect: Dialect = {
@@ -52,6 +55,7 @@ export const postgresDialect: Dialect = {
   unindexed: (column) => column,
   jsonText: (column, key) => `(${column}::json -> '${key}')::text`,
   joined: (column) => `string_agg(${column}, ',')`,
+  leastBytes: (column) => `(array_agg(${column} ORDER BY ${column}))[1]`,
 }
 
 /**

@@ -14,7 +14,7 @@ export type Holding = { token: Uint8Array; tokenId: string; amount: string; kind
 export async function collectionItems(db: SpoolDb, token: Uint8Array, limit: number, offset: number): Promise<CollectionItem[]> {
   return (
     await db.all<{ token_id: string; holders: number; holder: Uint8Array; amounts: string }>(
-      `SELECT token_id, count(*) AS holders, min(holder) AS holder, ${db.dialect.joined('amount')} AS amounts FROM explorer_nft_holdings
+      `SELECT token_id, count(*) AS holders, ${db.dialect.leastBytes('holder')} AS holder, ${db.dialect.joined('amount')} AS amounts FROM explorer_nft_holdings
         WHERE token = ? GROUP BY token_id ORDER BY token_id LIMIT ? OFFSET ?`,
       token,
       limit,

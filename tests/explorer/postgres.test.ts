@@ -1,0 +1,135 @@
+import { Database as SqliteDatabase } from 'bun:sqlite'
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { SQL } from 'bun'
+import { rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { devAccounts } from '../../src/devnet/accounts.ts'
+import { createExchangeApp } from '../../src/exchange/app.ts'
+import { createExplorerApp } from '../../src/explorer/app.ts'
+import type { Listening } from '../../src/http/serve.ts'
+import { openReader, type Database } from '../../src/spool/db.ts'
+import { sqliteDb, type SpoolDb } from '../../src/spool/engine.ts'
+import { emptyHealth } from '../../src/spool/health.ts'
+import { connectPostgres } from '../../src/spool/postgres/connect.ts'
+import { copySpoolToPostgres } from '../../src/spool/postgres/importSqlite.ts'
+import { postgresDb } from '../../src/spool/postgres/reader.ts'
+import type { Spool } from '../../src/spool/spool.ts'
+import { derivedTables, mirrorTables } from '../helpers/engines.ts'
+import { testPostgres } from '../helpers/postgres.ts'
+import { startSeededDevStack, type SeededDevStack } from '../helpers/seededDevStack.ts'
+import { serveOnFreePort, testContext } from '../helpers/service.ts'
+import { ROOT } from '../helpers/stack.ts'
+import { waitFor } from '../helpers/wait.ts'
+
+// The explorer's and the exchange index's every read over PostgreSQL: the seeded dev chain's
+// spool copied into a schema (the copy `stack db import` makes), its derived tables made there as
+// the embedded engine has them, and each route of both services asked of an app over each
+// engine, with the node stopped so that nothing moves: the same bytes from both.
+
+const SCHEMA = 'stack'
+const TREASURY = devAccounts.treasury.address
+const ALICE = devAccounts.alice.address
+const BX = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
+
+let dev: SeededDevStack
+let file: Database
+let pool: SQL
+const apps: Listening[] = []
+let on: { sqlite: { explorer: string; exchange: string }; postgres: { explorer: string; exchange: string } }
+
+beforeAll(async () => {
+  dev = await startSeededDevStack(100_000)
+  const nodeUrl = dev.stack.lines.find((line) => line.msg === 'dev chain started')!.rpc as string
+  const rpc = async (method: string, params: unknown[] = []) =>
+    ((await (await fetch(nodeUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()) as { result: any }).result
+  // The chain stands still from here: no block, so every answer is of one head on both engines.
+  await rpc('evm_setIntervalMining', [0])
+  await rpc('evm_setAutomine', [false])
+  const head = Number(await rpc('eth_blockNumber'))
+  await waitFor(async () => {
+    const stats = await dev.api<{ indexedBlock: number; derivedLag: number }>('/stats')
+    return stats.indexedBlock === head && stats.derivedLag === 0
+  }, 'the spool and its streams at the stopped head', 30_000)
+  const frozen = join(dev.dir, 'frozen.db')
+  const live = new SqliteDatabase(join(dev.dir, 'data', 'spool.db'), { readonly: true })
+  live.run(`VACUUM INTO '${frozen}'`)
+  live.close()
+  file = openReader(frozen)
+
+  const url = await (await testPostgres()).database('explorer')
+  const admin = new SQL(url, { max: 2 })
+  try {
+    await copySpoolToPostgres(file, admin, SCHEMA)
+    await mirrorTables(file, admin, SCHEMA, derivedTables(file))
+  } finally {
+    await admin.close()
+  }
+  pool = connectPostgres(url, { schema: SCHEMA, max: 8 })
+
+  const health = { ...emptyHealth(78270), spoolHeadBlock: head, nodeHeadBlock: head, lagBlocks: 0, nodeReachable: true, tracesAvailable: true }
+  const spoolOver = (reader: SpoolDb): Spool => ({
+    path: frozen,
+    reader,
+    health: () => health,
+    version: () => 1,
+    onHealth: () => () => true,
+    onMeter: () => () => true,
+    fatal: new Promise(() => {}),
+    stop: async () => {},
+  })
+  const toml = `[chain]\nrpc = "${nodeUrl}"\nws = "ws://127.0.0.1:9"\n[registry]\nsource = "${join(ROOT, 'registry')}"\n[explorer]\nrateLimitPerMinute = 1000000000\n`
+  const serve = (reader: SpoolDb) => {
+    // Answers are not kept: each is made again from the engine it is asked of.
+    const explorer = serveOnFreePort(createExplorerApp(testContext(toml), spoolOver(reader), { answerCacheMs: 0, collectionCacheMs: 0 }), 'explorer')
+    const exchange = serveOnFreePort(createExchangeApp(testContext(toml), spoolOver(reader)), 'exchange')
+    apps.push(explorer, exchange)
+    return { explorer: explorer.url, exchange: exchange.url }
+  }
+  on = { sqlite: serve(sqliteDb(file)), postgres: serve(postgresDb(pool)) }
+  for (const side of [on.sqlite, on.postgres]) await waitFor(async () => (await fetch(`${side.explorer}/api/tokenlist`)).status === 200, 'the registry copy', 10_000)
+}, 120_000)
+afterAll(async () => {
+  for (const app of apps) await app.stop()
+  await pool?.close()
+  file?.close()
+  await dev?.stack.stop()
+  if (dev) rmSync(dev.dir, { recursive: true, force: true })
+})
+
+const text = async (url: string) => {
+  const response = await fetch(url)
+  return `${response.status} ${await response.text()}`
+}
+
+test('every route of the explorer and the exchange index answers the same from PostgreSQL as from the embedded file', async () => {
+  const json = async (path: string) => JSON.parse((await text(`${on.sqlite.explorer}/api${path}`)).slice(4))
+  const [tx] = await json('/txs')
+  const pools = JSON.parse((await text(`${on.sqlite.exchange}/pools`)).slice(4)).pools
+  const clPools = JSON.parse((await text(`${on.sqlite.exchange}/cl/pools`)).slice(4)).pools
+  const nfts = (await json('/nfts')).nfts
+  const nft = nfts[0].address
+  const item = (await json(`/nft/${nft}`)).items?.[0]?.tokenId ?? '1'
+  const explorer = [
+    '/stats', '/overview', '/blocks', '/blocks?active=1&limit=5', '/txs?limit=7&offset=3', '/minis', '/accounts?limit=20', '/tokens', '/nfts', '/fees', '/charts?limit=30', '/positions',
+    `/block/${tx.blockNumber}`, `/block/1`, `/mini/${tx.blockNumber}`, `/tx/${tx.hash}`,
+    ...[TREASURY, ALICE, BX, pools[0].pair, clPools[0].pool, nft].flatMap((address: string) => [
+      `/address/${address}`, `/address/${address}/transactions`, `/address/${address}/token-transfers`, `/address/${address}/nft-transfers`, `/address/${address}/internal`, `/address/${address}/contract`,
+    ]),
+    `/token/${BX}/holders`, `/token/${BX}/transfers`, `/token/${BX}/pools`, `/nft/${nft}`, `/nft/${nft}/${item}`,
+    '/search?q=BX', '/search?q=weth', `/search?q=${tx.hash}`, `/names?addresses=${TREASURY},${BX}`,
+  ]
+  const exchange = ['/pools', '/tokens', '/swaps', '/events', '/stats', '/cl/pools', '/cl/tiers', '/cl/positions', '/cl/swaps', '/cl/events', `/pool/${pools[0].pair}`, `/cl/pool/${clPools[0].pool}`, `/cl/ticks?pool=${clPools[0].pool}`]
+  let compared = 0
+  for (const [service, paths] of [['explorer', explorer.map((path) => `/api${path}`)], ['exchange', exchange]] as const) {
+    for (const path of paths) {
+      // What a page asks of the node (an NFT's metadata, a token's symbol) is asked once first on
+      // each side, so that a slow first answer of the node (its time limit) is no difference.
+      await text(`${on.sqlite[service]}${path}`)
+      await text(`${on.postgres[service]}${path}`)
+      const [fromFile, fromPostgres] = await Promise.all([text(`${on.sqlite[service]}${path}`), text(`${on.postgres[service]}${path}`)])
+      expect([service, path, fromPostgres]).toEqual([service, path, fromFile])
+      if (fromFile.startsWith('200')) compared++
+    }
+  }
+  expect(compared).toBeGreaterThan(60)
+}, 120_000)
