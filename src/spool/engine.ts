@@ -73,13 +73,24 @@ export function sqliteDb(db: Database): SpoolDb {
     all: <T>(sql: string, ...params: SqlValue[]) => Promise.resolve(db.query<T, SqlValue[]>(sql).all(...params)),
     get: <T>(sql: string, ...params: SqlValue[]) => Promise.resolve(db.query<T, SqlValue[]>(sql).get(...params)),
     snapshot: async <T>(read: (db: SpoolDb) => Promise<T>): Promise<T> => {
-      if (snapshots++ === 0) db.run('BEGIN')
+      if (snapshots === 0) db.run('BEGIN')
+      snapshots++
       try {
         return await read(reader)
       } finally {
-        if (--snapshots === 0) db.run('COMMIT')
+        if (--snapshots === 0) end(db)
       }
     },
   }
   return reader
+}
+
+/** Ends a read transaction; one that cannot commit is rolled back, so the connection never stays inside it. */
+function end(db: Database): void {
+  try {
+    db.run('COMMIT')
+  } catch (error) {
+    db.run('ROLLBACK')
+    throw error
+  }
 }

@@ -160,56 +160,54 @@ export function accountModule({ db, rpc, book, tokenInfo }: AccountDeps): Ethers
   }
 
   /** tokentx, tokennfttx and token1155tx: one standard's transfers of a holder and/or a token. */
-  const tokenList =
-    (standard: TokenStandard) =>
-    async (fields: Fields): Promise<EtherscanAnswer> => {
-      const holder = optionalAddress(fields, 'address')
-      const token = optionalAddress(fields, 'contractaddress')
-      if (!holder && !token) throw new Refusal(INVALID_ADDRESS)
-      const top = await head()
-      const range = blockRange(fields, top)
-      const page = listPage(fields)
-      const logs = await transferLogs(db, standard, { holder, token, range, limit: page.offset + page.limit, newestFirst: page.newestFirst })
-      const moves = logs.flatMap((log) => transfersIn(log, standard, holder))
-      const pageMoves = moves.slice(page.offset, page.offset + page.limit)
-      if (pageMoves.length === 0) return nothingFound(NO_TRANSACTIONS)
-      const txs = new Map((await txsInFull(db, [...new Set(pageMoves.map((move) => move.log.txId))])).map((tx) => [tx.id, tx]))
-      // Each token of the page read once, all at once (kept ten minutes after).
-      const tokens = new Map(pageMoves.map((move) => [lower(move.log.address), move.log.address]))
-      const infos = new Map(await Promise.all([...tokens].map(async ([key, token]) => [key, await tokenInfo(token)] as const)))
-      const rows = pageMoves.flatMap(({ log, from, to, id, amount }) => {
-        const tx = txs.get(log.txId)
-        if (!tx) return []
-        const info = infos.get(lower(log.address))!
-        const row: Record<string, string> = {
-          blockNumber: String(log.blockNumber),
-          timeStamp: String(log.timestamp),
-          hash: lower(log.txHash),
-          nonce: String(tx.nonce),
-          blockHash: lower(log.blockHash),
-          from,
-          contractAddress: lower(log.address),
-          to,
-        }
-        if (standard === 20) row.value = amount
-        else row.tokenID = id
-        if (standard === 1155) row.tokenValue = amount
-        Object.assign(row, {
-          tokenName: info.name,
-          tokenSymbol: info.symbol,
-          ...(standard === 1155 ? {} : { tokenDecimal: standard === 721 ? '0' : info.decimals }),
-          transactionIndex: String(log.txIndex),
-          gas: String(tx.gas),
-          gasPrice: paidGasPrice(tx),
-          gasUsed: String(tx.gasUsed),
-          cumulativeGasUsed: String(tx.cumulativeGasUsed),
-          input: 'deprecated',
-          confirmations: confirmations(top, log.blockNumber),
-        })
-        return [row]
+  const tokenList = (standard: TokenStandard) => async (fields: Fields): Promise<EtherscanAnswer> => {
+    const holder = optionalAddress(fields, 'address')
+    const token = optionalAddress(fields, 'contractaddress')
+    if (!holder && !token) throw new Refusal(INVALID_ADDRESS)
+    const top = await head()
+    const range = blockRange(fields, top)
+    const page = listPage(fields)
+    const logs = await transferLogs(db, standard, { holder, token, range, limit: page.offset + page.limit, newestFirst: page.newestFirst })
+    const moves = logs.flatMap((log) => transfersIn(log, standard, holder))
+    const pageMoves = moves.slice(page.offset, page.offset + page.limit)
+    if (pageMoves.length === 0) return nothingFound(NO_TRANSACTIONS)
+    const txs = new Map((await txsInFull(db, [...new Set(pageMoves.map((move) => move.log.txId))])).map((tx) => [tx.id, tx]))
+    // Each token of the page read once, all at once (kept ten minutes after).
+    const tokens = new Map(pageMoves.map((move) => [lower(move.log.address), move.log.address]))
+    const infos = new Map(await Promise.all([...tokens].map(async ([key, token]) => [key, await tokenInfo(token)] as const)))
+    const rows = pageMoves.flatMap(({ log, from, to, id, amount }) => {
+      const tx = txs.get(log.txId)
+      if (!tx) return []
+      const info = infos.get(lower(log.address))!
+      const row: Record<string, string> = {
+        blockNumber: String(log.blockNumber),
+        timeStamp: String(log.timestamp),
+        hash: lower(log.txHash),
+        nonce: String(tx.nonce),
+        blockHash: lower(log.blockHash),
+        from,
+        contractAddress: lower(log.address),
+        to,
+      }
+      if (standard === 20) row.value = amount
+      else row.tokenID = id
+      if (standard === 1155) row.tokenValue = amount
+      Object.assign(row, {
+        tokenName: info.name,
+        tokenSymbol: info.symbol,
+        ...(standard === 1155 ? {} : { tokenDecimal: standard === 721 ? '0' : info.decimals }),
+        transactionIndex: String(log.txIndex),
+        gas: String(tx.gas),
+        gasPrice: paidGasPrice(tx),
+        gasUsed: String(tx.gasUsed),
+        cumulativeGasUsed: String(tx.cumulativeGasUsed),
+        input: 'deprecated',
+        confirmations: confirmations(top, log.blockNumber),
       })
-      return ok(rows)
-    }
+      return [row]
+    })
+    return ok(rows)
+  }
 
   const getminedblocks = async (fields: Fields): Promise<EtherscanAnswer> => {
     const miner = addressParam(fields)

@@ -34,47 +34,18 @@ const POOL_SELECT = `
     FROM cl_pools p JOIN cl_pool_state s ON s.pool = p.pool`
 
 type PositionRow = {
-  pool: Uint8Array
-  owner: Uint8Array
-  tick_lower: number
-  tick_upper: number
-  liquidity: string
-  deposited0: string
-  deposited1: string
-  withdrawn0: string
-  withdrawn1: string
-  collected0: string
-  collected1: string
-  last_block: number
-  closed: number
+  pool: Uint8Array; owner: Uint8Array; tick_lower: number; tick_upper: number; liquidity: string
+  deposited0: string; deposited1: string; withdrawn0: string; withdrawn1: string; collected0: string; collected1: string
+  last_block: number; closed: number
 }
 type SwapRow = {
-  tx_id: number
-  log_index: number
-  block: number
-  pool: Uint8Array
-  sender: Uint8Array
-  recipient: Uint8Array
-  amount0: string
-  amount1: string
-  sqrt_price_x96: string
-  liquidity: string
-  tick: number
+  tx_id: number; log_index: number; block: number; pool: Uint8Array; sender: Uint8Array; recipient: Uint8Array
+  amount0: string; amount1: string; sqrt_price_x96: string; liquidity: string; tick: number
 }
 type EventRow = {
-  tx_id: number
-  log_index: number
-  block: number
-  pool: Uint8Array
-  kind: string
-  owner: Uint8Array
-  sender: Uint8Array | null
-  recipient: Uint8Array | null
-  tick_lower: number
-  tick_upper: number
-  liquidity: string | null
-  amount0: string
-  amount1: string
+  tx_id: number; log_index: number; block: number; pool: Uint8Array; kind: string; owner: Uint8Array
+  sender: Uint8Array | null; recipient: Uint8Array | null; tick_lower: number; tick_upper: number
+  liquidity: string | null; amount0: string; amount1: string
 }
 
 /** The concentrated tables, read for the `/cl/` routes. */

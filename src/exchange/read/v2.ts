@@ -27,27 +27,12 @@ const PAIR_SELECT = `
     FROM v2_pairs p JOIN v2_pair_state s ON s.pair = p.pair`
 
 type SwapRow = {
-  tx_id: number
-  log_index: number
-  block: number
-  pair: Uint8Array
-  sender: Uint8Array
-  recipient: Uint8Array
-  amount0_in: string
-  amount1_in: string
-  amount0_out: string
-  amount1_out: string
+  tx_id: number; log_index: number; block: number; pair: Uint8Array; sender: Uint8Array; recipient: Uint8Array
+  amount0_in: string; amount1_in: string; amount0_out: string; amount1_out: string
 }
 type LiquidityRow = {
-  tx_id: number
-  log_index: number
-  block: number
-  pair: Uint8Array
-  kind: string
-  sender: Uint8Array
-  recipient: Uint8Array | null
-  amount0: string
-  amount1: string
+  tx_id: number; log_index: number; block: number; pair: Uint8Array; kind: string; sender: Uint8Array
+  recipient: Uint8Array | null; amount0: string; amount1: string
 }
 
 /** The constant-product tables, read for the routes; lists newest first where the spec says so. */

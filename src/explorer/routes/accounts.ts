@@ -64,10 +64,7 @@ export function accountRoutes(explorer: Explorer) {
     // the token URIs of the NFTs it holds not resolved yet, one batch.
     const tokens = (await tokensReceived(db, bytes)).map((token) => checksum(token))
     const shown = [...tokens, ...tokenTransfers.map((transfer) => checksum(transfer.token))]
-    const probes = explorer.probes.plan(
-      shown.filter((token) => !registry.token(token)),
-      TOKEN_META_AGE_MS,
-    )
+    const probes = explorer.probes.plan(shown.filter((token) => !registry.token(token)), TOKEN_META_AGE_MS)
     const uris = explorer.metadata.plan(held)
     const nameAt = 3 + tokens.length
     const own = [
@@ -114,15 +111,7 @@ export function accountRoutes(explorer: Explorer) {
 
     const nfts = held.map((holding) => {
       const item = explorer.metadata.get(holding)
-      return {
-        token: holding.token,
-        tokenLabel: registry.labelName(holding.token),
-        standard: holding.standard,
-        tokenId: holding.tokenId,
-        amount: holding.amount,
-        tokenURI: item?.tokenURI ?? null,
-        metadata: item?.metadata ?? null,
-      }
+      return { token: holding.token, tokenLabel: registry.labelName(holding.token), standard: holding.standard, tokenId: holding.tokenId, amount: holding.amount, tokenURI: item?.tokenURI ?? null, metadata: item?.metadata ?? null }
     })
 
     return {

@@ -60,23 +60,7 @@ async function lines(explorer: Explorer, list: ExportList, address: `0x${string}
   const page = { offset, limit }
   if (list === 'transactions') {
     return (await transactionRows(explorer, address, range, page)).map((tx) =>
-      csvLine([
-        tx.hash,
-        tx.blockNumber,
-        iso(tx.timestamp),
-        tx.timestamp,
-        tx.method,
-        tx.from,
-        tx.fromLabel,
-        tx.to,
-        tx.toLabel,
-        tx.created,
-        tx.direction,
-        tx.value,
-        formatEther(BigInt(tx.value)),
-        tx.fee,
-        tx.success ? 'success' : 'failed',
-      ]),
+      csvLine([tx.hash, tx.blockNumber, iso(tx.timestamp), tx.timestamp, tx.method, tx.from, tx.fromLabel, tx.to, tx.toLabel, tx.created, tx.direction, tx.value, formatEther(BigInt(tx.value)), tx.fee, tx.success ? 'success' : 'failed']),
     )
   }
   return (await transferRows(explorer, address, true, range, page)).map((transfer) => {

@@ -52,10 +52,7 @@ export function feeRoutes(explorer: Explorer) {
     const claimable = sides(toTreasury.eth - claimed.eth, toTreasury.token - claimed.token)
 
     const movements = await latestFeeMovements(db, key, RECENT_SHOWN)
-    const hashes = await txHashes(
-      db,
-      movements.map((movement) => movement.txId),
-    )
+    const hashes = await txHashes(db, movements.map((movement) => movement.txId))
     return {
       deployed: true,
       router: address,
