@@ -3,7 +3,7 @@ import { blockAsMiniBlock } from '../chain/miniBlocks.ts'
 import { blob, hex } from '../eth/bytes.ts'
 import { decimal, quantity } from '../eth/quantity.ts'
 import { txId } from './codec.ts'
-import { CREATION_COLUMNS, prepareCreations, recordCreations } from './creations.ts'
+import { CREATION_COLUMNS, CREATION_CONFLICT, prepareCreations, recordCreations } from './creations.ts'
 import { getMeta, setMeta } from './db.ts'
 import type { BlockBundle } from './fetchBlocks.ts'
 import { internalParties } from './internalCalls.ts'
@@ -78,6 +78,9 @@ export type RowSink = Record<BatchTable, (...values: SpoolValue[]) => void>
 
 const insertSql = (table: BatchTable) => `INSERT INTO ${table} (${BATCH_COLUMNS[table].join(', ')}) VALUES (${BATCH_COLUMNS[table].map(() => '?').join(', ')})`
 
+/** How a table of a batch takes a row it holds already, the same on both engines: a replayed party is no new one; a creation read again takes the newer creator. */
+export const BATCH_CONFLICTS: Partial<Record<BatchTable, string>> = { internal_calls: 'ON CONFLICT DO NOTHING', contract_creations: CREATION_CONFLICT }
+
 export type Statements = ReturnType<typeof prepare>
 
 /** Statements prepared once per connection: the bulk insert path is hot. */
@@ -88,7 +91,7 @@ export function prepare(db: Database) {
   const log = db.prepare(insertSql('logs'))
   const trace = db.prepare(insertSql('traces'))
   // A transaction names each party once; the same row again (a replayed batch) is no new party.
-  const internalCall = db.prepare(`${insertSql('internal_calls').replace('INSERT', 'INSERT OR IGNORE')}`)
+  const internalCall = db.prepare(`${insertSql('internal_calls')} ${BATCH_CONFLICTS.internal_calls}`)
   const creation = prepareCreations(db)
   const sink: RowSink = {
     blocks: (...values) => block.run(...values),

@@ -1,8 +1,7 @@
-import { CREATION_CONFLICT } from '../creations.ts'
 import { SET_META_SQL } from '../db.ts'
 import type { BlockBundle } from '../fetchBlocks.ts'
 import { quantity } from '../../eth/quantity.ts'
-import { BATCH_COLUMNS, batchRows, EXTEND_GAP_SQL, NEW_GAP_SQL, rollbackStatements, type BatchTable, type RowSink, type SpoolValue } from '../store.ts'
+import { BATCH_COLUMNS, BATCH_CONFLICTS, batchRows, EXTEND_GAP_SQL, NEW_GAP_SQL, rollbackStatements, type BatchTable, type RowSink, type SpoolValue } from '../store.ts'
 import { notifyHead } from './heads.ts'
 import type { Queryable } from './lease.ts'
 
@@ -49,10 +48,6 @@ export async function insertRows(
   }
 }
 
-
-/** The conflict rule of a table's insert: a replayed party is no new one; a creation read again takes the newer creator. */
-const CONFLICTS: Partial<Record<BatchTable, string>> = { internal_calls: 'ON CONFLICT DO NOTHING', contract_creations: CREATION_CONFLICT }
-
 /**
  * Writes a run of consecutive blocks and moves the cursor to the last of them, inside `tx` (the
  * caller's transaction, which has checked the writer's fence): all of the batch or, once the
@@ -70,7 +65,7 @@ export async function writeBatchPostgres(tx: Queryable, schema: string, bundles:
   ) as RowSink
   const logs = batchRows(bundles, sink)
   for (const table of Object.keys(BATCH_COLUMNS) as BatchTable[]) {
-    await insertRows(tx, schema, table, BATCH_COLUMNS[table], rows[table], { conflict: CONFLICTS[table] })
+    await insertRows(tx, schema, table, BATCH_COLUMNS[table], rows[table], { conflict: BATCH_CONFLICTS[table] })
   }
   await moveCursor(tx, schema, quantity(bundles.at(-1)!.block.number))
   return logs
