@@ -63,10 +63,7 @@ export function reconcileWhenCaughtUp({ spool, book, operator, locate, clock, lo
       const paid = { allTime: chain.allTime, today: chain.global, atBlock: health.spoolHeadBlock }
       if (book.raiseTo(chain)) {
         const after = book.usage()
-        log.warn(
-          { service: 'faucet', paid, before: { allTime: before.allTime, today: before.global }, after: { allTime: after.allTime, today: after.global } },
-          'quota counts raised to what the chain paid',
-        )
+        log.warn({ service: 'faucet', paid, before: { allTime: before.allTime, today: before.global }, after: { allTime: after.allTime, today: after.global } }, 'quota counts raised to what the chain paid')
       } else {
         log.info({ service: 'faucet', paid }, 'quota counts agree with what the chain paid')
       }

@@ -62,10 +62,7 @@ export function contractModule({ reader, book, jobs, verifications }: ContractMo
     },
 
     async getcontractcreation(fields) {
-      const listed = (fields.get('contractaddresses') ?? '')
-        .split(',')
-        .map((text) => text.trim())
-        .filter((text) => text !== '')
+      const listed = (fields.get('contractaddresses') ?? '').split(',').map((text) => text.trim()).filter((text) => text !== '')
       if (listed.length === 0) return notOk('Error! Missing or invalid contractaddresses')
       if (listed.length > MAX_CREATION_LOOKUPS) return notOk(`Error! Maximum of ${MAX_CREATION_LOOKUPS} contract addresses per request`)
       const addresses: Address[] = []
@@ -74,10 +71,7 @@ export function contractModule({ reader, book, jobs, verifications }: ContractMo
         if (!address) return notOk(`Error! Invalid address format: ${text.slice(0, 64)}`)
         addresses.push(address)
       }
-      const creations = await creationsOf(
-        reader,
-        addresses.map((address) => blob(addressKey(address))),
-      )
+      const creations = await creationsOf(reader, addresses.map((address) => blob(addressKey(address))))
       if (creations.length === 0) return nothingFound('No data found', null)
       return ok(
         creations.map((creation) => ({
