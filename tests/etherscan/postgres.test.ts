@@ -1,18 +1,15 @@
-import { Database as SqliteDatabase } from 'bun:sqlite'
+import type { SQL } from 'bun'
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { SQL } from 'bun'
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { devAccounts } from '../../src/devnet/accounts.ts'
 import { createEtherscanApp } from '../../src/etherscan/app.ts'
 import type { Listening } from '../../src/http/serve.ts'
-import { openReader, type Database } from '../../src/spool/db.ts'
+import type { Database } from '../../src/spool/db.ts'
 import { sqliteDb } from '../../src/spool/engine.ts'
-import { connectPostgres } from '../../src/spool/postgres/connect.ts'
-import { copySpoolToPostgres } from '../../src/spool/postgres/importSqlite.ts'
 import { postgresDb } from '../../src/spool/postgres/reader.ts'
 import type { Spool } from '../../src/spool/spool.ts'
-import { testPostgres } from '../helpers/postgres.ts'
+import { frozenOnBothEngines } from '../helpers/spoolEngines.ts'
 import { startSeededDevStack, type SeededDevStack } from '../helpers/seededDevStack.ts'
 import { serveOnFreePort, testContext } from '../helpers/service.ts'
 
@@ -26,7 +23,6 @@ const ALICE = devAccounts.alice.address.toLowerCase()
 const BX = '0x5fbdb2315678afecb367f032d93f642f64180aa3'
 const WETH = '0xe7f1725e7734ce288f8367e1bb143e90bb3f0512'
 const TRANSFER = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef'
-const SCHEMA = 'stack'
 
 let dev: SeededDevStack
 let file: Database
@@ -37,21 +33,9 @@ let postgres: Listening
 beforeAll(async () => {
   dev = await startSeededDevStack(100_000)
   const nodeUrl = dev.stack.lines.find((line) => line.msg === 'dev chain started')!.rpc as string
-  // The spool as it stands now, in a file of its own that no writer moves: the dev chain keeps
-  // making blocks, and the two engines must hold the same head.
-  const frozen = join(dev.dir, 'frozen.db')
-  const live = new SqliteDatabase(join(dev.dir, 'data', 'spool.db'), { readonly: true })
-  live.run(`VACUUM INTO '${frozen}'`)
-  live.close()
-  file = openReader(frozen)
-  const url = await (await testPostgres()).database('etherscan')
-  const admin = new SQL(url, { max: 2 })
-  try {
-    await copySpoolToPostgres(file, admin, SCHEMA)
-  } finally {
-    await admin.close()
-  }
-  pool = connectPostgres(url, { schema: SCHEMA, max: 8 })
+  // The spool as it stands now, in each engine: the dev chain keeps making blocks, and the two
+  // must hold the same head.
+  ;({ file, pool } = await frozenOnBothEngines(join(dev.dir, 'data', 'spool.db'), 'etherscan'))
   const toml = `[chain]\nrpc = "${nodeUrl}"\nws = "ws://127.0.0.1:9"\n[etherscan]\nrateLimitPerMinute = 1000000000\n`
   embedded = serveOnFreePort(createEtherscanApp(testContext(toml), { reader: sqliteDb(file) } as Spool), 'etherscan')
   postgres = serveOnFreePort(createEtherscanApp(testContext(toml), { reader: postgresDb(pool) } as Spool), 'etherscan')

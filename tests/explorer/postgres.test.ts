@@ -1,21 +1,18 @@
-import { Database as SqliteDatabase } from 'bun:sqlite'
+import type { SQL } from 'bun'
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { SQL } from 'bun'
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
+import { createRpc } from '../../src/chain/rpc.ts'
 import { devAccounts } from '../../src/devnet/accounts.ts'
 import { createExchangeApp } from '../../src/exchange/app.ts'
 import { createExplorerApp } from '../../src/explorer/app.ts'
 import type { Listening } from '../../src/http/serve.ts'
-import { openReader, type Database } from '../../src/spool/db.ts'
+import type { Database } from '../../src/spool/db.ts'
 import { sqliteDb, type SpoolDb } from '../../src/spool/engine.ts'
 import { emptyHealth } from '../../src/spool/health.ts'
-import { connectPostgres } from '../../src/spool/postgres/connect.ts'
-import { copySpoolToPostgres } from '../../src/spool/postgres/importSqlite.ts'
 import { postgresDb } from '../../src/spool/postgres/reader.ts'
 import type { Spool } from '../../src/spool/spool.ts'
-import { derivedTables, mirrorTables } from '../helpers/engines.ts'
-import { testPostgres } from '../helpers/postgres.ts'
+import { frozenOnBothEngines } from '../helpers/spoolEngines.ts'
 import { startSeededDevStack, type SeededDevStack } from '../helpers/seededDevStack.ts'
 import { serveOnFreePort, testContext } from '../helpers/service.ts'
 import { ROOT } from '../helpers/stack.ts'
@@ -26,7 +23,6 @@ import { waitFor } from '../helpers/wait.ts'
 // the embedded engine has them, and each route of both services asked of an app over each
 // engine, with the node stopped so that nothing moves: the same bytes from both.
 
-const SCHEMA = 'stack'
 const TREASURY = devAccounts.treasury.address
 const ALICE = devAccounts.alice.address
 const BX = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
@@ -40,31 +36,17 @@ let on: { sqlite: { explorer: string; exchange: string }; postgres: { explorer: 
 beforeAll(async () => {
   dev = await startSeededDevStack(100_000)
   const nodeUrl = dev.stack.lines.find((line) => line.msg === 'dev chain started')!.rpc as string
-  const rpc = async (method: string, params: unknown[] = []) =>
-    ((await (await fetch(nodeUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()) as { result: any }).result
+  const node = createRpc(nodeUrl)
   // The chain stands still from here: no block, so every answer is of one head on both engines.
-  await rpc('evm_setIntervalMining', [0])
-  await rpc('evm_setAutomine', [false])
-  const head = Number(await rpc('eth_blockNumber'))
+  await node.call('evm_setIntervalMining', [0])
+  await node.call('evm_setAutomine', [false])
+  const head = Number(await node.call<string>('eth_blockNumber'))
   await waitFor(async () => {
     const stats = await dev.api<{ indexedBlock: number; derivedLag: number }>('/stats')
     return stats.indexedBlock === head && stats.derivedLag === 0
   }, 'the spool and its streams at the stopped head', 30_000)
-  const frozen = join(dev.dir, 'frozen.db')
-  const live = new SqliteDatabase(join(dev.dir, 'data', 'spool.db'), { readonly: true })
-  live.run(`VACUUM INTO '${frozen}'`)
-  live.close()
-  file = openReader(frozen)
-
-  const url = await (await testPostgres()).database('explorer')
-  const admin = new SQL(url, { max: 2 })
-  try {
-    await copySpoolToPostgres(file, admin, SCHEMA)
-    await mirrorTables(file, admin, SCHEMA, derivedTables(file))
-  } finally {
-    await admin.close()
-  }
-  pool = connectPostgres(url, { schema: SCHEMA, max: 8 })
+  const { frozen, ...copies } = await frozenOnBothEngines(join(dev.dir, 'data', 'spool.db'), 'explorer', { derived: true })
+  ;({ file, pool } = copies)
 
   const health = { ...emptyHealth(78270), spoolHeadBlock: head, nodeHeadBlock: head, lagBlocks: 0, nodeReachable: true, tracesAvailable: true }
   const spoolOver = (reader: SpoolDb): Spool => ({

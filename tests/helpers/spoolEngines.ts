@@ -1,17 +1,20 @@
-import type { SQL } from 'bun'
+import { Database as SqliteDatabase } from 'bun:sqlite'
+import { SQL } from 'bun'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { openReader, openSpool, type Database } from '../../src/spool/db.ts'
 import { sqliteDb, type SpoolDb, type SpoolEngine } from '../../src/spool/engine.ts'
 import type { BlockBundle } from '../../src/spool/fetchBlocks.ts'
 import { connectPostgres } from '../../src/spool/postgres/connect.ts'
+import { copySpoolToPostgres } from '../../src/spool/postgres/importSqlite.ts'
 import { migratePostgres } from '../../src/spool/postgres/migrate.ts'
 import { postgresSpoolMigrations } from '../../src/spool/postgres/migrations.ts'
 import { postgresDb } from '../../src/spool/postgres/reader.ts'
 import { numbered, writeBatchPostgres } from '../../src/spool/postgres/store.ts'
 import { prepare, writeBatch } from '../../src/spool/store.ts'
 import { STREAM_CURSOR_UPSERT_SQL } from '../../src/spool/streams.ts'
+import { derivedTables, mirrorTables } from './engines.ts'
 import { testPostgres } from './postgres.ts'
 
 // A spool on each engine for the tests that hold the read API to one answer on both: the same
@@ -63,4 +66,27 @@ export async function engineSpool(engine: SpoolEngine, prefix: string): Promise<
     sqlite: null,
     close: () => pool.close(),
   }
+}
+
+/**
+ * The spool at `path` as it stands now, in a file of its own beside it that no writer moves, and
+ * the same in a new PostgreSQL database (the copy `stack db import` makes), with the derived
+ * streams' tables made there as the embedded engine has them when `derived`: for a test that
+ * asks a service over each engine at one head. `pool` reads the copy.
+ */
+export async function frozenOnBothEngines(path: string, prefix: string, { derived = false } = {}): Promise<{ frozen: string; file: Database; pool: SQL }> {
+  const frozen = join(dirname(path), '..', `frozen-${prefix}.db`)
+  const live = new SqliteDatabase(path, { readonly: true })
+  live.run(`VACUUM INTO '${frozen}'`)
+  live.close()
+  const file = openReader(frozen)
+  const url = await (await testPostgres()).database(prefix)
+  const admin = new SQL(url, { max: 2 })
+  try {
+    await copySpoolToPostgres(file, admin, SCHEMA)
+    if (derived) await mirrorTables(file, admin, SCHEMA, derivedTables(file))
+  } finally {
+    await admin.close()
+  }
+  return { frozen, file, pool: connectPostgres(url, { schema: SCHEMA, max: 8 }) }
 }
