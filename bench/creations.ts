@@ -12,8 +12,9 @@ import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Hex } from 'viem'
 import { openSpool, closeSpool } from '../src/spool/db.ts'
+import { sqliteWriter } from '../src/spool/engine.ts'
 import type { BlockBundle } from '../src/spool/fetchBlocks.ts'
-import { prepare, writeBatch } from '../src/spool/store.ts'
+import { writeBatch } from '../src/spool/store.ts'
 import type { CallFrame } from '../src/spool/traces.ts'
 import { fmt, printTable, scratchDir } from './harness.ts'
 
@@ -63,11 +64,11 @@ function bundle(block: number): BlockBundle {
 
 const path = join(scratchDir('creations'), 'spool.db')
 const db = openSpool(path)
-const statements = prepare(db)
+const writer = sqliteWriter(db)
 const blocks = Math.ceil(transactions / PER_BLOCK)
 for (let first = 1; first <= blocks; first += BLOCKS_PER_WRITE) {
   const run = Array.from({ length: Math.min(BLOCKS_PER_WRITE, blocks - first + 1) }, (_, offset) => bundle(first + offset))
-  writeBatch(db, statements, run)
+  await writeBatch(writer, run)
 }
 const written = db.query<{ a: string; t: number; c: string; f: string | null }, []>('SELECT hex(address) AS a, tx_id AS t, hex(creator) AS c, frame AS f FROM contract_creations ORDER BY address, tx_id').all()
 db.run('DROP TABLE contract_creations')

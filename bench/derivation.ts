@@ -6,6 +6,7 @@
 import { copyFileSync, rmSync } from 'node:fs'
 import type { Database, SQLQueryBindings } from 'bun:sqlite'
 import { openSpool } from '../src/spool/db.ts'
+import { sqliteWriter } from '../src/spool/engine.ts'
 import { tableNames } from '../src/spool/kit/tables.ts'
 import type { Migration } from '../src/spool/migrations.ts'
 import { MAX_LOGS_PER_PASS, runPass, type StreamDefinition } from '../src/spool/streams.ts'
@@ -18,7 +19,7 @@ const RUNS = 3
 type Spec = { filled: string; scratch: string; migrations: Migration[]; head: number; historyFrom: number }
 
 /** One table row per log stream: its best run against the reading and writing floor. */
-export function measureDerivation(streams: StreamDefinition[], spec: Spec): string[][] {
+export async function measureDerivation(streams: StreamDefinition[], spec: Spec): Promise<string[][]> {
   const rows: string[][] = []
   for (const stream of streams) {
     if (stream.kind === 'blocks') continue
@@ -26,8 +27,8 @@ export function measureDerivation(streams: StreamDefinition[], spec: Spec): stri
     let reading = Infinity
     let writing = Infinity
     for (let run = 0; run < RUNS; run++) {
-      reading = Math.min(reading, onCopy(spec, (db) => derive(db, { ...stream, apply: () => {} }, spec).seconds))
-      const measured = onCopy(spec, (db) => ({ ...derive(db, stream, spec), writing: writeAlone(db, stream) }))
+      reading = Math.min(reading, await onCopy(spec, async (db) => (await derive(db, { ...stream, apply: async () => {} }, spec)).seconds))
+      const measured = await onCopy(spec, async (db) => ({ ...(await derive(db, stream, spec)), writing: writeAlone(db, stream) }))
       if (measured.seconds < best.seconds) best = measured
       writing = Math.min(writing, measured.writing)
     }
@@ -40,24 +41,25 @@ export function measureDerivation(streams: StreamDefinition[], spec: Spec): stri
 }
 
 /** Runs `measure` on a fresh copy of the filled spool. */
-function onCopy<T>(spec: Spec, measure: (db: Database) => T): T {
+async function onCopy<T>(spec: Spec, measure: (db: Database) => Promise<T>): Promise<T> {
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${spec.scratch}${suffix}`, { force: true })
   copyFileSync(spec.filled, spec.scratch)
   const db = openSpool(spec.scratch, spec.migrations)
   try {
-    return measure(db)
+    return await measure(db)
   } finally {
     db.close()
   }
 }
 
 /** Every pass of a stream until it has caught up with the spool, as the follower runs them. */
-function derive(db: Database, stream: StreamDefinition, spec: Spec) {
+async function derive(db: Database, stream: StreamDefinition, spec: Spec) {
+  const writer = sqliteWriter(db)
   let logs = 0
   let passes = 0
   const started = performance.now()
   for (;;) {
-    const pass = runPass(db, stream, spec.head, { historyFrom: spec.historyFrom })
+    const pass = await runPass(writer, stream, spec.head, { historyFrom: spec.historyFrom })
     logs += pass.logs
     passes++
     if (pass.caughtUp) break

@@ -9,7 +9,7 @@
 // spread through a table twice their size. The listener runs with its real conventions (a log
 // line per request at the default level, through a buffer into a file) and its per-client limit
 // raised, so the bench measures the work, not the 429s.
-import { sqliteDb } from '../src/spool/engine.ts'
+import { sqliteDb, sqliteWriter } from '../src/spool/engine.ts'
 import type { Hex } from 'viem'
 import { createChain } from '../src/chain/client.ts'
 import { parseConfig } from '../src/config/load.ts'
@@ -18,7 +18,7 @@ import { listen } from '../src/http/serve.ts'
 import { closeSpool, openReader, openSpool } from '../src/spool/db.ts'
 import type { BlockBundle, RawTx } from '../src/spool/fetchBlocks.ts'
 import type { Spool } from '../src/spool/spool.ts'
-import { prepare, writeBatch } from '../src/spool/store.ts'
+import { writeBatch } from '../src/spool/store.ts'
 import { againstCeiling, fileLogger, findWrk, fmt, HTTP_COLUMNS, httpCells, printTable, scratchDir } from './harness.ts'
 
 const [ownTransactions = 100_000, seconds = 3, connections = 4] = process.argv.slice(2).map(Number)
@@ -72,15 +72,11 @@ const dir = scratchDir('etherscan')
 const config = parseConfig(`[data]\ndir = "${dir}"\n[chain]\nrpc = "http://127.0.0.1:9"\nws = "ws://127.0.0.1:9"\n[etherscan]\nport = 0\nrateLimitPerMinute = 1000000000\n`, null)
 const path = `${config.dataDir}/spool.db`
 const writer = openSpool(path)
-const statements = prepare(writer)
+const spoolWriter = sqliteWriter(writer)
 const blocks = Math.ceil((ownTransactions * 2) / PER_BLOCK)
 const writing = performance.now()
 for (let first = 0; first < blocks; first += BLOCKS_PER_WRITE) {
-  writeBatch(
-    writer,
-    statements,
-    Array.from({ length: Math.min(BLOCKS_PER_WRITE, blocks - first) }, (_, offset) => block(first + offset)),
-  )
+  await writeBatch(spoolWriter, Array.from({ length: Math.min(BLOCKS_PER_WRITE, blocks - first) }, (_, offset) => block(first + offset)))
 }
 const writeSeconds = (performance.now() - writing) / 1000
 closeSpool(writer)

@@ -4,7 +4,7 @@
 import type { Database } from 'bun:sqlite'
 import { clEvents, v2Events } from '../src/exchange/events.ts'
 import { txId } from '../src/spool/codec.ts'
-import { setMeta } from '../src/spool/db.ts'
+import { SET_META_SQL } from '../src/spool/db.ts'
 
 // Event data, word by word, as a contract would have encoded it.
 const word = (value: bigint | number) => {
@@ -110,7 +110,7 @@ export function fillSpool(db: Database, contracts: { v2Factory: string; v3Factor
         })
       })
     }
-    setMeta(db, 'cursor', String(blocks - 1))
+    db.run(SET_META_SQL, ['cursor', String(blocks - 1)])
   })()
   return logs
 }

@@ -7,19 +7,18 @@
 // a second process on /pools, /cl/pool/{address} and /swaps?limit=500, next to a bare Bun.serve
 // in a process of its own returning the same bytes and headers (the ceiling of this machine for
 // that answer), measured in the same run.
-import { sqliteDb } from '../src/spool/engine.ts'
+import { sqliteDb, sqliteWriter } from '../src/spool/engine.ts'
 import { join } from 'node:path'
 import type { Database } from 'bun:sqlite'
 import { createChain } from '../src/chain/client.ts'
 import { parseConfig } from '../src/config/load.ts'
 import { createExchangeApp } from '../src/exchange/app.ts'
 import { listen } from '../src/http/serve.ts'
-import { openReader, openSpool } from '../src/spool/db.ts'
-import { emptyHealth } from '../src/spool/health.ts'
-import type { Spool } from '../src/spool/spool.ts'
+import { closeSpool, openReader, openSpool } from '../src/spool/db.ts'
 import { runPass } from '../src/spool/streams.ts'
 import { createStreams } from '../src/streams.ts'
 import { startDevChain } from '../tests/helpers/devChain.ts'
+import { fixedSpool } from '../tests/helpers/fixedSpool.ts'
 import { DERIVATION_COLUMNS, measureDerivation } from './derivation.ts'
 import { fillSpool } from './exchangeSpool.ts'
 import { againstCeiling, fileLogger, findWrk, fmt, HTTP_COLUMNS, httpCells, printTable, scratchDir } from './harness.ts'
@@ -49,15 +48,17 @@ try {
   const contracts = { v2Factory: config.exchange.v2Factory, v3Factory: config.exchange.v3Factory, tokens: [manifest.contracts.DUSD, manifest.contracts.WETH9] }
   const totalLogs = fillSpool(db, contracts, BLOCKS, PAIRS)
 
-  db.close()
+  // The log folded into the file: the derivation copies the file alone.
+  closeSpool(db)
   // As the spool's follower runs a pass: the history of versioned rows kept as deep as a
   // reorganisation can reach (spool.maxReorgDepth at its default), none below.
   const historyFrom = BLOCKS - 1 - config.spool.maxReorgDepth
   const migrations = streams.flatMap((stream) => stream.migrations)
-  const derivation = measureDerivation(streams, { filled: path, scratch: join(dir, 'derived.db'), migrations, head: BLOCKS - 1, historyFrom })
+  const derivation = await measureDerivation(streams, { filled: path, scratch: join(dir, 'derived.db'), migrations, head: BLOCKS - 1, historyFrom })
   // Every stream derived once more, on the spool the app serves.
   const derived = openSpool(path, migrations)
-  for (const stream of streams) while (!runPass(derived, stream, BLOCKS - 1, { historyFrom }).caughtUp);
+  const derivedWriter = sqliteWriter(derived)
+  for (const stream of streams) while (!(await runPass(derivedWriter, stream, BLOCKS - 1, { historyFrom })).caughtUp);
   derived.close()
 
   // The app over the derived spool, the node giving token metadata, logging at info.
@@ -66,16 +67,7 @@ try {
   /** Each route of `routes` on the exchange app over the spool at `spoolPath`, under wrk next to its ceiling. */
   const serve = async (spoolPath: string, routes: (reader: Database) => string[], label = '') => {
     const reader = openReader(spoolPath)
-    const spool: Spool = {
-      path: spoolPath,
-      reader: sqliteDb(reader),
-      health: () => emptyHealth(78270),
-      version: () => 0,
-      onHealth: () => () => true,
-      onMeter: () => () => true,
-      fatal: new Promise(() => {}),
-      stop: async () => reader.close(),
-    }
+    const spool = fixedSpool(spoolPath, sqliteDb(reader), { close: () => reader.close() })
     const exchange = createExchangeApp({ config, log: logs.log, chain }, spool)
     const app = listen(exchange, 'exchange', '127.0.0.1', 0, logs.log)
     const rows: string[][] = []
@@ -109,7 +101,8 @@ try {
     streams.flatMap((stream) => stream.migrations),
   )
   fillSpool(many, contracts, 100, MANY_PAIRS)
-  for (const stream of streams) while (!runPass(many, stream, 99).caughtUp);
+  const manyWriter = sqliteWriter(many)
+  for (const stream of streams) while (!(await runPass(manyWriter, stream, 99)).caughtUp);
   many.close()
   serving.push(...(await serve(manyPath, () => ['/pools'], ` (${fmt.count(MANY_PAIRS)} pairs)`)))
 

@@ -16,10 +16,11 @@ import { parseConfig } from '../src/config/load.ts'
 import { createExplorerApp } from '../src/explorer/app.ts'
 import { listen } from '../src/http/serve.ts'
 import { closeSpool, openReader, openSpool } from '../src/spool/db.ts'
+import { sqliteDb, sqliteWriter } from '../src/spool/engine.ts'
 import type { BlockBundle, RawLog, RawTx } from '../src/spool/fetchBlocks.ts'
 import { emptyHealth } from '../src/spool/health.ts'
 import type { Spool } from '../src/spool/spool.ts'
-import { prepare, writeBatch } from '../src/spool/store.ts'
+import { writeBatch } from '../src/spool/store.ts'
 import { pollUntil } from '../src/time/poll.ts'
 import { againstCeiling, fileLogger, findWrk, fmt, HTTP_COLUMNS, httpCells, printTable, scratchDir } from './harness.ts'
 
@@ -130,15 +131,11 @@ const config = parseConfig(
 )
 const path = `${config.dataDir}/spool.db`
 const writer = openSpool(path)
-const statements = prepare(writer)
+const spoolWriter = sqliteWriter(writer)
 const blocks = Math.ceil(tokens / PER_BLOCK)
 const writing = performance.now()
 for (let first = 0; first < blocks; first += BLOCKS_PER_WRITE) {
-  writeBatch(
-    writer,
-    statements,
-    Array.from({ length: Math.min(BLOCKS_PER_WRITE, blocks - first) }, (_, offset) => block(first + offset)),
-  )
+  await writeBatch(spoolWriter, Array.from({ length: Math.min(BLOCKS_PER_WRITE, blocks - first) }, (_, offset) => block(first + offset)))
 }
 const writeSeconds = (performance.now() - writing) / 1000
 closeSpool(writer)
@@ -148,7 +145,7 @@ const logs = fileLogger(dir)
 const context = { config, log: logs.log, chain: createChain({ rpcUrl: config.chain.rpc, wsUrl: config.chain.ws, chainId: config.chain.chainId }) }
 // The explorer reads the spool through its read-only connection alone; no follower, no node.
 const health = emptyHealth(config.chain.chainId)
-const spool = { reader, health: () => health, version: () => 1, onHealth: () => () => {} } as unknown as Spool
+const spool = { reader: sqliteDb(reader), health: () => health, version: () => 1, onHealth: () => () => {} } as unknown as Spool
 const explorer = listen(createExplorerApp(context, spool), 'explorer', '127.0.0.1', 0, logs.log)
 const search = (text: string) => `/api/search?q=${encodeURIComponent(text)}`
 

@@ -15,10 +15,11 @@ import { devAccounts } from '../src/devnet/accounts.ts'
 import { uniswap } from '../src/devnet/artifacts.ts'
 import { silentLogger } from '../src/log.ts'
 import { openSpool, tuneForWriting } from '../src/spool/db.ts'
+import { sqliteWriter } from '../src/spool/engine.ts'
 import { fetchBlocks, type BlockBundle, type Capabilities } from '../src/spool/fetchBlocks.ts'
 import { startSpool } from '../src/spool/spool.ts'
 import { spoolWiring } from '../src/streams.ts'
-import { prepare, writeBatch } from '../src/spool/store.ts'
+import { writeBatch } from '../src/spool/store.ts'
 import { startDevChain } from '../tests/helpers/devChain.ts'
 import { fmt, printTable, scratchDir } from './harness.ts'
 
@@ -145,9 +146,9 @@ try {
   let logsBytes = 0
   for (let trial = 0; trial < TRIALS; trial++) {
     const writeDb = openSpool(join(dir, `write-only-${trial}.db`))
-    const statements = prepare(writeDb)
+    const writer = sqliteWriter(writeDb)
     const writeStarted = performance.now()
-    for (let at = 0; at < bundles.length; at += WRITE_BLOCKS) writeBatch(writeDb, statements, bundles.slice(at, at + WRITE_BLOCKS))
+    for (let at = 0; at < bundles.length; at += WRITE_BLOCKS) await writeBatch(writer, bundles.slice(at, at + WRITE_BLOCKS))
     writeSeconds = Math.min(writeSeconds, (performance.now() - writeStarted) / 1000)
     logsBytes = writeDb.query<{ bytes: number }, []>("SELECT sum(pgsize) AS bytes FROM dbstat WHERE name LIKE 'logs%'").get()?.bytes ?? 0
     const loop = plainInsertLoop(writeDb, join(dir, `plain-${trial}.db`))

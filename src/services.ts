@@ -32,10 +32,11 @@ export function checkServiceSettings(config: Config): void {
 }
 
 /**
- * Builds and opens the four services. If one cannot open its port, the ones already open are
- * closed again before the error is rethrown, so a failed start leaves no port behind.
+ * Builds and opens the services `names` (all of them unless told: an instance on a database may
+ * serve fewer). If one cannot open its port, the ones already open are closed again before the
+ * error is rethrown, so a failed start leaves no port behind.
  */
-export async function startServices(context: ServiceContext, spool: Spool): Promise<Listening[]> {
+export async function startServices(context: ServiceContext, spool: Spool, names: readonly ServiceName[] = serviceNames): Promise<Listening[]> {
   const urls = new Map<ServiceName, string>()
   const withPeers: ServiceContext = {
     ...context,
@@ -43,7 +44,7 @@ export async function startServices(context: ServiceContext, spool: Spool): Prom
     sharedMetrics: sharedMetrics(spool),
     book: context.book ?? createContractBook(spool.reader, { chain: context.chain }),
   }
-  const apps = serviceNames.map((name) => [name, factories[name](withPeers, spool)] as const)
+  const apps = names.map((name) => [name, factories[name](withPeers, spool)] as const)
   const open: Listening[] = []
   try {
     for (const [name, app] of apps) {

@@ -1,11 +1,14 @@
 import { parseArgs } from 'node:util'
 import { FatalError, firstLine } from '../errors.ts'
+import { ROLES, type Role } from '../spool/spool.ts'
 
 export const USAGE = `stack: the explorer, exchange index, faucet, arcade and Etherscan-compatible API of chain 78270, on loopback
 
 Usage:
-  stack [start] [--config FILE] [--json]
-                                  run the services against the node in the config
+  stack [start] [--config FILE] [--json] [--role all|indexer|api]
+                                  run the services against the node in the config; with a
+                                  database, --role indexer only follows the node and derives (one
+                                  writes, another stands by), --role api only serves
   stack dev [--config FILE] [--json]
                                   run a local chain and the services against it
   stack status [--config FILE] [--json | --env]
@@ -38,7 +41,8 @@ Environment:
 export type Command =
   | { kind: 'help' }
   | { kind: 'version' }
-  | { kind: 'start' | 'dev'; config: string | undefined; json: boolean }
+  | { kind: 'start'; config: string | undefined; json: boolean; role: Role }
+  | { kind: 'dev'; config: string | undefined; json: boolean }
   | { kind: 'status'; config: string | undefined; format: 'text' | 'json' | 'env' }
   | { kind: 'reset'; config: string | undefined }
   | { kind: 'validate'; args: string[] }
@@ -64,6 +68,7 @@ export function parseCommand(argv: string[]): Command {
         config: { type: 'string', short: 'c' },
         json: { type: 'boolean' },
         env: { type: 'boolean' },
+        role: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -78,7 +83,7 @@ export function parseCommand(argv: string[]): Command {
   if (name === 'db') {
     if (rest[0] !== 'import') throw new UsageError(rest[0] === undefined ? "db needs a command: 'stack db import'" : `unknown db command '${rest[0]}'`)
     if (rest.length > 1) throw new UsageError(`unexpected argument '${rest[1]}'`)
-    if (values.json || values.env) throw new UsageError(`--${values.json ? 'json' : 'env'} is not an option of db import`)
+    if (values.json || values.env || values.role !== undefined) throw new UsageError(`--${values.json ? 'json' : values.env ? 'env' : 'role'} is not an option of db import`)
     if (values.config === '') throw new UsageError('--config needs a file path')
     return { kind: 'db-import', config: values.config }
   }
@@ -87,11 +92,14 @@ export function parseCommand(argv: string[]): Command {
   if (values.config === '') throw new UsageError('--config needs a file path')
   const config = values.config
   if (values.env && name !== 'status') throw new UsageError(`--env is an option of status, not of ${name}`)
+  if (values.role !== undefined && name !== 'start') throw new UsageError(`--role is an option of start, not of ${name}`)
+  if (values.role !== undefined && !(ROLES as readonly string[]).includes(values.role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}, not '${values.role}'`)
   if (values.json && name === 'reset') throw new UsageError('--json is not an option of reset')
   if (name === 'status') {
     if (values.json && values.env) throw new UsageError('--json and --env: choose one')
     return { kind: 'status', config, format: values.json ? 'json' : values.env ? 'env' : 'text' }
   }
   if (name === 'reset') return { kind: 'reset', config }
-  return { kind: name as 'start' | 'dev', config, json: values.json === true }
+  if (name === 'dev') return { kind: 'dev', config, json: values.json === true }
+  return { kind: 'start', config, json: values.json === true, role: (values.role ?? 'all') as Role }
 }

@@ -1,10 +1,12 @@
 import { createChain } from '../chain/client.ts'
 import { FatalError } from '../errors.ts'
 import { manifestPath } from '../chain/manifest.ts'
-import type { Config } from '../config/load.ts'
+import type { Config, DatabaseTarget } from '../config/load.ts'
 import type { ServiceContext } from '../context.ts'
 import type { Listening } from '../http/serve.ts'
-import { startSpool, SpoolIdentityError, type Spool } from '../spool/spool.ts'
+import { serviceNames, type ServiceName } from '../config/schema.ts'
+import { FAUCET_LEASE } from '../spool/postgres/lease.ts'
+import { startSpool, SpoolIdentityError, type Role, type Spool } from '../spool/spool.ts'
 import { spoolWiring } from '../streams.ts'
 import { DEV_OPERATOR_KEY, devAccounts } from '../devnet/accounts.ts'
 import { startDevnet, type Devnet } from '../devnet/devnet.ts'
@@ -18,43 +20,76 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { devBanner } from './banner.ts'
 import { devContractBook, verifyOwnContracts } from './devContracts.ts'
 import { guardProcess } from './guard.ts'
+import { databaseProbe } from './operator.ts'
 import { onShutdown } from './shutdown.ts'
 
 /** `--json`: stdout carries one line, the status once the stack is ready, so the log goes to stderr. */
 export type RunOptions = { json: boolean }
+
+/** `stack start`'s options: `role` says what the instance does with a database. */
+export type StartOptions = RunOptions & { role: Role }
 
 function logger(config: Config, { json }: RunOptions): Logger {
   return createLogger({ level: config.log.level, ...(json ? { destination: bufferedLines(2), pretty: false } : {}) })
 }
 
 /**
- * The stack serves from its embedded spool file only, so far: a config that names a database is
- * refused at start, in one line, rather than started on the file while the operator believes
- * it runs on the database. `stack db import` is what a database is for today.
+ * `stack dev` runs its own chain on the embedded spool file: a config that names a database is
+ * refused, in one line, rather than started on the file while the operator believes it runs on
+ * the database.
  */
 function refuseDatabase(config: Config): void {
   const target = config.database.target
   if (!target) return
   throw new FatalError(
-    `the config names the database at ${target.where}, but the stack serves from its embedded spool file only so far: leave database.url empty and STACK_DATABASE_URL unset to start; 'stack db import' copies the spool into the database`,
+    `the config names the database at ${target.where}, but stack dev keeps its chain's spool in its own file: leave database.url empty and STACK_DATABASE_URL unset for dev, or run 'stack start' against the node`,
   )
 }
 
-/** `stack start`: the services against the node the config names. Never starts a node. */
-export async function start(config: Config, options: RunOptions): Promise<void> {
-  refuseDatabase(config)
+/**
+ * `stack start`: the services against the node the config names. Never starts a node. With a
+ * database, `role` says what this instance does (docs/operating.md): `all` writes and serves,
+ * `indexer` only follows the node and derives, `api` only serves.
+ */
+export async function start(config: Config, options: StartOptions): Promise<void> {
+  const { role } = options
+  if (role !== 'all' && !config.database.target) {
+    throw new FatalError(`--role ${role} is for a stack on a database, which instances share: name it in database.url (or STACK_DATABASE_URL), or start without --role`)
+  }
   checkServiceSettings(config)
   const log = logger(config, options)
-  log.info({ version: VERSION, config: config.file ?? '(defaults)', dataDir: config.dataDir, rpc: config.chain.rpc }, 'starting')
-  if (!config.secrets.faucetKey) {
-    log.warn('FAUCET_OPERATOR_KEY is not set: the faucet will refuse to drip')
+  log.info({ version: VERSION, config: config.file ?? '(defaults)', dataDir: config.dataDir, rpc: config.chain.rpc, role }, 'starting')
+  const key = config.secrets.faucetKey
+  if (!key && role !== 'indexer') {
+    log.warn(config.database.target ? 'FAUCET_OPERATOR_KEY is not set: this instance does not open the faucet' : 'FAUCET_OPERATOR_KEY is not set: the faucet will refuse to drip')
   }
   const chain = createChain({ rpcUrl: config.chain.rpc, wsUrl: config.chain.ws, chainId: config.chain.chainId })
-  const spool = await startSpool(config, spoolWiring(config), log)
-  const services = await serve({ config, log, chain }, spool, [])
-  const key = config.secrets.faucetKey
-  const operator = key ? privateKeyToAccount(key).address : null
-  await announce(runtimeOf(config, services, 'start', { operator, publicDevKey: operator === devAccounts.operator.address }), options)
+  const spool = await startSpool(config, spoolWiring(config), log, { role })
+  const faucet = await faucetLease(spool, key !== null, log)
+  const names = serviceNames.filter((name) => role !== 'indexer' && (name !== 'faucet' || faucet.serve))
+  const services = await serve({ config, log, chain }, spool, faucet.release ? [faucet.release] : [], names)
+  const operator = key && faucet.serve ? privateKeyToAccount(key).address : null
+  await announce(runtimeOf(config, services, 'start', { operator, publicDevKey: operator === devAccounts.operator.address }, spool), options, config.database.target)
+}
+
+/**
+ * Whether this instance serves the faucet. On the embedded file it always does (refusing drips
+ * without the key). On a database only an instance with the operator's key does, and only while
+ * it holds the faucet's lease, so that the quotas, kept in the journal of one instance, never
+ * split: a second instance with the key stands aside while the first holds it.
+ */
+async function faucetLease(spool: Spool, hasKey: boolean, log: Logger): Promise<{ serve: boolean; release: (() => Promise<void>) | null }> {
+  if (!spool.database) return { serve: true, release: null }
+  if (!hasKey || spool.database.role === 'indexer') return { serve: false, release: null }
+  const taken = await spool.database.claim(FAUCET_LEASE, (error) => {
+    log.fatal({ error: error.message }, 'the faucet lease was lost: stopping, so that two faucets never drip from split quotas')
+    process.kill(process.pid, 'SIGTERM')
+  })
+  if ('holder' in taken && taken.lease === null) {
+    log.warn({ holder: taken.holder }, 'another instance serves the faucet (it holds the faucet lease): this one does not open the faucet')
+    return { serve: false, release: null }
+  }
+  return { serve: true, release: () => taken.lease!.stop() }
 }
 
 /**
@@ -62,10 +97,10 @@ export async function start(config: Config, options: RunOptions): Promise<void> 
  * for good, the listeners close first, then the spool, then whatever `also` holds (the dev chain),
  * and the runtime file `stack status` reads goes last.
  */
-async function serve(context: ServiceContext, spool: Spool, also: Array<() => Promise<void>>): Promise<Listening[]> {
+async function serve(context: ServiceContext, spool: Spool, also: Array<() => Promise<void>>, names: readonly ServiceName[] = serviceNames): Promise<Listening[]> {
   let services: Listening[]
   try {
-    services = await startServices(context, spool)
+    services = await startServices(context, spool, names)
   } catch (error) {
     await spool.stop()
     for (const stop of also) await stop()
@@ -140,7 +175,7 @@ export async function dev(fileConfig: Config, options: RunOptions): Promise<void
   })
 
   const runtime: Runtime = {
-    ...runtimeOf(config, services, 'dev', { operator: devAccounts.operator.address, publicDevKey: true }),
+    ...runtimeOf(config, services, 'dev', { operator: devAccounts.operator.address, publicDevKey: true }, spool),
     snapshot: devnet.snapshot,
     state: config.devState,
     fork: config.dev.fork.url ? { url: config.dev.fork.url, block: config.dev.fork.block || null } : null,
@@ -221,8 +256,8 @@ async function devSpool(config: Config, devnet: Devnet, log: Logger): Promise<Sp
   return startSpool(config, spoolWiring(config), log, { fresh: true, resetBlock })
 }
 
-function runtimeOf(config: Config, services: Listening[], mode: Runtime['mode'], faucet: Runtime['faucet']): Runtime {
-  const url = (name: string) => services.find((service) => service.service === name)!.url
+function runtimeOf(config: Config, services: Listening[], mode: Runtime['mode'], faucet: Runtime['faucet'], spool: Spool): Runtime {
+  const url = (name: string) => services.find((service) => service.service === name)?.url ?? null
   return {
     pid: process.pid,
     mode,
@@ -239,6 +274,7 @@ function runtimeOf(config: Config, services: Listening[], mode: Runtime['mode'],
     snapshot: null,
     state: null,
     fork: null,
+    database: spool.database && { where: spool.database.where, schema: spool.database.schema, role: spool.database.role },
   }
 }
 
@@ -250,7 +286,7 @@ const READY_TIMEOUT_MS = 120_000
  * prints the status once the stack is ready (every service answering, the spool and its streams at
  * the node's head, the arcade ready), or as it stands after two minutes.
  */
-async function announce(runtime: Runtime, options: RunOptions): Promise<void> {
+async function announce(runtime: Runtime, options: RunOptions, target: DatabaseTarget | null = null): Promise<void> {
   writeRuntime(runtime)
-  if (options.json) process.stdout.write(`${JSON.stringify(await statusWhenReady(runtime, READY_TIMEOUT_MS))}\n`)
+  if (options.json) process.stdout.write(`${JSON.stringify(await statusWhenReady(runtime, READY_TIMEOUT_MS, databaseProbe(target)))}\n`)
 }

@@ -5,7 +5,7 @@ import type { Config } from '../config/load.ts'
 import { FatalError } from '../errors.ts'
 import { openReader, SPOOL_FILE } from '../spool/db.ts'
 import { copySpoolToPostgres, type CopyProgress } from '../spool/postgres/importSqlite.ts'
-import { asDatabaseError } from '../spool/postgres/problems.ts'
+import { asDatabaseError, roleOf } from '../spool/postgres/problems.ts'
 import { asSpoolFileError } from '../spool/storage.ts'
 
 /** How often the copy says how far it is, at most. */
@@ -30,7 +30,7 @@ export async function dbImport(config: Config, say: (line: string) => void): Pro
   } catch (error) {
     throw asSpoolFileError(error, path)
   }
-  const role = decodeURIComponent(new URL(target.url).username) || '(the default user)'
+  const role = roleOf(target.url)
   const db = new SQL({ url: target.url, max: 2 })
   const started = performance.now()
   let saidAt = 0

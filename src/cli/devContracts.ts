@@ -8,7 +8,6 @@ import type { Devnet } from '../devnet/devnet.ts'
 import { ownVerifications } from '../devnet/verifications.ts'
 import type { Logger } from '../log.ts'
 import type { Spool } from '../spool/spool.ts'
-import { openVerificationWriter } from '../spool/verified.ts'
 
 /**
  * Records the verifications of the stack's own contracts on the dev chain (the dev chain says
@@ -19,9 +18,9 @@ import { openVerificationWriter } from '../spool/verified.ts'
 export async function verifyOwnContracts(devnet: Devnet, spool: Spool, chainId: number, log: Logger): Promise<number> {
   if (!devnet.manifest) return 0
   const verifications = await ownVerifications(devClients(devnet.anvil.rpcUrl, chainId), devnet.manifest)
-  const writer = openVerificationWriter(spool.path)
+  const writer = spool.verifications()
   try {
-    for (const verification of verifications) writer.record(verification)
+    for (const verification of verifications) await writer.record(verification)
   } finally {
     writer.close()
   }

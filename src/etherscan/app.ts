@@ -7,7 +7,7 @@ import { conventions } from '../http/conventions.ts'
 import { health } from '../http/health.ts'
 import { ServiceMetrics } from '../http/metrics.ts'
 import { spoolHead } from '../spool/read.ts'
-import type { Spool } from '../spool/spool.ts'
+import { databaseHealth, type Spool } from '../spool/spool.ts'
 import { verifiedCount } from '../spool/verified.ts'
 import { createVerifier } from '../verify/verifier.ts'
 import { dispatcher, type EtherscanModule, type ProxyModule } from './dispatch.ts'
@@ -74,7 +74,12 @@ export function createEtherscanApp(context: ServiceContext, spool: Spool) {
   }
   return new Elysia({ nativeStaticResponse: false })
     .use(shared.plugin)
-    .get('/health', async () => ({ ...health('etherscan'), spoolHeadBlock: await spoolHead(spool.reader), verifiedContracts: await verifiedCount(spool.reader) }))
+    .get('/health', async () => ({
+      ...health('etherscan'),
+      spoolHeadBlock: await spoolHead(spool.reader),
+      verifiedContracts: await verifiedCount(spool.reader),
+      ...(await databaseHealth(spool)),
+    }))
     .use(apiRoutes(dispatcher(modules)))
     .use(sourcifyRoutes({ chainId: config.chain.chainId, reader: spool.reader, jobs, verifications, log }))
     .onStop(() => {

@@ -7,7 +7,7 @@ import { blob, hex } from '../eth/bytes.ts'
 import type { Logger } from '../log.ts'
 import { creationOf, spoolHead } from '../spool/read.ts'
 import type { Spool } from '../spool/spool.ts'
-import { openVerificationWriter, verifiedContract, type MatchKind, type VerificationOrigin, type VerificationWriter, type VerifiedContract } from '../spool/verified.ts'
+import { verifiedContract, type MatchKind, type VerificationOrigin, type VerificationWriter, type VerifiedContract } from '../spool/verified.ts'
 import { pollUntil } from '../time/poll.ts'
 import { maskedRuntimeHash } from '../verify/bytecode.ts'
 import { CompilerFailedError, VerificationInputError, VerificationQueueFullError } from '../verify/errors.ts'
@@ -69,7 +69,7 @@ export function createVerifications(options: VerificationsOptions) {
   const creationWaitMs = options.creationWaitMs ?? 30_000
   const maxPending = options.maxPending ?? 16
   let writer: VerificationWriter | null = null
-  const write = () => (writer ??= openVerificationWriter(spool.path))
+  const write = () => (writer ??= spool.verifications())
 
   const codeAt = async (address: Address): Promise<Hex> => (await fromChain(() => client.getCode({ address }))) ?? '0x'
 
@@ -118,7 +118,7 @@ export function createVerifications(options: VerificationsOptions) {
     if (earlier && !better(result.match, result.creationMatch, earlier)) {
       return fail(job, 'Contract source code already verified', 'already_verified')
     }
-    const recorded = write().record({
+    const recorded = await write().record({
       address: request.address,
       blockNumber: creation.blockNumber,
       match: result.match,
@@ -201,7 +201,7 @@ export function createVerifications(options: VerificationsOptions) {
           return fail(job, `The implementation contract at ${proxy.implementation} does not match the expected implementation ${expected}.`)
         }
         const head = await fromChain(() => client.getBlockNumber())
-        const recorded = write().recordProxy({ address, implementation: proxy.implementation, blockNumber: Number(head) })
+        const recorded = await write().recordProxy({ address, implementation: proxy.implementation, blockNumber: Number(head) })
         jobs.finish(job, {
           state: 'pass',
           match: 'exact_match',

@@ -11,7 +11,7 @@ import { statsRoutes } from './routes/stats.ts'
 
 /** Every route of the exchange index, once; mounted at `/` and again under `/api/` (docs/exchange.md). */
 function routes(deps: ExchangeDeps) {
-  return new Elysia().use(healthRoutes(deps.index, deps.spoolHealth)).use(pairRoutes(deps)).use(statsRoutes(deps)).use(concentratedRoutes(deps))
+  return new Elysia().use(healthRoutes(deps.index, deps.spoolHealth, deps.databaseHealth)).use(pairRoutes(deps)).use(statsRoutes(deps)).use(concentratedRoutes(deps))
 }
 
 export function createExchangeApp({ config, log, chain, sharedMetrics }: ServiceContext, spool: Spool) {

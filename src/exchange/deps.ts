@@ -2,7 +2,7 @@ import type { Chain } from '../chain/client.ts'
 import { AnswerCache } from '../http/answerCache.ts'
 import type { Config } from '../config/load.ts'
 import { KeptTokenList } from '../registry/kept.ts'
-import type { Spool } from '../spool/spool.ts'
+import { databaseHealth, type Spool } from '../spool/spool.ts'
 import { getAddress } from 'viem'
 import { ethUsdFeed } from '../chain/ethUsdFeed.ts'
 import type { Fraction } from './http/dollars.ts'
@@ -25,6 +25,8 @@ export type ExchangeDeps = {
   ethUsd: () => Promise<Fraction | null>
   /** How the spool's writer stands (for the storage error in /health). */
   spoolHealth: Spool['health']
+  /** On a database, the instance's role and who holds the indexer's lease (for /health); nothing on the embedded file. */
+  databaseHealth: () => ReturnType<typeof databaseHealth>
   /**
    * The answers, kept while the spool holds the same and for a second at most (the token
    * metadata and the price feed are the node's): a new block is in the next answer.
@@ -44,5 +46,5 @@ export function exchangeDeps(config: Config, chain: Chain, spool: Spool): Exchan
   const { ethUsdFeed: feed, ethUsdMaxAgeSeconds } = config.exchange
   const ethUsd = ethUsdFeed({ rpcUrl: chain.rpcUrl, feed: feed ? getAddress(feed) : null, maxAgeSeconds: ethUsdMaxAgeSeconds })
   const answers = new AnswerCache(spool.version, ANSWER_MAX_AGE_MS)
-  return { index, v2, cl, tokens, listed: KeptTokenList.of(config), addresses, ethUsd, spoolHealth: spool.health, answers }
+  return { index, v2, cl, tokens, listed: KeptTokenList.of(config), addresses, ethUsd, spoolHealth: spool.health, databaseHealth: () => databaseHealth(spool), answers }
 }

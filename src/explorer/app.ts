@@ -5,7 +5,7 @@ import { health } from '../http/health.ts'
 import { fromThisMachine } from '../http/thisMachine.ts'
 import { ServiceMetrics } from '../http/metrics.ts'
 import { createRegistryCopy, registryRoutes } from '../registry/routes.ts'
-import type { Spool } from '../spool/spool.ts'
+import { databaseHealth, type Spool } from '../spool/spool.ts'
 import { createExplorer, type ExplorerTimings } from './explorer.ts'
 import { registerExplorerMetrics } from './metrics.ts'
 import { accountRoutes } from './routes/accounts.ts'
@@ -67,7 +67,7 @@ export function createExplorerApp(context: ServiceContext, spool: Spool, timings
   const api = new Elysia({ prefix: '/api' })
     .onStart(() => explorer.start())
     .onStop(() => explorer.stop())
-    .get('/health', () => health('explorer'))
+    .get('/health', async () => ({ ...health('explorer'), ...(await databaseHealth(spool)) }))
     .use(registryRoutes(registry, config.registry.refreshSeconds))
     .use(statsRoutes(explorer))
     .use(overviewRoutes(explorer))

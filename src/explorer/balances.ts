@@ -1,5 +1,5 @@
-import type { Database } from 'bun:sqlite'
 import { hexOf } from '../eth/words.ts'
+import type { SpoolTx } from '../spool/engine.ts'
 import { Entities } from '../spool/kit/entities.ts'
 import { versionedHistorySql, versionedTable } from '../spool/kit/tables.ts'
 import type { Migration } from '../spool/migrations.ts'
@@ -54,29 +54,29 @@ export const balanceMigration = (): Migration => ({
 const clamp = (value: bigint) => (value < 0n ? 0n : value > MAX ? MAX : value)
 
 /** The balances one pass changes, written at its end (their history kept by the kit). */
-export function balancePass(db: Database) {
+export function balancePass(tx: SpoolTx) {
   const balances = new Entities<{ balance: bigint }>(
-    db,
+    tx,
     balanceTable,
     (held) => [tokenIdKey(held.balance.toString())],
     (row) => ({ balance: BigInt(tokenIdFromKey(row.balance as string)) }),
   )
-  const move = (token: Uint8Array, holder: Uint8Array, delta: bigint, block: number) => {
+  const move = async (token: Uint8Array, holder: Uint8Array, delta: bigint, block: number) => {
     if (isZero(holder) || delta === 0n) return
     const id = `${hexOf(token)}:${hexOf(holder)}`
     const key = [token, holder]
-    const held = balances.find(id, key)?.balance ?? 0n
+    const held = (await balances.find(id, key))?.balance ?? 0n
     const next = clamp(held + delta)
     if (next === held) return
     if (next === 0n) return balances.remove(id, key, block)
-    balances.edit(id, key, block, () => ({ balance: next }))!.balance = next
+    ;(await balances.edit(id, key, block, () => ({ balance: next })))!.balance = next
   }
   return {
     /** An ERC-20 movement into the balances of its two ends. */
-    apply(transfer: Transfer, block: number) {
+    async apply(transfer: Transfer, block: number) {
       const amount = BigInt(transfer.amount)
-      move(transfer.token, transfer.from, -amount, block)
-      move(transfer.token, transfer.to, amount, block)
+      await move(transfer.token, transfer.from, -amount, block)
+      await move(transfer.token, transfer.to, amount, block)
     },
     flush: () => balances.flush(),
   }

@@ -1,4 +1,4 @@
-import { sqliteDb } from '../spool/engine.ts'
+import { sqliteDb, sqliteWriter } from '../spool/engine.ts'
 import { Database } from 'bun:sqlite'
 import { expect, test } from 'bun:test'
 import { encodeAbiParameters } from 'viem'
@@ -37,16 +37,18 @@ function db() {
 
 test("the router's fees add up per source and side; the same events from another contract count for nothing", async () => {
   const database = db()
-  applyFeeLogs(
-    database,
-    [
-      log(ROUTER, 'FeeReceived', { source: 0, from: PAYER, asset: '0x0000000000000000000000000000000000000000', amount: 50n }),
-      log(ROUTER, 'FeeReceived', { source: 1, from: PAYER, asset: TOKEN, amount: 7n }),
-      log(OTHER, 'FeeReceived', { source: 0, from: PAYER, asset: '0x0000000000000000000000000000000000000000', amount: 1000n }),
-      log(ROUTER, 'Distributed', { caller: PAYER, ethBurned: 12n, ethToTreasury: 38n, tokenBurned: 1n, tokenToTreasury: 6n }),
-      log(ROUTER, 'Claimed', { treasury: PAYER, eth: 38n, tokenAmount: 6n }),
-    ],
-    ROUTER,
+  await sqliteWriter(database).transaction((tx) =>
+    applyFeeLogs(
+      tx,
+      [
+        log(ROUTER, 'FeeReceived', { source: 0, from: PAYER, asset: '0x0000000000000000000000000000000000000000', amount: 50n }),
+        log(ROUTER, 'FeeReceived', { source: 1, from: PAYER, asset: TOKEN, amount: 7n }),
+        log(OTHER, 'FeeReceived', { source: 0, from: PAYER, asset: '0x0000000000000000000000000000000000000000', amount: 1000n }),
+        log(ROUTER, 'Distributed', { caller: PAYER, ethBurned: 12n, ethToTreasury: 38n, tokenBurned: 1n, tokenToTreasury: 6n }),
+        log(ROUTER, 'Claimed', { treasury: PAYER, eth: 38n, tokenAmount: 6n }),
+      ],
+      ROUTER,
+    ),
   )
   const totals = Object.fromEntries([...(await feeTotals(sqliteDb(database), blob(ROUTER)))].map(([figure, total]) => [figure, [total.amount, total.count]]))
   expect(totals).toEqual({
@@ -67,6 +69,6 @@ test("the router's fees add up per source and side; the same events from another
 
 test('with no router configured the stream derives nothing', async () => {
   const database = db()
-  applyFeeLogs(database, [log(ROUTER, 'FeeReceived', { source: 2, from: PAYER, asset: '0x0000000000000000000000000000000000000000', amount: 5n })], null)
+  await sqliteWriter(database).transaction((tx) => applyFeeLogs(tx, [log(ROUTER, 'FeeReceived', { source: 2, from: PAYER, asset: '0x0000000000000000000000000000000000000000', amount: 5n })], null))
   expect((await feeTotals(sqliteDb(database), blob(ROUTER))).size).toBe(0)
 })

@@ -1,4 +1,3 @@
-import type { Database } from 'bun:sqlite'
 import type { Abi, Hex } from 'viem'
 import FeeRouter from '../../contracts/out/FeeRouter.json' with { type: 'json' }
 import type { Config } from '../config/load.ts'
@@ -6,6 +5,7 @@ import { addressKey } from '../eth/address.ts'
 import { blob } from '../eth/bytes.ts'
 import { eventSelector } from '../eth/events.ts'
 import { addressTopic, addressWord, hexOf, uint } from '../eth/words.ts'
+import type { SpoolTx } from '../spool/engine.ts'
 import { Entities } from '../spool/kit/entities.ts'
 import { createdTable, eventTable, versionedHistorySql, versionedTable } from '../spool/kit/tables.ts'
 import type { Migration } from '../spool/migrations.ts'
@@ -94,58 +94,56 @@ type Total = { amount: bigint; count: number }
 const ZERO_ADDRESS = '0'.repeat(40)
 
 /** Folds the router's logs into its totals and movements; logs of any other emitter are ignored. */
-export function applyFeeLogs(db: Database, logs: SpoolLog[], router: string | null): void {
+export async function applyFeeLogs(tx: SpoolTx, logs: SpoolLog[], router: string | null): Promise<void> {
   if (router === null) return
   const routerBlob = blob(router)
   const totals = new Entities<Total>(
-    db,
+    tx,
     totalsTable,
     (total) => [total.amount.toString(), total.count],
     (row) => ({ amount: BigInt(row.amount as string), count: row.count as number }),
   )
-  const add = (figure: string, amount: bigint, block: number) => {
-    const total = totals.edit(figure, [routerBlob, figure], block, () => ({ amount: 0n, count: 0 }))!
+  const add = async (figure: string, amount: bigint, block: number) => {
+    const total = (await totals.edit(figure, [routerBlob, figure], block, () => ({ amount: 0n, count: 0 })))!
     total.amount += amount
     total.count++
   }
-  const insertRouter = db.query(
-    'INSERT OR REPLACE INTO explorer_fee_routers (router, treasury, token, burn_bps, burn_address, block_number) VALUES (?, ?, ?, ?, ?, ?)',
-  )
-  const insertMovement = db.query(
-    `INSERT INTO explorer_fee_movements (tx_id, log_index, block_number, router, kind, source, account, eth, token, eth_burned, token_burned)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  )
+  const insertRouter = `INSERT INTO explorer_fee_routers (router, treasury, token, burn_bps, burn_address, block_number) VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT (router) DO UPDATE SET treasury = excluded.treasury, token = excluded.token, burn_bps = excluded.burn_bps,
+      burn_address = excluded.burn_address, block_number = excluded.block_number`
+  const insertMovement = `INSERT INTO explorer_fee_movements (tx_id, log_index, block_number, router, kind, source, account, eth, token, eth_burned, token_burned)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
   for (const log of logs) {
     if (hexOf(log.address) !== router || !log.topic0) continue
     const topic = `0x${hexOf(log.topic0)}`
     const block = log.blockNumber
     const movement = (kind: string, source: number | null, account: Uint8Array, eth: bigint, token: bigint, burned: [bigint, bigint] | null) =>
-      insertMovement.run(log.txId, log.logIndex, block, routerBlob, kind, source, account, eth.toString(), token.toString(), burned?.[0].toString() ?? null, burned?.[1].toString() ?? null)
+      tx.run(insertMovement, log.txId, log.logIndex, block, routerBlob, kind, source, account, eth.toString(), token.toString(), burned?.[0].toString() ?? null, burned?.[1].toString() ?? null)
     if (topic === FEE_TOPICS.Configured) {
-      insertRouter.run(routerBlob, addressTopic(log.topic1), addressTopic(log.topic2), Number(uint(log.data, 0)), addressWord(log.data, 1), block)
+      await tx.run(insertRouter, routerBlob, addressTopic(log.topic1), addressTopic(log.topic2), Number(uint(log.data, 0)), addressWord(log.data, 1), block)
     } else if (topic === FEE_TOPICS.FeeReceived) {
       const source = Number(uint(log.topic1!, 0))
       const isEther = hexOf(addressTopic(log.topic3)) === ZERO_ADDRESS
       const amount = uint(log.data, 0)
-      add(`received:${sourceName(source)}:${isEther ? 'eth' : 'token'}`, amount, block)
-      movement('received', source, addressTopic(log.topic2), isEther ? amount : 0n, isEther ? 0n : amount, null)
+      await add(`received:${sourceName(source)}:${isEther ? 'eth' : 'token'}`, amount, block)
+      await movement('received', source, addressTopic(log.topic2), isEther ? amount : 0n, isEther ? 0n : amount, null)
     } else if (topic === FEE_TOPICS.Distributed) {
       const [ethBurned, ethToTreasury, tokenBurned, tokenToTreasury] = [0, 1, 2, 3].map((index) => uint(log.data, index)) as [bigint, bigint, bigint, bigint]
-      add('burned:eth', ethBurned, block)
-      add('burned:token', tokenBurned, block)
-      add('treasury:eth', ethToTreasury, block)
-      add('treasury:token', tokenToTreasury, block)
-      add('distributions', 0n, block)
-      movement('distributed', null, addressTopic(log.topic1), ethBurned + ethToTreasury, tokenBurned + tokenToTreasury, [ethBurned, tokenBurned])
+      await add('burned:eth', ethBurned, block)
+      await add('burned:token', tokenBurned, block)
+      await add('treasury:eth', ethToTreasury, block)
+      await add('treasury:token', tokenToTreasury, block)
+      await add('distributions', 0n, block)
+      await movement('distributed', null, addressTopic(log.topic1), ethBurned + ethToTreasury, tokenBurned + tokenToTreasury, [ethBurned, tokenBurned])
     } else if (topic === FEE_TOPICS.Claimed) {
       const [eth, token] = [uint(log.data, 0), uint(log.data, 1)]
-      add('claimed:eth', eth, block)
-      add('claimed:token', token, block)
-      add('claims', 0n, block)
-      movement('claimed', null, addressTopic(log.topic1), eth, token, null)
+      await add('claimed:eth', eth, block)
+      await add('claimed:token', token, block)
+      await add('claims', 0n, block)
+      await movement('claimed', null, addressTopic(log.topic1), eth, token, null)
     }
   }
-  totals.flush()
+  await totals.flush()
 }
 
 /** The router the config names, as the stream compares emitters: 40 lower-case hex digits, or null. */

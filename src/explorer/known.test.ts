@@ -25,13 +25,13 @@ const record = encodeFunctionData({ abi, functionName: 'record', args: [1n, 'x']
 const transfer = '0xa9059cbb' as Hex
 
 /** A spool file with `address` verified (the Etherscan listener's record), and a book over it that counts its lookups. */
-function bookOver(address: Address) {
+async function bookOver(address: Address) {
   const folder = mkdtempSync(join(tmpdir(), 'stack-known-'))
   folders.push(folder)
   const path = join(folder, 'spool.sqlite')
   const db = openSpool(path)
   const writer = openVerificationWriter(path)
-  writer.record({
+  await writer.record({
     address,
     blockNumber: null,
     match: 'exact_match',
@@ -70,7 +70,7 @@ function bookOver(address: Address) {
 }
 
 test("a page's methods are named with one lookup per distinct target, by the verified ABI, else the table", async () => {
-  const { book, asked } = bookOver(VERIFIED)
+  const { book, asked } = await bookOver(VERIFIED)
   const known = new KnownContracts(book, 3000)
   const name = await known.namer([blob(VERIFIED), VERIFIED.toLowerCase(), OTHER, null, '0x', blob(VERIFIED)])
   expect(asked).toHaveLength(2)
@@ -82,7 +82,7 @@ test("a page's methods are named with one lookup per distinct target, by the ver
 
 test('what the book said is kept for the age given, then asked again', async () => {
   let now = 1000
-  const { book, asked } = bookOver(VERIFIED)
+  const { book, asked } = await bookOver(VERIFIED)
   const known = new KnownContracts(book, 3000, () => now)
   await known.all([VERIFIED, OTHER])
   now += 2000
@@ -94,7 +94,7 @@ test('what the book said is kept for the age given, then asked again', async () 
 })
 
 test('a lookup that fails names nothing and is not kept', async () => {
-  const { book, asked, fail } = bookOver(VERIFIED)
+  const { book, asked, fail } = await bookOver(VERIFIED)
   const known = new KnownContracts(book, 3000)
   fail(true)
   expect(await known.lookup(VERIFIED)).toBeNull()
@@ -104,7 +104,7 @@ test('a lookup that fails names nothing and is not kept', async () => {
 })
 
 test('one answer looks up at most so many addresses, the first given; the rest are decoded by the table', async () => {
-  const { book, asked } = bookOver(VERIFIED)
+  const { book, asked } = await bookOver(VERIFIED)
   const known = new KnownContracts(book, 3000)
   const many = Array.from({ length: LOOKUPS_PER_ANSWER + 50 }, (_, index) => `0x${(index + 1).toString(16).padStart(40, '0')}`)
   const using = await known.decoders([...many, VERIFIED])

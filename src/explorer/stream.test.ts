@@ -1,4 +1,4 @@
-import { sqliteDb } from '../spool/engine.ts'
+import { sqliteDb, sqliteWriter } from '../spool/engine.ts'
 import { expect, test } from 'bun:test'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -67,10 +67,10 @@ function tokens(db: ReturnType<typeof fresh>) {
     .map((row) => ({ token: hex(row.address).slice(0, 4), kind: row.kind, transfers: row.transfers, minted: row.minted }))
 }
 
-test('transfers of the three standards become rows, counts and holdings; other logs are left alone', () => {
+test('transfers of the three standards become rows, counts and holdings; other logs are left alone', async () => {
   const db = fresh()
-  db.transaction(() =>
-    applyLogs(db, [
+  await sqliteWriter(db).transaction((tx) =>
+    applyLogs(tx, [
       erc20(1, ZERO, ALICE, 1000n),
       erc20(2, ALICE, BOB, 250n),
       erc721(3, ZERO, ALICE, 7n),
@@ -81,7 +81,7 @@ test('transfers of the three standards become rows, counts and holdings; other l
       // A Transfer with an unexpected layout (no data, no third topic) is not a transfer.
       log(8, TOKEN, [blob(TRANSFER_TOPIC), topic(ALICE), topic(BOB)]),
     ]),
-  )()
+  )
   expect(db.query('SELECT count(*) AS n FROM explorer_transfers').get()).toEqual({ n: 7 })
   expect(tokens(db)).toEqual([
     { token: '0x11', kind: 20, transfers: 2, minted: 1 },
@@ -91,24 +91,25 @@ test('transfers of the three standards become rows, counts and holdings; other l
   expect(holdings(db)).toEqual(['0x22 #7 0xbb ×1', '0x22 #8 0xaa ×1', '0x33 #1 0xaa ×6', '0x33 #1 0xbb ×4'])
 })
 
-test('a rollback forgets what came after the ancestor and restores holders and counts', () => {
+test('a rollback forgets what came after the ancestor and restores holders and counts', async () => {
   const db = fresh()
-  db.transaction(() => applyLogs(db, [erc721(1, ZERO, ALICE, 7n), erc20(1, ZERO, ALICE, 5n), single(2, ZERO, ALICE, 1n, 10n)]))()
-  db.transaction(() => applyLogs(db, [erc721(3, ALICE, BOB, 7n), erc721(3, ZERO, BOB, 9n), batch(4, ALICE, BOB, [1n], [10n]), erc20(4, ALICE, BOB, 5n)]))()
+  const writer = sqliteWriter(db)
+  await writer.transaction((tx) => applyLogs(tx, [erc721(1, ZERO, ALICE, 7n), erc20(1, ZERO, ALICE, 5n), single(2, ZERO, ALICE, 1n, 10n)]))
+  await writer.transaction((tx) => applyLogs(tx, [erc721(3, ALICE, BOB, 7n), erc721(3, ZERO, BOB, 9n), batch(4, ALICE, BOB, [1n], [10n]), erc20(4, ALICE, BOB, 5n)]))
   expect(holdings(db)).toEqual(['0x22 #7 0xbb ×1', '0x22 #9 0xbb ×1', '0x33 #1 0xbb ×10'])
-  db.transaction(() => rollbackTables(db, explorerTables, 2))()
+  await writer.transaction((tx) => rollbackTables(tx, explorerTables, 2))
   expect(holdings(db)).toEqual(['0x22 #7 0xaa ×1', '0x33 #1 0xaa ×10'])
   expect(tokens(db)).toEqual([
     { token: '0x11', kind: 20, transfers: 1, minted: 1 },
     { token: '0x22', kind: 721, transfers: 1, minted: 1 },
     { token: '0x33', kind: 1155, transfers: 1, minted: 1 },
   ])
-  db.transaction(() => rollbackTables(db, explorerTables, 0))()
+  await writer.transaction((tx) => rollbackTables(tx, explorerTables, 0))
   expect(tokens(db)).toEqual([])
   expect(holdings(db)).toEqual([])
 })
 
-test('after a rollback the tables equal a run that never saw the orphaned blocks, whatever the passes', () => {
+test('after a rollback the tables equal a run that never saw the orphaned blocks, whatever the passes', async () => {
   const CAROL = '0xcccccccccccccccccccccccccccccccccccccccc'
   const people = [ALICE, BOB, CAROL]
   // Items passed around, minted, burned and moved in batches over twelve blocks.
@@ -131,17 +132,18 @@ test('after a rollback the tables equal a run that never saw the orphaned blocks
           .sort(),
       ]),
     )
-  const run = (upTo: number, passSize: number) => {
+  const run = async (upTo: number, passSize: number) => {
     const db = fresh()
+    const writer = sqliteWriter(db)
     const kept = logs.filter((log) => log.blockNumber <= upTo)
-    for (let at = 0; at < kept.length; at += passSize) db.transaction(() => applyLogs(db, kept.slice(at, at + passSize)))()
-    return db
+    for (let at = 0; at < kept.length; at += passSize) await writer.transaction((tx) => applyLogs(tx, kept.slice(at, at + passSize)))
+    return { db, writer }
   }
   for (const ancestor of [0, 3, 7, 11]) {
     for (const passSize of [1, 3, 7, 100]) {
-      const rolled = run(12, passSize)
-      rolled.transaction(() => rollbackTables(rolled, explorerTables, ancestor))()
-      expect([ancestor, passSize, dump(rolled)]).toEqual([ancestor, passSize, dump(run(ancestor, 5))])
+      const rolled = await run(12, passSize)
+      await rolled.writer.transaction((tx) => rollbackTables(tx, explorerTables, ancestor))
+      expect([ancestor, passSize, dump(rolled.db)]).toEqual([ancestor, passSize, dump((await run(ancestor, 5)).db)])
     }
   }
 })
@@ -151,17 +153,18 @@ const balances = async (db: ReturnType<typeof fresh>) => (await tokenHolders(sql
 
 test('ERC-20 balances by holder: minted, moved, ranked largest first, a holder of nothing gone; a rollback restores them', async () => {
   const db = fresh()
-  db.transaction(() => applyLogs(db, [erc20(1, ZERO, ALICE, 10n ** 30n), erc20(1, ALICE, BOB, 7n)]))()
+  const writer = sqliteWriter(db)
+  await writer.transaction((tx) => applyLogs(tx, [erc20(1, ZERO, ALICE, 10n ** 30n), erc20(1, ALICE, BOB, 7n)]))
   expect(await balances(db)).toEqual([`0xaa ×${10n ** 30n - 7n}`, '0xbb ×7'])
-  db.transaction(() => applyLogs(db, [erc20(2, BOB, ALICE, 7n), erc20(2, ALICE, ZERO, 1n)]))()
+  await writer.transaction((tx) => applyLogs(tx, [erc20(2, BOB, ALICE, 7n), erc20(2, ALICE, ZERO, 1n)]))
   expect(await balances(db)).toEqual([`0xaa ×${10n ** 30n - 1n}`])
-  db.transaction(() => rollbackTables(db, explorerTables, 1))()
+  await writer.transaction((tx) => rollbackTables(tx, explorerTables, 1))
   expect(await balances(db)).toEqual([`0xaa ×${10n ** 30n - 7n}`, '0xbb ×7'])
 })
 
 test('a token that logs a transfer out of a holder of nothing leaves its balance at zero, never below', async () => {
   const db = fresh()
-  db.transaction(() => applyLogs(db, [erc20(1, BOB, ALICE, 5n)]))()
+  await sqliteWriter(db).transaction((tx) => applyLogs(tx, [erc20(1, BOB, ALICE, 5n)]))
   expect(await balances(db)).toEqual(['0xaa ×5'])
 })
 

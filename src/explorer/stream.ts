@@ -1,6 +1,6 @@
-import type { Database } from 'bun:sqlite'
 import type { Config } from '../config/load.ts'
 import { hexOf } from '../eth/words.ts'
+import type { SpoolTx, SqlValue } from '../spool/engine.ts'
 import { Entities } from '../spool/kit/entities.ts'
 import { eventTable, versionedHistorySql, versionedTable } from '../spool/kit/tables.ts'
 import type { Migration } from '../spool/migrations.ts'
@@ -104,28 +104,29 @@ type Holding = { amount: bigint; lastTx: number }
  * pass, their history kept by the kit), and the holders of each item it touched: read in one query at the item's first
  * movement, then kept as it moves (an ERC-721 transfer clears them all).
  */
-function passState(db: Database) {
+function passState(tx: SpoolTx) {
   return {
-    insert: db.query(
-      `INSERT INTO explorer_transfers (tx_id, log_index, seq, block_number, token, kind, from_addr, to_addr, token_id, amount)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
-    holdersOf: db.query<{ holder: Uint8Array; amount: string; last_tx: number }, [Uint8Array, string]>(
-      'SELECT holder, amount, last_tx FROM explorer_nft_holdings WHERE token = ? AND token_id = ?',
-    ),
+    insert: (...values: SqlValue[]) =>
+      tx.run(
+        `INSERT INTO explorer_transfers (tx_id, log_index, seq, block_number, token, kind, from_addr, to_addr, token_id, amount)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        ...values,
+      ),
+    holdersOf: (token: Uint8Array, tokenId: string) =>
+      tx.all<{ holder: Uint8Array; amount: string; last_tx: number }>('SELECT holder, amount, last_tx FROM explorer_nft_holdings WHERE token = ? AND token_id = ?', token, tokenId),
     tokens: new Entities<TokenCounts>(
-      db,
+      tx,
       tokenTable,
       (counts) => [counts.kind, counts.transfers, counts.minted, counts.firstTx],
       (row) => ({ kind: row.kind as number, transfers: row.transfers as number, minted: row.minted as number, firstTx: row.first_tx as number }),
     ),
     holdings: new Entities<Holding>(
-      db,
+      tx,
       holdingTable,
       (holding) => [holding.amount.toString(), holding.lastTx],
       (row) => ({ amount: BigInt(row.amount as string), lastTx: row.last_tx as number }),
     ),
-    balances: balancePass(db),
+    balances: balancePass(tx),
     /** Item id → holder id → holder, for the items of this pass. */
     holders: new Map<string, Map<string, Uint8Array>>(),
   }
@@ -134,69 +135,69 @@ function passState(db: Database) {
 type PassState = ReturnType<typeof passState>
 
 /** Moves one NFT movement (of the item `key`, token `tokenHex`) into the holdings. */
-function hold(pass: PassState, transfer: Transfer, tokenHex: string, key: string, id: number, block: number): void {
+async function hold(pass: PassState, transfer: Transfer, tokenHex: string, key: string, id: number, block: number): Promise<void> {
   const item = `${tokenHex}:${transfer.tokenId}`
   let holders = pass.holders.get(item)
   if (!holders) {
     // Every holding of the item, so that no holder of it is looked up on its own.
     holders = new Map()
-    for (const row of pass.holdersOf.all(transfer.token, key)) {
+    for (const row of await pass.holdersOf(transfer.token, key)) {
       const holderId = hexOf(row.holder)
       holders.set(holderId, row.holder)
       pass.holdings.know(`${item}:${holderId}`, [transfer.token, key, row.holder], { amount: BigInt(row.amount), lastTx: row.last_tx })
     }
     pass.holders.set(item, holders)
   }
-  const set = (holder: Uint8Array, holderId: string, amount: bigint) => {
+  const set = async (holder: Uint8Array, holderId: string, amount: bigint) => {
     const holdingId = `${item}:${holderId}`
     const bound = [transfer.token, key, holder]
     // Not among the item's holders when it was read, nor made since: there is no such row.
     if (!holders.has(holderId)) pass.holdings.know(holdingId, bound, null)
     if (amount > 0n) {
-      const holding = pass.holdings.edit(holdingId, bound, block, () => ({ amount, lastTx: id }))!
+      const holding = (await pass.holdings.edit(holdingId, bound, block, () => ({ amount, lastTx: id })))!
       holding.amount = amount
       holding.lastTx = id
       holders.set(holderId, holder)
     } else {
-      pass.holdings.remove(holdingId, bound, block)
+      await pass.holdings.remove(holdingId, bound, block)
       holders.delete(holderId)
     }
   }
   if (transfer.kind === 721) {
     // An ERC-721 item has one owner: whoever received it last (nobody once burned).
-    for (const [holderId, holder] of [...holders]) set(holder, holderId, 0n)
-    if (!isZero(transfer.to)) set(transfer.to, hexOf(transfer.to), 1n)
+    for (const [holderId, holder] of [...holders]) await set(holder, holderId, 0n)
+    if (!isZero(transfer.to)) await set(transfer.to, hexOf(transfer.to), 1n)
     return
   }
   const amount = BigInt(transfer.amount)
-  const move = (holder: Uint8Array, delta: bigint) => {
+  const move = async (holder: Uint8Array, delta: bigint) => {
     const holderId = hexOf(holder)
-    const held = holders.has(holderId) ? pass.holdings.find(`${item}:${holderId}`, [transfer.token, key, holder])!.amount : 0n
-    set(holder, holderId, held + delta)
+    const held = holders.has(holderId) ? (await pass.holdings.find(`${item}:${holderId}`, [transfer.token, key, holder]))!.amount : 0n
+    await set(holder, holderId, held + delta)
   }
-  if (!isZero(transfer.from)) move(transfer.from, -amount)
-  if (!isZero(transfer.to)) move(transfer.to, amount)
+  if (!isZero(transfer.from)) await move(transfer.from, -amount)
+  if (!isZero(transfer.to)) await move(transfer.to, amount)
 }
 
-function applyTransfer(pass: PassState, transfer: Transfer, id: number, block: number): void {
+async function applyTransfer(pass: PassState, transfer: Transfer, id: number, block: number): Promise<void> {
   const key = transfer.tokenId === null ? null : tokenIdKey(transfer.tokenId)
-  pass.insert.run(id, transfer.logIndex, transfer.seq, block, transfer.token, transfer.kind, transfer.from, transfer.to, key, transfer.amount)
+  await pass.insert(id, transfer.logIndex, transfer.seq, block, transfer.token, transfer.kind, transfer.from, transfer.to, key, transfer.amount)
   const tokenHex = hexOf(transfer.token)
-  const counts = pass.tokens.edit(tokenHex, [transfer.token], block, () => ({ kind: transfer.kind, transfers: 0, minted: 0, firstTx: id }))!
+  const counts = (await pass.tokens.edit(tokenHex, [transfer.token], block, () => ({ kind: transfer.kind, transfers: 0, minted: 0, firstTx: id })))!
   counts.transfers++
   if (isZero(transfer.from)) counts.minted++
-  if (key !== null) hold(pass, transfer, tokenHex, key, id, block)
-  else pass.balances.apply(transfer, block)
+  if (key !== null) await hold(pass, transfer, tokenHex, key, id, block)
+  else await pass.balances.apply(transfer, block)
 }
 
-export function applyLogs(db: Database, logs: SpoolLog[]): void {
-  const pass = passState(db)
+export async function applyLogs(tx: SpoolTx, logs: SpoolLog[]): Promise<void> {
+  const pass = passState(tx)
   for (const log of logs) {
-    for (const transfer of decodeTransfers(log)) applyTransfer(pass, transfer, log.txId, log.blockNumber)
+    for (const transfer of decodeTransfers(log)) await applyTransfer(pass, transfer, log.txId, log.blockNumber)
   }
-  pass.tokens.flush()
-  pass.holdings.flush()
-  pass.balances.flush()
+  await pass.tokens.flush()
+  await pass.holdings.flush()
+  await pass.balances.flush()
 }
 
 /** The `explorer` derived stream: token and NFT transfers, per contract and per holder. */

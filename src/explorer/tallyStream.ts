@@ -1,8 +1,8 @@
-import type { Database } from 'bun:sqlite'
 import type { Config } from '../config/load.ts'
 import { parseAddress } from '../eth/address.ts'
 import { blob } from '../eth/bytes.ts'
 import { hexOf } from '../eth/words.ts'
+import type { SpoolTx, SqlValue } from '../spool/engine.ts'
 import { Entities } from '../spool/kit/entities.ts'
 import { createdTable, versionedHistorySql, versionedTable } from '../spool/kit/tables.ts'
 import type { Migration } from '../spool/migrations.ts'
@@ -85,59 +85,59 @@ export const decodeTotals = (row: Record<string, unknown>): TallyTotals => ({
 const TOTALS_KEY = [0]
 
 /** What one pass holds: the totals and the accounts it changes (written at its end, their history kept by the kit). */
-function passState(db: Database) {
+function passState(tx: SpoolTx) {
   return {
     totals: new Entities<TallyTotals>(
-      db,
+      tx,
       totalsTable,
       (totals) => [totals.blocks, totals.transactions, totals.gasUsed.toString(), totals.wallets, totals.accounts, totals.contracts],
       decodeTotals,
     ),
     accounts: new Entities<AccountCounts>(
-      db,
+      tx,
       accountsTable,
       (counts) => [counts.sent, counts.received, counts.self, counts.sent + counts.received - counts.self],
       (row) => ({ sent: row.sent as number, received: row.received as number, self: row.self as number }),
     ),
     /** Inserts a creation unless the address was created before; 1 when it was new. */
-    created: db.query('INSERT OR IGNORE INTO explorer_contracts (contract, creator, tx_id, seq, block) VALUES (?, ?, ?, ?, ?)'),
+    created: (...values: SqlValue[]) => tx.run('INSERT INTO explorer_contracts (contract, creator, tx_id, seq, block) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING', ...values),
   }
 }
 
 type PassState = ReturnType<typeof passState>
 
 /** Applies one transaction of `block`: its parties' counts, and the contracts it created, at the top or inside a call. */
-function applyTx(pass: PassState, totals: TallyTotals, tx: TxParties, trace: CallFrame | null, block: number): void {
-  const account = (address: Uint8Array) =>
-    pass.accounts.edit(hexOf(address), [address], block, () => {
+async function applyTx(pass: PassState, totals: TallyTotals, tx: TxParties, trace: CallFrame | null, block: number): Promise<void> {
+  const account = async (address: Uint8Array) =>
+    (await pass.accounts.edit(hexOf(address), [address], block, () => {
       totals.accounts++
       return { sent: 0, received: 0, self: 0 }
-    })!
+    }))!
   totals.transactions++
-  const sender = account(tx.from)
+  const sender = await account(tx.from)
   if (sender.sent === 0) totals.wallets++
   sender.sent++
   // A creation is a transaction to the contract it made.
   const to = tx.to ?? tx.created
   if (to !== null) {
-    account(to).received++
+    ;(await account(to)).received++
     if (Buffer.compare(to, tx.from) === 0) sender.self++
   }
   let seq = 0
-  const create = (contract: Uint8Array, creator: Uint8Array) => {
-    if (pass.created.run(contract, creator, tx.id, seq++, block).changes > 0) totals.contracts++
+  const create = async (contract: Uint8Array, creator: Uint8Array) => {
+    if ((await pass.created(contract, creator, tx.id, seq++, block)) > 0) totals.contracts++
   }
-  if (tx.created) create(tx.created, tx.from)
+  if (tx.created) await create(tx.created, tx.from)
   // Contracts created inside calls (a factory's pairs), which only the call tree shows.
-  const walk = (frame: CallFrame) => {
+  const walk = async (frame: CallFrame) => {
     if (frame.type.startsWith('CREATE') && !frame.error) {
       const contract = parseAddress(frame.to)
       const creator = parseAddress(frame.from)
-      if (contract && creator) create(blob(contract), blob(creator))
+      if (contract && creator) await create(blob(contract), blob(creator))
     }
-    for (const call of frame.calls) walk(call)
+    for (const call of frame.calls) await walk(call)
   }
-  if (trace) walk(trace)
+  if (trace) await walk(trace)
 }
 
 /**
@@ -145,26 +145,25 @@ function applyTx(pass: PassState, totals: TallyTotals, tx: TxParties, trace: Cal
  * its sender's and recipient's counts, each contract created with its creator. Rows change block
  * by block, so that the history can put them back as they stood at the end of any block.
  */
-export function applyBlocks(db: Database, fromBlock: number, toBlock: number): void {
-  const pass = passState(db)
-  const txs = txPartiesOfBlocks(db, fromBlock, toBlock)
-  const traces = creationTraces(db, fromBlock, toBlock)
+export async function applyBlocks(tx: SpoolTx, fromBlock: number, toBlock: number): Promise<void> {
+  const pass = passState(tx)
+  const [txs, traces, headers] = await Promise.all([txPartiesOfBlocks(tx, fromBlock, toBlock), creationTraces(tx, fromBlock, toBlock), blockHeaders(tx, fromBlock, toBlock)])
   let nextTx = 0
   let nextTrace = 0
-  for (const header of blockHeaders(db, fromBlock, toBlock)) {
+  for (const header of headers) {
     const block = header.number
-    const totals = pass.totals.edit('totals', TOTALS_KEY, block, () => ({ ...NO_TOTALS }))!
+    const totals = (await pass.totals.edit('totals', TOTALS_KEY, block, () => ({ ...NO_TOTALS })))!
     totals.blocks++
     totals.gasUsed += BigInt(header.gasUsed)
     for (; nextTx < txs.length && txs[nextTx]!.id < txId(block + 1, 0); nextTx++) {
-      const tx = txs[nextTx]!
-      while (nextTrace < traces.length && traces[nextTrace]!.txId < tx.id) nextTrace++
-      const trace = traces[nextTrace]?.txId === tx.id ? traces[nextTrace]!.trace : null
-      applyTx(pass, totals, tx, trace, block)
+      const parties = txs[nextTx]!
+      while (nextTrace < traces.length && traces[nextTrace]!.txId < parties.id) nextTrace++
+      const trace = traces[nextTrace]?.txId === parties.id ? traces[nextTrace]!.trace : null
+      await applyTx(pass, totals, parties, trace, block)
     }
   }
-  pass.totals.flush()
-  pass.accounts.flush()
+  await pass.totals.flush()
+  await pass.accounts.flush()
 }
 
 /** The `tally` derived stream: the explorer's counts over every block, transaction and call tree of the spool. */

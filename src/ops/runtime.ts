@@ -27,8 +27,8 @@ export type Runtime = {
   chainId: number
   rpcUrl: string
   wsUrl: string
-  /** Each service's base URL, as it listens. */
-  services: Record<ServiceName, string>
+  /** Each service's base URL, as it listens; null for a service this instance does not serve (an instance on a database may serve fewer). */
+  services: Record<ServiceName, string | null>
   manifestPath: string
   /** Who signs the faucet's drips, and whether with anvil's public dev key #1 (always under `stack dev`). */
   faucet: { operator: string | null; publicDevKey: boolean }
@@ -37,6 +37,8 @@ export type Runtime = {
   /** `stack dev` only: the state file the chain is saved to, and the chain it forked. */
   state: string | null
   fork: { url: string; block: number | null } | null
+  /** On a database: where, the schema, and this instance's role; absent or null on the embedded file. */
+  database?: { where: string; schema: string; role: string } | null
 }
 
 export function runtimePath(dataDir: string): string {

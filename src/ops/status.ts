@@ -6,9 +6,13 @@ import { pollUntil } from '../time/poll.ts'
 import { getJson, nodeHead, PROBE_MS, type Body } from './reads.ts'
 import { OPERATOR_PATH, type Runtime } from './runtime.ts'
 
-/** One service as `stack status` reports it: where it answers, whether it does, and how far behind the node it is. */
+/**
+ * One service as `stack status` reports it: where it answers, whether it does, and how far behind
+ * the node it is. A service this instance does not serve (an instance on a database may serve
+ * fewer) has no url, and counts as healthy.
+ */
 export type ServiceStatus = {
-  url: string
+  url: string | null
   healthy: boolean
   /** Blocks behind the node (the explorer: its spool; the exchange: its slower stream; the arcade: its last mini-block; the faucet: the block it reads at); null when unknown. */
   lagBlocks: number | null
@@ -30,22 +34,44 @@ export type StackStatus = { running: true } & Pick<
   snapshot: { block: number } | null
   /** The spool's size on disk (its file and write-ahead log), in bytes. */
   spool: SpoolSize
+  /** On a database: the database's side (null on the embedded file). */
+  database: DatabaseStatus | null
   /** Whether every service answers its health. */
   healthy: boolean
 }
 
-/** Asks each service of the running stack how it is, and the node its head. */
-export async function stackStatus(runtime: Runtime): Promise<StackStatus> {
+/**
+ * An instance on a database, as `stack status` reports it: where the database is, this instance's
+ * role, the spool's head there and how far behind the node it is, and which instance holds the
+ * indexer's lease (its heartbeat's age by the database's clock).
+ */
+export type DatabaseStatus = {
+  where: string
+  schema: string
+  role: string
+  head: number | null
+  lagBlocks: number | null
+  indexer: { holder: string; epoch: number; heartbeatAgeMs: number; acquiredAt: string } | null
+  error?: string
+}
+
+/** How the status learns the database's side, given the node's head (the command line reads the database; null on the embedded file). */
+export type DatabaseProbe = (runtime: Runtime, head: number | null) => Promise<DatabaseStatus | null>
+
+/** Asks each service of the running stack how it is, and the node its head; on a database, `database` reads its side. */
+export async function stackStatus(runtime: Runtime, database: DatabaseProbe = async () => null): Promise<StackStatus> {
   const rpc = createRpc(runtime.rpcUrl, { timeoutMs: PROBE_MS })
   const head = await nodeHead(rpc)
+  const served = <T extends unknown[]>(url: string | null, status: (url: string, ...rest: T) => Promise<ServiceStatus>, ...rest: T) => (url === null ? Promise.resolve(notServed) : status(url, ...rest))
   const [explorer, exchange, faucet, arcade, etherscan] = await Promise.all([
-    explorerStatus(runtime.services.explorer, head),
-    exchangeStatus(runtime.services.exchange),
-    faucetStatus(runtime.services.faucet, head),
-    arcadeStatus(runtime.services.arcade, head),
-    etherscanStatus(runtime.services.etherscan, head),
+    served(runtime.services.explorer, explorerStatus, head),
+    served(runtime.services.exchange, exchangeStatus),
+    served(runtime.services.faucet, faucetStatus, head),
+    served(runtime.services.arcade, arcadeStatus, head),
+    served(runtime.services.etherscan, etherscanStatus, head),
   ])
   const services = { explorer, exchange, faucet, arcade, etherscan }
+  const databaseStatus = await database(runtime, head)
   return {
     running: true,
     pid: runtime.pid,
@@ -66,24 +92,27 @@ export async function stackStatus(runtime: Runtime): Promise<StackStatus> {
     state: runtime.state,
     fork: runtime.fork,
     spool: spoolSize(runtime.dataDir),
-    healthy: Object.values(services).every((service) => service.healthy),
+    database: databaseStatus,
+    healthy: Object.values(services).every((service) => service.healthy) && !databaseStatus?.error,
   }
 }
 
 /**
- * Whether the stack is ready for work: every service answers, the spool and every derived stream
+ * Whether the stack is ready for work: every service it serves answers, the spool and every derived stream
  * are at the node's head (a block of slack: a block may land between two probes), and the arcade
  * is ready.
  */
 export function isReady(status: StackStatus): boolean {
   const { explorer, exchange, arcade } = status.services
   const atHead = (lag: unknown) => typeof lag === 'number' && lag <= 1
+  // An indexer serves nothing: it is ready once the database's spool is at the node's head.
+  if (explorer.url === null) return status.healthy && atHead(status.database?.lagBlocks)
   return status.healthy && atHead(explorer.lagBlocks) && atHead(explorer.derivedLagBlocks) && atHead(exchange.lagBlocks) && arcade.ready === true
 }
 
 /** The status once the stack is ready, or as it stands after `timeoutMs`. */
-export async function statusWhenReady(runtime: Runtime, timeoutMs: number): Promise<StackStatus> {
-  return (await pollUntil(() => stackStatus(runtime), isReady, { timeoutMs, intervalMs: 250 })).value
+export async function statusWhenReady(runtime: Runtime, timeoutMs: number, database?: DatabaseProbe): Promise<StackStatus> {
+  return (await pollUntil(() => stackStatus(runtime, database), isReady, { timeoutMs, intervalMs: 250 })).value
 }
 
 /** Runs a probe; a service that does not answer, or answers wrong, is reported unhealthy with the reason. */
@@ -95,7 +124,9 @@ async function probe(url: string, read: () => Promise<Omit<ServiceStatus, 'url'>
   }
 }
 
-const behind = (head: number | null, at: unknown) => (head === null || typeof at !== 'number' ? null : Math.max(0, head - at))
+const notServed: ServiceStatus = { url: null, healthy: true, lagBlocks: null, served: false }
+
+export const behind = (head: number | null, at: unknown) => (head === null || typeof at !== 'number' ? null : Math.max(0, head - at))
 
 /** The explorer through its operator route, which the per-client minute does not count: a CI suite that spent the minute leaves the status true. */
 function explorerStatus(url: string, head: number | null): Promise<ServiceStatus> {
@@ -200,17 +231,25 @@ export function statusEnv(status: StackStatus): string {
     ['STACK_NODE_HEAD', status.nodeHead ?? ''],
     ['STACK_HEALTHY', status.healthy],
   ]
-  const { explorer, exchange, faucet, arcade } = status.services
-  lines.push(['STACK_EXPLORER_URL', explorer.url], ['STACK_EXPLORER_API_URL', explorer.api ?? `${explorer.url}/api`])
+  const { explorer, exchange, faucet, arcade, etherscan } = status.services
+  // A service this instance does not serve has no URL lines.
+  if (explorer.url) lines.push(['STACK_EXPLORER_URL', explorer.url], ['STACK_EXPLORER_API_URL', explorer.api ?? `${explorer.url}/api`])
   if (explorer.pages) lines.push(['STACK_EXPLORER_PAGES_URL', explorer.pages])
-  lines.push(['STACK_EXCHANGE_URL', exchange.url], ['STACK_FAUCET_URL', faucet.url], ['STACK_ARCADE_URL', arcade.url], ['STACK_ARCADE_WS_URL', `${arcade.url.replace(/^http/, 'ws')}/ws`])
-  lines.push(['STACK_ETHERSCAN_URL', status.services.etherscan.url], ['STACK_ETHERSCAN_API_URL', `${status.services.etherscan.url}/api`])
+  if (exchange.url) lines.push(['STACK_EXCHANGE_URL', exchange.url])
+  if (faucet.url) lines.push(['STACK_FAUCET_URL', faucet.url])
+  if (arcade.url) lines.push(['STACK_ARCADE_URL', arcade.url], ['STACK_ARCADE_WS_URL', `${arcade.url.replace(/^http/, 'ws')}/ws`])
+  if (etherscan.url) lines.push(['STACK_ETHERSCAN_URL', etherscan.url], ['STACK_ETHERSCAN_API_URL', `${etherscan.url}/api`])
   for (const [name, service] of Object.entries(status.services)) {
     const key = name.toUpperCase()
     lines.push([`STACK_${key}_HEALTHY`, service.healthy], [`STACK_${key}_LAG_BLOCKS`, service.lagBlocks ?? ''])
   }
   lines.push(['STACK_FAUCET_OPERATOR', status.faucet.operator ?? ''], ['STACK_FAUCET_PUBLIC_DEV_KEY', status.faucet.publicDevKey])
   lines.push(['STACK_MANIFEST', status.manifestPath], ['STACK_SPOOL_BYTES', status.spool.bytes])
+  const { database } = status
+  if (database) {
+    lines.push(['STACK_DATABASE', database.where], ['STACK_DATABASE_SCHEMA', database.schema], ['STACK_ROLE', database.role])
+    lines.push(['STACK_DATABASE_HEAD', database.head ?? ''], ['STACK_DATABASE_LAG_BLOCKS', database.lagBlocks ?? ''], ['STACK_INDEXER', database.indexer?.holder ?? ''])
+  }
   for (const [name, address] of Object.entries(status.contracts)) lines.push([`STACK_CONTRACT_${envName(name)}`, address])
   if (status.snapshot) lines.push(['STACK_RESET_BLOCK', status.snapshot.block])
   return lines.map(([key, value]) => `${key}=${shellValue(String(value))}\n`).join('')
@@ -234,19 +273,26 @@ function shellValue(value: string): string {
 export function statusText(status: StackStatus): string {
   const { explorer, exchange, faucet, arcade, etherscan } = status.services
   const mark = (service: ServiceStatus) => (service.healthy ? `ok, ${service.lagBlocks ?? '?'} blocks behind` : `DOWN: ${service.error ?? 'not healthy'}`)
+  const line = (name: string, service: ServiceStatus, where: (url: string) => string) => `  ${name.padEnd(10)} ${service.url === null ? 'not served by this instance' : `${where(service.url)}   ${mark(service)}`}`
+  const { database } = status
   const lines = [
     `stack ${status.mode} (pid ${status.pid}, ${status.version}), chain ${status.chainId} at ${status.rpcUrl} (${status.wsUrl}), head ${status.nodeHead ?? 'unknown'}`,
-    `  explorer   ${explorer.url}/api   ${mark(explorer)}`,
+    line('explorer', explorer, (url) => `${url}/api`),
     ...(explorer.pages ? [`  browse     ${explorer.pages}`] : []),
-    `  exchange   ${exchange.url}   ${mark(exchange)}`,
-    `  faucet     ${faucet.url}   ${mark(faucet)}`,
-    `  arcade     ${arcade.url}/api   ${arcade.url.replace(/^http/, 'ws')}/ws/<room>   ${mark(arcade)}${arcade.ready === false ? ' (not ready)' : ''}`,
-    `  etherscan  ${etherscan.url}/api   sourcify ${etherscan.url}/sourcify   ${mark(etherscan)}`,
+    line('exchange', exchange, (url) => url),
+    line('faucet', faucet, (url) => url),
+    `${line('arcade', arcade, (url) => `${url}/api   ${url.replace(/^http/, 'ws')}/ws/<room>`)}${arcade.ready === false ? ' (not ready)' : ''}`,
+    line('etherscan', etherscan, (url) => `${url}/api   sourcify ${url}/sourcify`),
     `  metrics    /metrics on each service`,
     `  manifest   ${status.manifestPath} (${Object.keys(status.contracts).length} contracts)`,
     `  spool      ${status.spool.path} ${humanBytes(status.spool.bytes)} (file ${humanBytes(status.spool.fileBytes)}, log ${humanBytes(status.spool.walBytes)})`,
     `  faucet key ${status.faucet.publicDevKey ? "anvil's public dev key #1: never use it outside this local chain" : status.faucet.operator ? `operator ${status.faucet.operator}` : 'none: the faucet does not drip'}`,
   ]
+  if (database) {
+    const at = database.error ? `DOWN: ${database.error}` : `head ${database.head ?? 'none yet'}, ${database.lagBlocks ?? '?'} blocks behind`
+    lines.push(`  database   ${database.where} schema "${database.schema}", role ${database.role}: ${at}`)
+    if (!database.error) lines.push(`  indexer    ${database.indexer ? `${database.indexer.holder} (epoch ${database.indexer.epoch}, heartbeat ${database.indexer.heartbeatAgeMs} ms ago)` : 'none holds the lease'}`)
+  }
   if (status.snapshot) lines.push(`  reset to   block ${status.snapshot.block} (stack reset)`)
   if (status.state) lines.push(`  state      ${status.state}`)
   if (status.fork) lines.push(`  fork of    ${status.fork.url}${status.fork.block === null ? '' : ` at block ${status.fork.block}`}`)

@@ -1,6 +1,7 @@
 import { Database } from 'bun:sqlite'
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
+import type { Queries, SpoolTx } from './engine.ts'
 import { migrate, spoolMigrations, type Migration } from './migrations.ts'
 
 export type { Database }
@@ -60,7 +61,7 @@ export function tuneForWriting(db: Database): void {
  * fail later, in the follower, instead of at start.
  */
 function proveWritable(db: Database): void {
-  db.transaction(() => setMeta(db, 'opened_at', String(Date.now()))).immediate()
+  db.transaction(() => db.run(SET_META_SQL, ['opened_at', String(Date.now())])).immediate()
 }
 
 /**
@@ -89,13 +90,15 @@ export function openReader(path: string): Database {
 /** A meta key's value (`?`: the key), in SQL both engines take. */
 export const GET_META_SQL = 'SELECT value FROM meta WHERE key = ?'
 
-export function getMeta(db: Database, key: string): string | null {
-  return db.query<{ value: string }, [string]>(GET_META_SQL).get(key)?.value ?? null
+/** A meta key's value, or null, on either engine. */
+export async function getMeta(db: Queries, key: string): Promise<string | null> {
+  return (await db.get<{ value: string }>(GET_META_SQL, key))?.value ?? null
 }
 
 /** A meta key set (`?`: the key, its value), in SQL both engines take. */
 export const SET_META_SQL = 'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'
 
-export function setMeta(db: Database, key: string, value: string): void {
-  db.run(SET_META_SQL, [key, value])
+/** Sets a meta key inside the writer's transaction `tx`. */
+export async function setMeta(tx: SpoolTx, key: string, value: string): Promise<void> {
+  await tx.run(SET_META_SQL, key, value)
 }

@@ -28,6 +28,34 @@ export interface SpoolDb {
   snapshot<T>(read: (db: SpoolDb) => Promise<T>): Promise<T>
 }
 
+/** The reads both the readers and the writer make. */
+export type Queries = Pick<SpoolDb, 'engine' | 'dialect' | 'all' | 'get'>
+
+/**
+ * The spool's writer (the follower, and the derived streams' passes and rollbacks) inside one of
+ * its transactions, whichever engine holds the spool. Its statements are written in the same SQL
+ * as the readers' (an upsert is `ON CONFLICT`, never SQLite's `OR REPLACE`), so that a stream is
+ * written once for both.
+ */
+export interface SpoolTx extends Queries {
+  /** Runs `sql`; gives how many rows it changed. */
+  run(sql: string, ...params: SqlValue[]): Promise<number>
+}
+
+/**
+ * The writer's connection. Outside a transaction it only reads; every write goes in
+ * `transaction`, which lands whole or not at all, and which on PostgreSQL first checks that this
+ * instance still holds the writer's lease (postgres/writer.ts). The writer's transactions take
+ * turns: a stream's pass never interleaves with a batch of blocks.
+ */
+export interface SpoolWriter extends Queries {
+  transaction<T>(work: (tx: SpoolTx) => Promise<T>): Promise<T>
+  /** Inserts `rows` (each its values in `columns`'s order) into one of the spool's tables, the engine's fastest way; `conflict` is an ON CONFLICT clause. */
+  insertMany(tx: SpoolTx, table: string, columns: readonly string[], rows: readonly SqlValue[][], conflict?: string): Promise<void>
+  /** Inside `tx`: the spool's new head, told to the instances that read it elsewhere once `tx` commits (nothing to tell on the embedded engine). */
+  announce(tx: SpoolTx, head: number): Promise<void>
+}
+
 /** What each engine writes its own way, for the rare query that needs it. */
 export type Dialect = {
   /** A byte string literal from its hex digits (a partial index's condition must be a literal, not a parameter). */
@@ -92,5 +120,48 @@ function end(db: Database): void {
   } catch (error) {
     db.run('ROLLBACK')
     throw error
+  }
+}
+
+/**
+ * The embedded engine's writer over the writer's bun:sqlite connection. Its answers are ready at
+ * once; a transaction is BEGIN IMMEDIATE to COMMIT, and waits for the one before it to end, since
+ * the awaits inside one let other work of the writer's thread run in between.
+ */
+export function sqliteWriter(db: Database): SpoolWriter {
+  const statements: SpoolTx = {
+    engine: 'sqlite',
+    dialect: sqliteDialect,
+    all: <T>(sql: string, ...params: SqlValue[]) => Promise.resolve(db.query<T, SqlValue[]>(sql).all(...params)),
+    get: <T>(sql: string, ...params: SqlValue[]) => Promise.resolve(db.query<T, SqlValue[]>(sql).get(...params)),
+    run: (sql: string, ...params: SqlValue[]) => Promise.resolve(db.query<unknown, SqlValue[]>(sql).run(...params).changes),
+  }
+  let turn: Promise<unknown> = Promise.resolve()
+  return {
+    engine: 'sqlite',
+    dialect: sqliteDialect,
+    all: statements.all,
+    get: statements.get,
+    transaction: <T>(work: (tx: SpoolTx) => Promise<T>): Promise<T> => {
+      const done = turn.then(async () => {
+        db.run('BEGIN IMMEDIATE')
+        try {
+          const result = await work(statements)
+          db.run('COMMIT')
+          return result
+        } catch (error) {
+          if (db.inTransaction) db.run('ROLLBACK')
+          throw error
+        }
+      })
+      turn = done.catch(() => {})
+      return done
+    },
+    // A statement a row, compiled once (the connection's cache): SQLite's inserts cost no round trip.
+    insertMany: async (_tx, table, columns, rows, conflict = '') => {
+      const insert = db.query<unknown, SqlValue[]>(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ${conflict}`)
+      for (const row of rows) insert.run(...row)
+    },
+    announce: async () => {},
   }
 }

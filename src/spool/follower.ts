@@ -1,10 +1,10 @@
-import type { Database } from 'bun:sqlite'
 import { subscribeNewHeads, type NewHeadsSubscription } from '../chain/newHeads.ts'
 import type { Rpc } from '../chain/rpc.ts'
 import { FatalError } from '../errors.ts'
 import { quantity } from '../eth/quantity.ts'
 import { sleep } from '../time/sleep.ts'
 import { getMeta } from './db.ts'
+import type { SpoolWriter } from './engine.ts'
 import { Copier } from './follow/copier.ts'
 import { FollowerFailures, type FollowerLog } from './follow/failures.ts'
 import { findAncestor, rollBack, tipMatches } from './follow/reorg.ts'
@@ -75,14 +75,18 @@ export class Follower {
   private readonly failures: FollowerFailures
   private readonly copier: Copier
   private readonly streams: StreamScheduler
-  private readonly changed = () => this.options.onHealth(this.health())
+  /** Health reports in the order of the changes they follow (each is read from the spool). */
+  private reported: Promise<void> = Promise.resolve()
+  private readonly changed = () => {
+    this.reported = this.reported.then(async () => this.options.onHealth(await this.health())).catch(() => {})
+  }
   private nodeHead: number | null = null
   private heads: NewHeadsSubscription | null = null
   private wake: (() => void) | null = null
   private identityChecked = false
 
   constructor(
-    private readonly db: Database,
+    private readonly writer: SpoolWriter,
     private readonly options: FollowerOptions,
   ) {
     const { rpc, log, meter } = options
@@ -98,8 +102,8 @@ export class Follower {
       changed,
       nodeLost: () => (this.identityChecked = false),
     })
-    this.copier = new Copier(db, { ...options, requestTimeoutMs, changed, reorganise: (from) => this.reorganise(from) }, this.failures)
-    this.streams = new StreamScheduler(db, { ...options, catchingUp: () => this.copier.catchUpStatus !== null, changed }, this.failures)
+    this.copier = new Copier(writer, { ...options, requestTimeoutMs, changed, reorganise: (from) => this.reorganise(from) }, this.failures)
+    this.streams = new StreamScheduler(writer, { ...options, catchingUp: () => this.copier.catchUpStatus !== null, changed }, this.failures)
   }
 
   /** Runs until the signal aborts. Throws only for what cannot be retried (another chain, a reorg too deep). */
@@ -107,6 +111,7 @@ export class Follower {
     if (this.options.wsUrl) {
       this.heads = subscribeNewHeads(this.options.wsUrl, { onHead: () => this.wake?.() })
     }
+    await this.copier.start()
     // The streams derive from what the spool holds, so they go on while the node is away.
     const stopStreams = new AbortController()
     const streams = this.streams.run(AbortSignal.any([signal, stopStreams.signal]))
@@ -114,7 +119,7 @@ export class Follower {
       while (!signal.aborted) {
         try {
           if (!this.identityChecked) {
-            await checkIdentity(this.db, this.options.rpc, this.options.chainId, this.options.path)
+            await checkIdentity(this.writer, this.options.rpc, this.options.chainId, this.options.path)
             this.identityChecked = true
           }
           const progressed = await this.step()
@@ -138,14 +143,20 @@ export class Follower {
     }
   }
 
-  health(): SpoolHealth {
-    const cursor = getCursor(this.db)
+  async health(): Promise<SpoolHealth> {
+    const { writer } = this
+    const [cursor, updated, genesisHash, historyGaps, streamCursors] = await Promise.all([
+      getCursor(writer),
+      getMeta(writer, 'updated_at'),
+      getMeta(writer, 'genesis_hash'),
+      storedGaps(writer),
+      Promise.all(this.options.streams.map((stream) => readStreamCursor(writer, stream.name))),
+    ])
     const head = cursor >= 0 ? cursor : null
-    const updated = getMeta(this.db, 'updated_at')
     const { failures, copier, nodeHead } = this
     return {
       chainId: this.options.chainId,
-      genesisHash: getMeta(this.db, 'genesis_hash'),
+      genesisHash,
       spoolHeadBlock: head,
       nodeHeadBlock: nodeHead,
       lagBlocks: nodeHead === null ? null : Math.max(0, nodeHead - (head ?? this.options.startBlock - 1)),
@@ -154,13 +165,13 @@ export class Follower {
       nodeSocket: this.heads?.connected() ?? false,
       tracesAvailable: copier.tracesAvailable(),
       historyGap: failures.historyGap,
-      historyGaps: storedGaps(this.db),
+      historyGaps,
       lastError: failures.lastError,
       storageError: failures.storageError(),
       catchUp: copier.catchUpStatus,
       fetch: copier.fetchState(),
       retrying: failures.retryHealth(),
-      streams: Object.fromEntries(this.options.streams.map((stream) => [stream.name, { ...positionOf(readStreamCursor(this.db, stream.name), head), error: failures.streamError(stream.name) }])),
+      streams: Object.fromEntries(this.options.streams.map((stream, index) => [stream.name, { ...positionOf(streamCursors[index]!, head), error: failures.streamError(stream.name) }])),
     }
   }
 
@@ -169,14 +180,14 @@ export class Follower {
     const { rpc, startBlock } = this.options
     const nodeHead = quantity(await rpc.call<string>('eth_blockNumber'))
     this.nodeHead = nodeHead
-    const cursor = Math.max(getCursor(this.db), startBlock - 1)
+    const cursor = Math.max(await getCursor(this.writer), startBlock - 1)
     if (cursor >= nodeHead) {
       // Caught up: the stored tip must still be the node's, or the chain reorganised under it.
-      if (cursor > nodeHead || !(await tipMatches(this.db, rpc, cursor))) {
+      if (cursor > nodeHead || !(await tipMatches(this.writer, rpc, cursor))) {
         await this.reorganise(Math.min(cursor, nodeHead))
         return true
       }
-      this.copier.noteProgress(nodeHead)
+      await this.copier.noteProgress(nodeHead)
       return false
     }
     return this.copier.catchUp(cursor + 1, nodeHead)
@@ -184,9 +195,9 @@ export class Follower {
 
   /** Walks back from `from` to the newest block the node and the spool agree on, and drops the rest. */
   private async reorganise(from: number): Promise<void> {
-    const ancestor = await findAncestor(this.db, this.options.rpc, from, this.options)
-    this.copier.rolledBack(ancestor, getCursor(this.db) - ancestor)
-    if (rollBack(this.db, ancestor, this.options)) this.changed()
+    const ancestor = await findAncestor(this.writer, this.options.rpc, from, this.options)
+    this.copier.rolledBack(ancestor, (await getCursor(this.writer)) - ancestor)
+    if (await rollBack(this.writer, ancestor, this.options)) this.changed()
   }
 
   private async idle(signal: AbortSignal): Promise<void> {

@@ -1,3 +1,5 @@
+import { getMeta } from './db.ts'
+import type { Queries } from './engine.ts'
 import type { PacerState } from './pacer.ts'
 import type { CatchUp } from './progress.ts'
 import type { HistoryGap } from './read/blocks.ts'
@@ -69,4 +71,23 @@ export function emptyHealth(chainId: number): SpoolHealth {
     retrying: null,
     streams: {},
   }
+}
+
+/**
+ * The meta key the indexer publishes its health under (PostgreSQL), for the instances that only
+ * serve: they show the indexer's view of the node and the streams, as one stack would.
+ */
+export const PUBLISHED_HEALTH = 'indexer_health'
+
+/** The health the indexer last published; null when none has yet (no indexer has written, or its tables are not made yet). */
+export async function publishedHealth(db: Queries): Promise<SpoolHealth | null> {
+  let text: string | null
+  try {
+    text = await getMeta(db, PUBLISHED_HEALTH)
+  } catch (error) {
+    // The schema the indexer has not made yet (undefined_table) is a stack before its first block.
+    if ((error as { errno?: unknown }).errno === '42P01') return null
+    throw error
+  }
+  return text === null ? null : (JSON.parse(text) as SpoolHealth)
 }

@@ -1,6 +1,6 @@
-import type { Database } from 'bun:sqlite'
 import type { Rpc } from '../chain/rpc.ts'
 import { getMeta, setMeta } from './db.ts'
+import type { SpoolWriter } from './engine.ts'
 import { FatalError } from '../errors.ts'
 import { quantity } from '../eth/quantity.ts'
 
@@ -13,7 +13,7 @@ export class SpoolIdentityError extends FatalError {
  * Checks that the node is the chain the config expects and the chain the spool holds (same
  * chain id, same genesis hash), and records both in a new spool.
  */
-export async function checkIdentity(db: Database, rpc: Rpc, expectedChainId: number, path: string): Promise<void> {
+export async function checkIdentity(writer: SpoolWriter, rpc: Rpc, expectedChainId: number, path: string): Promise<void> {
   const nodeChainId = quantity(await rpc.call<string>('eth_chainId'))
   const genesis = await rpc.call<{ hash: string } | null>('eth_getBlockByNumber', ['0x0', false])
   // A node that pruned its genesis cannot prove it; the chain id and the stored tip still must match.
@@ -21,13 +21,13 @@ export async function checkIdentity(db: Database, rpc: Rpc, expectedChainId: num
   if (nodeChainId !== expectedChainId) {
     throw new SpoolIdentityError(`the node at ${rpc.url} is chain ${nodeChainId}, but chain.chainId is ${expectedChainId}`)
   }
-  const storedChain = getMeta(db, 'chain_id')
-  const storedGenesis = getMeta(db, 'genesis_hash')
+  const storedChain = await getMeta(writer, 'chain_id')
+  const storedGenesis = await getMeta(writer, 'genesis_hash')
   if (storedChain === null) {
-    db.transaction(() => {
-      setMeta(db, 'chain_id', String(nodeChainId))
-      if (genesisHash) setMeta(db, 'genesis_hash', genesisHash)
-    }).immediate()
+    await writer.transaction(async (tx) => {
+      await setMeta(tx, 'chain_id', String(nodeChainId))
+      if (genesisHash) await setMeta(tx, 'genesis_hash', genesisHash)
+    })
     return
   }
   const sameChain = Number(storedChain) === nodeChainId

@@ -1,24 +1,36 @@
 import type { Database } from 'bun:sqlite'
+import type { SQL } from 'bun'
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { createRpc } from '../chain/rpc.ts'
+import type { DatabaseTarget } from '../config/load.ts'
 import { FatalError, NodeUnreachableError } from '../errors.ts'
 import { showStatus, type Logger } from '../log.ts'
 import { openReader, openSpool, SPOOL_FILE } from './db.ts'
-import { emptyHealth, type SpoolHealth } from './health.ts'
+import { emptyHealth, publishedHealth, type SpoolHealth } from './health.ts'
 import { describeCatchUp } from './progress.ts'
 import { checkIdentity, SpoolIdentityError } from './identity.ts'
-import { sqliteDb, type SpoolDb } from './engine.ts'
+import { sqliteDb, sqliteWriter, type SpoolDb } from './engine.ts'
+import { connectPostgres } from './postgres/connect.ts'
+import { followHeads, type HeadFollower } from './postgres/heads.ts'
+import { holdLease, INDEXER_LEASE, LEASE_HEARTBEAT_MS, leaseHolder, prepareLease, type IndexerLease, type Lease, type LeaseHolder } from './postgres/lease.ts'
+import { asDatabaseError, roleOf } from './postgres/problems.ts'
+import { postgresDb } from './postgres/reader.ts'
+import { postgresWriter } from './postgres/writer.ts'
 import type { MeterReading } from './meter.ts'
 import type { Migration } from './migrations.ts'
 import { asSpoolFileError, SpoolFileError } from './storage.ts'
 import type { StreamDefinition } from './streams.ts'
-import type { FromWorker, ToWorker } from './writer.ts'
+import { openVerificationWriter, verificationWriter, type VerificationWriter } from './verified.ts'
+import type { FromWorker, ToWorker, WriterDatabase, WriterSettings } from './writer.ts'
 
 export type Spool = {
+  /** Where the spool is: its file, or the database and schema. */
   path: string
   /** The services' read-only view of the spool (engine.ts), whichever engine holds it. */
   reader: SpoolDb
+  /** On PostgreSQL: where, this instance's role, its place in the indexer's lease, and who holds it; null on the embedded file. */
+  database: SpoolDatabase | null
   health: () => SpoolHealth
   /**
    * A number that changes whenever what the spool holds changes: a write, a rollback, a pass of a
@@ -29,6 +41,8 @@ export type Spool = {
   onHealth: (listener: (health: SpoolHealth) => void) => () => void
   /** Called with what the follower did since the last reading (fetches, batches, rollbacks, errors), for the metrics. */
   onMeter: (listener: (reading: MeterReading) => void) => () => void
+  /** A writer of verification records (the caller closes it): no chain data, so any instance that serves the listener writes them. */
+  verifications: () => VerificationWriter
   /** Settles when the writer stops for good (another chain, a reorganisation too deep). */
   fatal: Promise<Error>
   stop: () => Promise<void>
@@ -36,9 +50,46 @@ export type Spool = {
 
 export { SpoolFileError, SpoolIdentityError }
 
+/** What an instance does with a database: write and serve (`all`), only follow the node and derive (`indexer`), or only serve (`api`). */
+export type Role = 'all' | 'indexer' | 'api'
+export const ROLES: readonly Role[] = ['all', 'indexer', 'api']
+
+export type SpoolDatabase = {
+  where: string
+  schema: string
+  role: Role
+  /** This instance's place in the indexer's lease (null for the api role, and until the writer reports it). */
+  lease: () => IndexerLease | null
+  /** Who holds the indexer's lease now, by the database's clock. */
+  holder: () => Promise<LeaseHolder | null>
+  /**
+   * Takes the lease `name` (the faucet's) if it is free or lapses shortly, and holds it until
+   * stopped (`onLost` if another takes it over); else gives who holds it.
+   */
+  claim: (name: string, onLost: (error: Error) => void) => Promise<{ lease: Lease; holder: null } | { lease: null; holder: LeaseHolder | null }>
+}
+
+/** How long a claim waits for a lease whose holder has stopped renewing it (it lapses after LEASE_TTL_MS). */
+const CLAIM_WAIT_MS = 7_000
+/** How long who holds the indexer's lease is told again without asking the database. */
+const HOLDER_FRESH_MS = 1_000
+
+/**
+ * What a service's /health adds on a database (nothing on the embedded file): the instance's role,
+ * the schema, and who holds the indexer's lease (null when nobody does, or the database did not
+ * answer; `/health` stays a liveness probe and answers either way).
+ */
+export async function databaseHealth(spool: Spool): Promise<{ database?: { role: Role; schema: string; indexer: LeaseHolder | null } }> {
+  const { database } = spool
+  if (!database) return {}
+  const indexer = await database.holder().catch(() => null)
+  return { database: { role: database.role, schema: database.schema, indexer } }
+}
+
 /** What the spool reads of the config: where its file goes, the node, and its own settings. */
 export type SpoolConfig = {
   dataDir: string
+  database: { target: DatabaseTarget | null }
   chain: { rpc: string; ws: string | null; chainId: number }
   spool: { startBlock: number; batchBlocks: number; concurrency: number; pollMs: number; maxReorgDepth: number; onHistoryGap: 'stop' | 'record' }
 }
@@ -66,16 +117,27 @@ export type StartOptions = {
   failureRepeatMs?: number
   /** A block the chain may be taken back to at any time (`stack dev`'s reset point); see FollowerSettings. */
   resetBlock?: number | null
+  /** What this instance does with a database (docs/operating.md): write and serve, only write, or only serve. */
+  role?: Role
 }
 
 /**
- * Opens the spool under data/, migrates it (with the streams' migrations), checks that the node
- * is the chain it holds (a mismatch is refused before any port opens), and starts its writer in
- * the wiring's worker. A spool file that cannot be used (damaged, not a database, read-only, on a
- * full disk) is refused the same way, with a SpoolFileError whose message says what is wrong and
- * what to do.
+ * Opens the spool, on the embedded file under data/ or in the database the config names, and
+ * starts its writer. A spool that cannot be used is refused before any port opens, in one line
+ * that says what is wrong and what to do.
  */
 export async function startSpool(config: SpoolConfig, wiring: SpoolWiring, log: Logger, options: StartOptions = {}): Promise<Spool> {
+  const target = config.database.target
+  return target ? startOnPostgres(config, target, wiring, log, options) : startOnFile(config, wiring, log, options)
+}
+
+/**
+ * The embedded file: opens the spool under data/, migrates it (with the streams' migrations),
+ * checks that the node is the chain it holds (a mismatch is refused before any port opens), and
+ * starts its writer in the wiring's worker. A spool file that cannot be used (damaged, not a
+ * database, read-only, on a full disk) is refused the same way, with a SpoolFileError.
+ */
+async function startOnFile(config: SpoolConfig, wiring: SpoolWiring, log: Logger, options: StartOptions): Promise<Spool> {
   const { fresh = false, failureRepeatMs, resetBlock = null } = options
   const path = join(config.dataDir, SPOOL_FILE)
   const writer = openForStart(
@@ -84,7 +146,7 @@ export async function startSpool(config: SpoolConfig, wiring: SpoolWiring, log: 
     wiring.streams.flatMap((stream) => stream.migrations),
   )
   try {
-    await checkIdentity(writer, createRpc(config.chain.rpc, { timeoutMs: 3000 }), config.chain.chainId, path)
+    await checkIdentity(sqliteWriter(writer), createRpc(config.chain.rpc, { timeoutMs: 3000 }), config.chain.chainId, path)
   } catch (error) {
     if (!(error instanceof NodeUnreachableError)) {
       writer.close()
@@ -94,34 +156,162 @@ export async function startSpool(config: SpoolConfig, wiring: SpoolWiring, log: 
   }
   writer.close()
   const reader = openOrExplain(path, () => openReader(path))
+  const state = new SpoolState(config.chain.chainId)
+  const worker = runWorker(wiring, writerSettings(config, path, null, { failureRepeatMs, resetBlock }), state, log)
+  log.info({ path, startBlock: config.spool.startBlock, fresh }, 'spool started')
+  return {
+    path,
+    reader: sqliteDb(reader),
+    database: null,
+    verifications: () => openVerificationWriter(path),
+    ...state.view(),
+    fatal: worker.fatal,
+    stop: async () => {
+      await worker.stop()
+      reader.close()
+      showStatus(null)
+    },
+  }
+}
 
-  let health = emptyHealth(config.chain.chainId)
-  let version = 0
-  let versionOf = ''
-  const listeners = new Set<(health: SpoolHealth) => void>()
-  const meters = new Set<(reading: MeterReading) => void>()
+/**
+ * PostgreSQL (docs/operating.md): the pool every read goes through, checked at once (a wrong URL,
+ * a refused login, a missing database are said in one line before any port opens). The `all`
+ * and `indexer` roles run the writer in the worker, which stands by for the indexer's lease; the
+ * `api` role writes no chain data and learns of each new head, and of the indexer's health, from
+ * the notifications the indexer sends at each commit (LISTEN, no polling).
+ */
+async function startOnPostgres(config: SpoolConfig, target: DatabaseTarget, wiring: SpoolWiring, log: Logger, options: StartOptions): Promise<Spool> {
+  const { failureRepeatMs, resetBlock = null, role = 'all' } = options
+  const { url, where, schema, poolSize, statementTimeoutMs } = target
+  const pool = connectPostgres(url, { schema, max: poolSize, statementTimeoutMs })
+  try {
+    await pool.unsafe('SELECT 1')
+  } catch (error) {
+    await pool.close()
+    throw asDatabaseError(error, where, roleOf(url))
+  }
+  const reader = postgresDb(pool)
+  const state = new SpoolState(config.chain.chainId)
+  let lease: IndexerLease | null = null
+  let worker: RunningWorker | null = null
+  let heads: HeadFollower | null = null
+  if (role === 'api') {
+    // The indexer's health as it last published it, read again at every notification it sends.
+    const refresh = async () => state.set((await publishedHealth(reader)) ?? state.health())
+    heads = await followHeads(pool, schema, () => void refresh().catch(() => {}), () => {})
+    await refresh().catch(() => {})
+  } else {
+    worker = runWorker(wiring, writerSettings(config, where, { url, where, schema, statementTimeoutMs }, { failureRepeatMs, resetBlock }), state, log, (held) => (lease = held))
+  }
+  // Who holds the indexer's lease, asked of the database at most once a second (every /health tells it).
+  let asked: { at: number; holder: Promise<LeaseHolder | null> } | null = null
+  const holder = () => {
+    if (!asked || performance.now() - asked.at > HOLDER_FRESH_MS) asked = { at: performance.now(), holder: leaseHolder(pool, schema, INDEXER_LEASE) }
+    return asked.holder
+  }
+  log.info({ database: where, schema, role }, 'spool started on PostgreSQL')
+  return {
+    path: `${where} (schema "${schema}")`,
+    reader,
+    database: { where, schema, role, lease: () => lease, holder, claim: (name, onLost) => claimLease(pool, schema, name, onLost) },
+    verifications: () => verificationWriter(postgresWriter(pool, { schema })),
+    ...state.view(),
+    fatal: worker?.fatal ?? new Promise(() => {}),
+    stop: async () => {
+      await heads?.stop().catch(() => {})
+      await worker?.stop()
+      await pool.close()
+      showStatus(null)
+    },
+  }
+}
+
+/**
+ * Holds the lease `name` when this instance can have it: at once when it is free; after a wait
+ * when its holder has stopped renewing it (a restart right after the holder died); never while a
+ * live holder renews it.
+ */
+async function claimLease(pool: SQL, schema: string, name: string, onLost: (error: Error) => void): Promise<{ lease: Lease; holder: null } | { lease: null; holder: LeaseHolder | null }> {
+  await prepareLease(pool, schema)
+  const lease = holdLease({ db: pool, schema, name, onLost })
+  const holder = await Promise.race([lease.acquired.then(() => null), Bun.sleep(500).then(() => leaseHolder(pool, schema, name))])
+  if (holder === null) return { lease, holder: null }
+  const lapsing = holder.heartbeatAgeMs > 2 * LEASE_HEARTBEAT_MS
+  if (lapsing && (await Promise.race([lease.acquired.then(() => true), Bun.sleep(CLAIM_WAIT_MS).then(() => false)]))) return { lease, holder: null }
+  await lease.stop()
+  return { lease: null, holder: await leaseHolder(pool, schema, name) }
+}
+
+/** What the worker is posted to start the writer. */
+function writerSettings(config: SpoolConfig, path: string, database: WriterDatabase | null, { failureRepeatMs, resetBlock }: Pick<StartOptions, 'failureRepeatMs' | 'resetBlock'>): WriterSettings {
+  const { chain, spool } = config
+  return { path, rpc: chain.rpc, ws: chain.ws, chainId: chain.chainId, ...pickSpoolSettings(spool), failureRepeatMs, resetBlock, database }
+}
+
+/** The spool's health as the services see it, and the version that moves with what it holds. */
+class SpoolState {
+  private current: SpoolHealth
+  private version = 0
+  private versionOf = ''
+  private readonly listeners = new Set<(health: SpoolHealth) => void>()
+  readonly meters = new Set<(reading: MeterReading) => void>()
+
+  constructor(chainId: number) {
+    this.current = emptyHealth(chainId)
+  }
+
+  health(): SpoolHealth {
+    return this.current
+  }
+
+  set(health: SpoolHealth): void {
+    this.current = health
+    const held = contentsOf(health)
+    if (held !== this.versionOf) {
+      this.versionOf = held
+      this.version++
+    }
+    showCatchUp(health)
+    for (const listener of this.listeners) listener(health)
+  }
+
+  view(): Pick<Spool, 'health' | 'version' | 'onHealth' | 'onMeter'> {
+    return {
+      health: () => this.current,
+      version: () => this.version,
+      onHealth: (listener) => {
+        this.listeners.add(listener)
+        return () => this.listeners.delete(listener)
+      },
+      onMeter: (listener) => {
+        this.meters.add(listener)
+        return () => this.meters.delete(listener)
+      },
+    }
+  }
+}
+
+type RunningWorker = { fatal: Promise<Error>; stop: () => Promise<void> }
+
+/** Starts the writer in the wiring's worker, and keeps `state` as the worker reports it. */
+function runWorker(wiring: SpoolWiring, settings: WriterSettings, state: SpoolState, log: Logger, onLease: (lease: IndexerLease) => void = () => {}): RunningWorker {
   let reportFatal: (error: Error) => void = () => {}
   const fatal = new Promise<Error>((resolve) => (reportFatal = resolve))
   let stopped: () => void = () => {}
   const stoppedPromise = new Promise<void>((resolve) => (stopped = resolve))
-
   const worker = new Worker(wiring.worker.url)
   worker.onmessage = (event: MessageEvent<FromWorker>) => {
     const message = event.data
     switch (message.type) {
-      case 'health': {
-        health = message.health
-        const held = contentsOf(health)
-        if (held !== versionOf) {
-          versionOf = held
-          version++
-        }
-        showCatchUp(health)
-        for (const listener of listeners) listener(health)
+      case 'health':
+        state.set(message.health)
         return
-      }
+      case 'lease':
+        onLease(message.lease)
+        return
       case 'meter':
-        for (const listener of meters) listener(message.reading)
+        for (const listener of state.meters) listener(message.reading)
         return
       case 'log':
         log[message.level]({ component: 'spool', ...message.fields }, message.message)
@@ -139,33 +329,14 @@ export async function startSpool(config: SpoolConfig, wiring: SpoolWiring, log: 
     log.error({ component: 'spool', error: event.message }, 'the spool worker failed')
     reportFatal(new Error(`the spool worker failed: ${event.message}`))
   }
-  const { chain, spool } = config
-  const settings = { path, rpc: chain.rpc, ws: chain.ws, chainId: chain.chainId, ...pickSpoolSettings(spool), failureRepeatMs, resetBlock }
-  const start: ToWorker = { type: 'start', settings, streamsFrom: wiring.worker.data }
-  worker.postMessage(start)
-  log.info({ path, startBlock: config.spool.startBlock, fresh }, 'spool started')
-
+  worker.postMessage({ type: 'start', settings, streamsFrom: wiring.worker.data } satisfies ToWorker)
   return {
-    path,
-    reader: sqliteDb(reader),
-    health: () => health,
-    version: () => version,
-    onHealth: (listener) => {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
-    },
-    onMeter: (listener) => {
-      meters.add(listener)
-      return () => meters.delete(listener)
-    },
     fatal,
     stop: async () => {
       worker.postMessage({ type: 'stop' } satisfies ToWorker)
       const timeout = Bun.sleep(5000).then(() => 'timeout' as const)
       if ((await Promise.race([stoppedPromise, timeout])) === 'timeout') log.warn({ component: 'spool' }, 'the spool writer did not stop in time')
       worker.terminate()
-      reader.close()
-      showStatus(null)
     },
   }
 }

@@ -1,35 +1,35 @@
-import type { Database } from 'bun:sqlite'
 import { blockAsMiniBlock } from '../chain/miniBlocks.ts'
 import { blob, hex } from '../eth/bytes.ts'
 import { decimal, quantity } from '../eth/quantity.ts'
 import { txId } from './codec.ts'
-import { CREATION_COLUMNS, CREATION_CONFLICT, prepareCreations, recordCreations } from './creations.ts'
+import { CREATION_COLUMNS, CREATION_CONFLICT, recordCreations } from './creations.ts'
 import { getMeta, setMeta } from './db.ts'
+import type { Queries, SpoolTx, SpoolWriter } from './engine.ts'
 import type { BlockBundle } from './fetchBlocks.ts'
 import { internalParties } from './internalCalls.ts'
 import { GAP_BELOW_SQL, HISTORY_GAPS_SQL, type HistoryGap } from './read/blocks.ts'
 import { packTrace } from './traces.ts'
 
 /** The last block stored in full, or -1 before the first one. */
-export function getCursor(db: Database): number {
-  const value = getMeta(db, 'cursor')
+export async function getCursor(db: Queries): Promise<number> {
+  const value = await getMeta(db, 'cursor')
   return value === null ? -1 : Number(value)
 }
 
 /** The hash stored for a block, or null when the block is not stored. */
-export function storedHash(db: Database, number: number): string | null {
-  const row = db.query<{ hash: Uint8Array }, [number]>('SELECT hash FROM blocks WHERE number = ?').get(number)
+export async function storedHash(db: Queries, number: number): Promise<string | null> {
+  const row = await db.get<{ hash: Uint8Array }>('SELECT hash FROM blocks WHERE number = ?', number)
   return row ? hex(row.hash) : null
 }
 
 /** The recorded holes, oldest first, on the writer's connection (the readers': read/blocks.ts historyGaps). */
-export function storedGaps(db: Database): HistoryGap[] {
-  return db.query<HistoryGap, []>(HISTORY_GAPS_SQL).all()
+export function storedGaps(db: Queries): Promise<HistoryGap[]> {
+  return db.all<HistoryGap>(HISTORY_GAPS_SQL)
 }
 
 /** The recorded hole that holds block `number`, or null, on the writer's connection. */
-export function storedGapHolding(db: Database, number: number): HistoryGap | null {
-  const gap = db.query<HistoryGap, [number]>(GAP_BELOW_SQL).get(number)
+export async function storedGapHolding(db: Queries, number: number): Promise<HistoryGap | null> {
+  const gap = await db.get<HistoryGap>(GAP_BELOW_SQL, number)
   return gap && gap.to >= number ? gap : null
 }
 
@@ -73,37 +73,11 @@ export const BATCH_COLUMNS = {
 
 export type BatchTable = keyof typeof BATCH_COLUMNS
 
-/** Where `batchRows` puts each row: a prepared insert (the embedded engine), or a list a batch insert sends (PostgreSQL). */
+/** Where `batchRows` puts each row: a list of each table's rows, which the writer inserts. */
 export type RowSink = Record<BatchTable, (...values: SpoolValue[]) => void>
-
-const insertSql = (table: BatchTable) => `INSERT INTO ${table} (${BATCH_COLUMNS[table].join(', ')}) VALUES (${BATCH_COLUMNS[table].map(() => '?').join(', ')})`
 
 /** How a table of a batch takes a row it holds already, the same on both engines: a replayed party is no new one; a creation read again takes the newer creator. */
 export const BATCH_CONFLICTS: Partial<Record<BatchTable, string>> = { internal_calls: 'ON CONFLICT DO NOTHING', contract_creations: CREATION_CONFLICT }
-
-export type Statements = ReturnType<typeof prepare>
-
-/** Statements prepared once per connection: the bulk insert path is hot. */
-export function prepare(db: Database) {
-  const block = db.prepare(insertSql('blocks'))
-  const mini = db.prepare(insertSql('minis'))
-  const tx = db.prepare(insertSql('txs'))
-  const log = db.prepare(insertSql('logs'))
-  const trace = db.prepare(insertSql('traces'))
-  // A transaction names each party once; the same row again (a replayed batch) is no new party.
-  const internalCall = db.prepare(`${insertSql('internal_calls')} ${BATCH_CONFLICTS.internal_calls}`)
-  const creation = prepareCreations(db)
-  const sink: RowSink = {
-    blocks: (...values) => block.run(...values),
-    minis: (...values) => mini.run(...values),
-    txs: (...values) => tx.run(...values),
-    logs: (...values) => log.run(...values),
-    traces: (...values) => trace.run(...values),
-    internal_calls: (...values) => internalCall.run(...values),
-    contract_creations: (...values) => creation.run(...values),
-  }
-  return { sink }
-}
 
 /**
  * How a run of fetched blocks becomes the spool's rows, the one rule for both engines: each
@@ -194,15 +168,25 @@ export function batchRows(bundles: BlockBundle[], sink: RowSink): number {
  * Writes a run of consecutive blocks and moves the cursor to the last of them, in one
  * transaction: after a crash either all of the batch is there and the cursor says so, or none
  * of it is and the batch is fetched again. Nothing is skipped and nothing is written twice.
+ * Gives the number of logs.
  */
-export function writeBatch(db: Database, statements: Statements, bundles: BlockBundle[]): number {
-  let logs = 0
-  db.transaction(() => {
-    logs = batchRows(bundles, statements.sink)
-    setMeta(db, 'cursor', String(quantity(bundles.at(-1)!.block.number)))
-    setMeta(db, 'updated_at', String(Date.now()))
-  }).immediate()
+export async function writeBatch(writer: SpoolWriter, bundles: BlockBundle[]): Promise<number> {
+  const tables = Object.keys(BATCH_COLUMNS) as BatchTable[]
+  const rows = Object.fromEntries(tables.map((table) => [table, [] as SpoolValue[][]])) as Record<BatchTable, SpoolValue[][]>
+  const sink = Object.fromEntries(tables.map((table) => [table, (...values: SpoolValue[]) => void rows[table].push(values)])) as RowSink
+  const logs = batchRows(bundles, sink)
+  await writer.transaction(async (tx) => {
+    for (const table of tables) if (rows[table].length > 0) await writer.insertMany(tx, table, BATCH_COLUMNS[table], rows[table], BATCH_CONFLICTS[table])
+    await moveCursor(writer, tx, quantity(bundles.at(-1)!.block.number))
+  })
   return logs
+}
+
+/** Inside `tx`: the cursor moved to `head`, the time of it, and the new head told to the other instances at commit. */
+async function moveCursor(writer: SpoolWriter, tx: SpoolTx, head: number): Promise<void> {
+  await setMeta(tx, 'cursor', String(head))
+  await setMeta(tx, 'updated_at', String(Date.now()))
+  await writer.announce(tx, head)
 }
 
 /**
@@ -231,13 +215,12 @@ export function rollbackStatements(ancestor: number): Array<[string, SpoolValue[
  * Deletes every row above `ancestor` and moves the cursor back to it, in one transaction with
  * `alsoInside` (the derived streams rolling back their own rows).
  */
-export function rollbackTo(db: Database, ancestor: number, alsoInside: () => void = () => {}): void {
-  db.transaction(() => {
-    for (const [sql, parameters] of rollbackStatements(ancestor)) db.run(sql, parameters)
-    alsoInside()
-    setMeta(db, 'cursor', String(ancestor))
-    setMeta(db, 'updated_at', String(Date.now()))
-  }).immediate()
+export async function rollbackTo(writer: SpoolWriter, ancestor: number, alsoInside: (tx: SpoolTx) => Promise<void> = async () => {}): Promise<void> {
+  await writer.transaction(async (tx) => {
+    for (const [sql, parameters] of rollbackStatements(ancestor)) await tx.run(sql, ...parameters)
+    await alsoInside(tx)
+    await moveCursor(writer, tx, ancestor)
+  })
 }
 
 /** A hole that starts where the last one ended makes it longer (`?`: the new end, the block before the new start). */
@@ -250,11 +233,10 @@ export const NEW_GAP_SQL = 'INSERT INTO history_gaps (from_block, to_block, reco
  * moves the cursor past it, in one transaction. A hole that starts where the last one ended
  * makes it longer.
  */
-export function recordGap(db: Database, from: number, to: number): void {
-  db.transaction(() => {
-    const extended = db.run(EXTEND_GAP_SQL, [to, from - 1])
-    if (extended.changes === 0) db.run(NEW_GAP_SQL, [from, to, Date.now()])
-    setMeta(db, 'cursor', String(to))
-    setMeta(db, 'updated_at', String(Date.now()))
-  }).immediate()
+export async function recordGap(writer: SpoolWriter, from: number, to: number): Promise<void> {
+  await writer.transaction(async (tx) => {
+    const extended = await tx.run(EXTEND_GAP_SQL, to, from - 1)
+    if (extended === 0) await tx.run(NEW_GAP_SQL, from, to, Date.now())
+    await moveCursor(writer, tx, to)
+  })
 }

@@ -1,7 +1,7 @@
-import type { Database, SQLQueryBindings } from 'bun:sqlite'
 import type { Hex } from 'viem'
 import { blob } from '../eth/bytes.ts'
 import { txId } from './codec.ts'
+import type { Queries, SpoolTx, SpoolWriter } from './engine.ts'
 import { boundHistory, exactAncestor, type HistoryBound } from './kit/bound.ts'
 import { rollbackTables, type StreamTable } from './kit/tables.ts'
 import { keepingHistoryFrom } from './kit/versioned.ts'
@@ -31,13 +31,14 @@ type StreamBase = {
 
 /**
  * A stream driven by logs: its own cursor over the spool's logs, and the one thing it does:
- * apply the logs of its topics in chain order, inside a transaction the framework owns.
+ * apply the logs of its topics in chain order, inside a transaction the framework owns (`tx`,
+ * on either engine: a stream's SQL is the one both take, engine.ts).
  */
 export type LogStream = StreamBase & {
   kind?: 'logs'
   /** The event signatures (topic0) the stream reads; other logs never reach it. */
   topics: Hex[]
-  apply: (db: Database, logs: SpoolLog[]) => void
+  apply: (tx: SpoolTx, logs: SpoolLog[]) => Promise<void>
 }
 
 /**
@@ -49,7 +50,7 @@ export type LogStream = StreamBase & {
 export type BlockStream = StreamBase & {
   kind: 'blocks'
   /** Derives blocks `fromBlock` to `toBlock` (both included; the spool may hold none below its start block). */
-  apply: (db: Database, fromBlock: number, toBlock: number) => void
+  apply: (tx: SpoolTx, fromBlock: number, toBlock: number) => Promise<void>
 }
 
 /** A derived stream, handed to the spool by the composition root. */
@@ -70,8 +71,8 @@ export function streamCursorOf(row: StreamCursorRow | null): StreamCursor {
   return row ? { txId: row.tx_id, logIndex: row.log_index, blockNumber: row.block_number, updatedAt: row.updated_at } : BEFORE_EVERYTHING
 }
 
-export function readStreamCursor(db: Database, name: string): StreamCursor {
-  return streamCursorOf(db.query<StreamCursorRow, [string]>(STREAM_CURSOR_SQL).get(name))
+export async function readStreamCursor(db: Pick<Queries, 'get'>, name: string): Promise<StreamCursor> {
+  return streamCursorOf(await db.get<StreamCursorRow>(STREAM_CURSOR_SQL, name))
 }
 
 /** A stream's cursor set (`?`: its name, tx id, log index, block, the time), in SQL both engines take. */
@@ -79,8 +80,8 @@ export const STREAM_CURSOR_UPSERT_SQL = `INSERT INTO stream_cursors (name, tx_id
   ON CONFLICT (name) DO UPDATE SET tx_id = excluded.tx_id, log_index = excluded.log_index,
     block_number = excluded.block_number, updated_at = excluded.updated_at`
 
-function writeStreamCursor(db: Database, name: string, cursor: Omit<StreamCursor, 'updatedAt'>): void {
-  db.run(STREAM_CURSOR_UPSERT_SQL, [name, cursor.txId, cursor.logIndex, cursor.blockNumber, Date.now()])
+async function writeStreamCursor(tx: SpoolTx, name: string, cursor: Omit<StreamCursor, 'updatedAt'>): Promise<void> {
+  await tx.run(STREAM_CURSOR_UPSERT_SQL, name, cursor.txId, cursor.logIndex, cursor.blockNumber, Date.now())
 }
 
 /** The position just after every log of `block`. */
@@ -105,71 +106,100 @@ export const BLOCK_PASS_LIMITS: BlockPassLimits = { txs: 10_000, blocks: 10_000 
 export type PassOptions = { logs?: number; blocks?: BlockPassLimits; historyFrom?: number }
 
 /**
- * One pass of one stream, applied and the cursor advanced in one transaction, so a crash repeats
- * the pass and never skips it: a log stream's logs after its cursor, or a run of whole blocks
- * after a block stream's, no later than the spool's cursor.
+ * One pass of one stream, read, applied and the cursor advanced in one transaction, so a crash
+ * repeats the pass and never skips it: a log stream's logs after its cursor, or a run of whole
+ * blocks after a block stream's, no later than the spool's cursor.
  */
-export function runPass(db: Database, stream: StreamDefinition, spoolCursor: number, options: PassOptions = {}): PassResult {
+export function runPass(writer: SpoolWriter, stream: StreamDefinition, spoolCursor: number, options: PassOptions = {}): Promise<PassResult> {
   const { logs = MAX_LOGS_PER_PASS, blocks = BLOCK_PASS_LIMITS, historyFrom = Number.NEGATIVE_INFINITY } = options
-  return keepingHistoryFrom(db, historyFrom, () => (stream.kind === 'blocks' ? runBlockPass(db, stream, spoolCursor, blocks) : runLogPass(db, stream, spoolCursor, logs)))
+  return writer.transaction((tx) =>
+    keepingHistoryFrom(tx, historyFrom, () => (stream.kind === 'blocks' ? runBlockPass(tx, stream, spoolCursor, blocks) : runLogPass(tx, stream, spoolCursor, logs))),
+  )
+}
+
+/** How many logs of one signature a merge reads at a time. */
+const LOGS_A_READ = 500
+
+/** One signature's logs after a position, read LOGS_A_READ at a time as the merge takes them. */
+class LogRange {
+  private rows: SpoolLog[] = []
+  private at = 0
+  private done = false
+
+  constructor(
+    private readonly tx: Queries,
+    private readonly topic: Uint8Array,
+    private after: { txId: number; logIndex: number },
+    private readonly beforeTx: number,
+  ) {}
+
+  /** The next log, or null once there is none. */
+  async peek(): Promise<SpoolLog | null> {
+    if (this.at < this.rows.length) return this.rows[this.at]!
+    if (this.done) return null
+    this.rows = await this.tx.all<SpoolLog>(
+      `SELECT tx_id AS "txId", log_index AS "logIndex", block_number AS "blockNumber", address, topic0, topic1, topic2, topic3, data
+         FROM logs WHERE topic0 = ? AND (tx_id, log_index) > (?, ?) AND tx_id < ? ORDER BY tx_id, log_index LIMIT ${LOGS_A_READ}`,
+      this.topic,
+      this.after.txId,
+      this.after.logIndex,
+      this.beforeTx,
+    )
+    this.at = 0
+    this.done = this.rows.length < LOGS_A_READ
+    const last = this.rows.at(-1)
+    if (last) this.after = last
+    return this.rows[0] ?? null
+  }
+
+  take(): void {
+    this.at++
+  }
 }
 
 /**
  * The first `limit` logs of the `topics` event signatures after a position and before a
  * transaction id, in chain order. Each signature is its own range of the spool's (topic0, tx_id,
- * log_index) index, stepped through by a statement of its own, and the ranges are merged here, a
- * row at a time: a pass reads the logs it carries and one more per signature, whatever the mix.
- * (One `topic0 IN (...)` with the position as an OR gave SQLite no range to seek, and a LIMIT on
- * each range in SQL read and sorted up to `limit` rows of every signature.)
+ * log_index) index, read a page at a time, and the ranges are merged here: a pass reads the logs
+ * it carries and at most a page more per signature, whatever the mix. (One `topic0 IN (...)` with
+ * the position as an OR gave SQLite no range to seek, and a LIMIT of `limit` on each range read
+ * and sorted up to `limit` rows of every signature.)
  */
-function logsAfter(db: Database, topics: readonly Hex[], after: { txId: number; logIndex: number }, beforeTx: number, limit: number): SpoolLog[] {
-  const heads: Array<{ next: SpoolLog; rest: Iterator<SpoolLog> }> = []
-  const open: Iterator<SpoolLog>[] = []
-  try {
-    topics.forEach((topic, index) => {
-      // The comment makes each signature's statement a distinct one in the connection's cache: ranges are stepped side by side.
-      const rows = db
-        .query<SpoolLog, SQLQueryBindings[]>(
-          `SELECT tx_id AS txId, log_index AS logIndex, block_number AS blockNumber, address, topic0, topic1, topic2, topic3, data
-             FROM logs WHERE topic0 = ? AND (tx_id, log_index) > (?, ?) AND tx_id < ? ORDER BY tx_id, log_index /* range ${index} */`,
-        )
-        .iterate(blob(topic), after.txId, after.logIndex, beforeTx)
-      open.push(rows)
-      const first = rows.next()
-      if (!first.done) heads.push({ next: first.value, rest: rows })
-    })
-    const logs: SpoolLog[] = []
-    while (logs.length < limit && heads.length > 0) {
-      let earliest = 0
-      for (let index = 1; index < heads.length; index++) {
-        const a = heads[index]!.next
-        const b = heads[earliest]!.next
-        if (a.txId < b.txId || (a.txId === b.txId && a.logIndex < b.logIndex)) earliest = index
-      }
-      const head = heads[earliest]!
-      logs.push(head.next)
-      const following = head.rest.next()
-      if (following.done) heads.splice(earliest, 1)
-      else head.next = following.value
-    }
-    return logs
-  } finally {
-    for (const rows of open) rows.return?.()
+async function logsAfter(tx: Queries, topics: readonly Hex[], after: { txId: number; logIndex: number }, beforeTx: number, limit: number): Promise<SpoolLog[]> {
+  const ranges = topics.map((topic) => new LogRange(tx, blob(topic), after, beforeTx))
+  const heads: Array<{ next: SpoolLog; range: LogRange }> = []
+  for (const range of ranges) {
+    const next = await range.peek()
+    if (next) heads.push({ next, range })
   }
+  const logs: SpoolLog[] = []
+  while (logs.length < limit && heads.length > 0) {
+    let earliest = 0
+    for (let index = 1; index < heads.length; index++) {
+      const a = heads[index]!.next
+      const b = heads[earliest]!.next
+      if (a.txId < b.txId || (a.txId === b.txId && a.logIndex < b.logIndex)) earliest = index
+    }
+    const head = heads[earliest]!
+    logs.push(head.next)
+    head.range.take()
+    const following = await head.range.peek()
+    if (following) head.next = following
+    else heads.splice(earliest, 1)
+  }
+  return logs
 }
 
-function runLogPass(db: Database, stream: LogStream, spoolCursor: number, maxLogs: number): PassResult {
-  const cursor = readStreamCursor(db, stream.name)
+async function runLogPass(tx: SpoolTx, stream: LogStream, spoolCursor: number, maxLogs: number): Promise<PassResult> {
+  const cursor = await readStreamCursor(tx, stream.name)
   if (cursor.blockNumber >= spoolCursor) return { logs: 0, caughtUp: true, cursor }
-  const logs = logsAfter(db, stream.topics, cursor, txId(spoolCursor + 1, 0), maxLogs)
+  const logs = await logsAfter(tx, stream.topics, cursor, txId(spoolCursor + 1, 0), maxLogs)
   const caughtUp = logs.length < maxLogs
   const last = logs.at(-1)
   // A full pass stops at its last log; a short one has seen everything up to the spool's cursor.
   const next = caughtUp ? endOfBlock(spoolCursor) : { txId: last!.txId, logIndex: last!.logIndex, blockNumber: last!.blockNumber - 1 }
-  db.transaction(() => {
-    if (logs.length > 0) stream.apply(db, logs)
-    writeStreamCursor(db, stream.name, next)
-  }).immediate()
+  if (logs.length > 0) await stream.apply(tx, logs)
+  await writeStreamCursor(tx, stream.name, next)
   return { logs: logs.length, caughtUp, cursor: { ...next, updatedAt: Date.now() } }
 }
 
@@ -178,12 +208,15 @@ function runLogPass(db: Database, stream: LogStream, spoolCursor: number, maxLog
  * their headers' transaction counts (the blocks table's key, so the plan costs what it carries).
  * A pass never stops inside a block, so the cursor always stands at the end of one.
  */
-function runBlockPass(db: Database, stream: BlockStream, spoolCursor: number, limits: BlockPassLimits): PassResult {
-  const cursor = readStreamCursor(db, stream.name)
+async function runBlockPass(tx: SpoolTx, stream: BlockStream, spoolCursor: number, limits: BlockPassLimits): Promise<PassResult> {
+  const cursor = await readStreamCursor(tx, stream.name)
   if (cursor.blockNumber >= spoolCursor) return { logs: 0, blocks: 0, txs: 0, caughtUp: true, cursor }
-  const candidates = db
-    .query<{ number: number; txCount: number }, [number, number, number]>('SELECT number, tx_count AS txCount FROM blocks WHERE number > ? AND number <= ? ORDER BY number LIMIT ?')
-    .all(cursor.blockNumber, spoolCursor, limits.blocks)
+  const candidates = await tx.all<{ number: number; txCount: number }>(
+    'SELECT number, tx_count AS "txCount" FROM blocks WHERE number > ? AND number <= ? ORDER BY number LIMIT ?',
+    cursor.blockNumber,
+    spoolCursor,
+    limits.blocks,
+  )
   let last = cursor.blockNumber
   let blocks = 0
   let txs = 0
@@ -196,10 +229,8 @@ function runBlockPass(db: Database, stream: BlockStream, spoolCursor: number, li
   // No block held after the cursor (a spool that starts above it): everything up to its cursor is seen.
   const through = blocks === 0 ? spoolCursor : last
   const next = endOfBlock(through)
-  db.transaction(() => {
-    if (blocks > 0) stream.apply(db, cursor.blockNumber + 1, through)
-    writeStreamCursor(db, stream.name, next)
-  }).immediate()
+  if (blocks > 0) await stream.apply(tx, cursor.blockNumber + 1, through)
+  await writeStreamCursor(tx, stream.name, next)
   return { logs: 0, blocks, txs, caughtUp: through >= spoolCursor, cursor: { ...next, updatedAt: Date.now() } }
 }
 
@@ -208,12 +239,12 @@ function runBlockPass(db: Database, stream: BlockStream, spoolCursor: number, li
  * Where its history above `ancestor` was folded into the reset point's (kit/bound.ts), it goes
  * back to the reset point instead and derives the blocks in between again from the spool.
  */
-export function rollbackStream(db: Database, stream: StreamDefinition, ancestor: number): void {
-  const cursor = readStreamCursor(db, stream.name)
+export async function rollbackStream(tx: SpoolTx, stream: StreamDefinition, ancestor: number): Promise<void> {
+  const cursor = await readStreamCursor(tx, stream.name)
   if (cursor.txId < txId(ancestor + 1, 0)) return
-  const to = exactAncestor(db, stream.name, ancestor)
-  rollbackTables(db, stream.tables, to)
-  writeStreamCursor(db, stream.name, endOfBlock(to))
+  const to = await exactAncestor(tx, stream.name, ancestor)
+  await rollbackTables(tx, stream.tables, to)
+  await writeStreamCursor(tx, stream.name, endOfBlock(to))
 }
 
 /**
@@ -221,6 +252,6 @@ export function rollbackStream(db: Database, stream: StreamDefinition, ancestor:
  * never reaches below the deepest reorganisation the spool follows, or else to the reset point,
  * so older history only grows the file. Gives whether more is left for another batch.
  */
-export function boundStreamHistory(db: Database, stream: StreamDefinition, bound: HistoryBound, batchRows?: number): boolean {
-  return boundHistory(db, stream.name, stream.tables, bound, batchRows)
+export function boundStreamHistory(writer: SpoolWriter, stream: StreamDefinition, bound: HistoryBound, batchRows?: number): Promise<boolean> {
+  return boundHistory(writer, stream.name, stream.tables, bound, batchRows)
 }

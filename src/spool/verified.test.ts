@@ -1,4 +1,4 @@
-import { sqliteDb } from './engine.ts'
+import { sqliteDb, sqliteWriter } from './engine.ts'
 import { afterEach, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -58,7 +58,7 @@ const verification = (blockNumber: number | null, address: string = ADDRESS): Ne
 test('a verification is read back by address in any case, and by its code hash', async () => {
   const { db, path } = spoolWithBlocks(3)
   const writer = openVerificationWriter(path)
-  const recorded = writer.record(verification(2))
+  const recorded = await writer.record(verification(2))
   expect(recorded?.address).toBe(ADDRESS)
   expect(recorded?.id).toBeGreaterThan(0)
   const read = await verifiedContract(sqliteDb(db), ADDRESS.toLowerCase())
@@ -73,9 +73,9 @@ test('a verification is read back by address in any case, and by its code hash',
 test('a verification whose creation block the spool does not hold is refused', async () => {
   const { db, path } = spoolWithBlocks(3)
   const writer = openVerificationWriter(path)
-  expect(writer.record(verification(7))).toBeNull()
+  expect(await writer.record(verification(7))).toBeNull()
   expect(await verifiedContract(sqliteDb(db), ADDRESS)).toBeNull()
-  expect(writer.record(verification(null))?.blockNumber).toBeNull()
+  expect((await writer.record(verification(null)))?.blockNumber).toBeNull()
   writer.close()
   db.close()
 })
@@ -84,11 +84,11 @@ test('a reorganisation below the creation takes the verification and the proxy c
   const { db, path } = spoolWithBlocks(5)
   const writer = openVerificationWriter(path)
   const other = '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512'
-  writer.record(verification(4))
-  writer.record(verification(1, other))
-  writer.recordProxy({ address: ADDRESS, implementation: other, blockNumber: 4 })
+  await writer.record(verification(4))
+  await writer.record(verification(1, other))
+  await writer.recordProxy({ address: ADDRESS, implementation: other, blockNumber: 4 })
   expect((await verifiedProxy(sqliteDb(db), ADDRESS))?.implementation).toBe(other)
-  rollbackTo(db, 2)
+  await rollbackTo(sqliteWriter(db), 2)
   expect(await verifiedContract(sqliteDb(db), ADDRESS)).toBeNull()
   expect(await verifiedProxy(sqliteDb(db), ADDRESS)).toBeNull()
   expect((await verifiedContract(sqliteDb(db), other))?.blockNumber).toBe(1)

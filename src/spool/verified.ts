@@ -3,7 +3,7 @@ import type { Address, Hex } from 'viem'
 import { addressKey, checksum } from '../eth/address.ts'
 import { blob, hex } from '../eth/bytes.ts'
 import type { MatchKind, VerificationOrigin, VerifiedDetails } from '../verify/record.ts'
-import type { SpoolDb } from './engine.ts'
+import { sqliteWriter, type SpoolDb, type SpoolWriter } from './engine.ts'
 
 export type { MatchKind, VerificationOrigin, VerifiedDetails }
 
@@ -98,60 +98,70 @@ export async function verifiedProxy(db: SpoolDb, address: string): Promise<Verif
 export type NewVerification = Omit<VerifiedContract, 'id' | 'verifiedAt'> & { verifiedAt?: number }
 
 /**
- * Writes verifications into the spool's file from outside its writer (the Etherscan-compatible
+ * Writes verifications into the spool from outside its writer (the Etherscan-compatible
  * listener, `stack dev`'s own contracts). Verifications are rare and small next to the follower's
- * batches: a connection of their own waits out a batch (the busy timeout) rather than routing
- * through the writer's worker. A creation block the spool no longer holds (taken back by a
- * reorganisation while the compile ran) is refused, so nothing outlives its contract.
+ * batches, and no chain data: on the embedded file a connection of their own waits out a batch
+ * (the busy timeout) rather than routing through the writer's worker; on PostgreSQL any instance
+ * that serves the listener writes them. A creation block the spool no longer holds (taken back by
+ * a reorganisation while the compile ran) is refused, so nothing outlives its contract.
  */
 export type VerificationWriter = {
   /** Records `verification` (replacing an older one of the address); null when its creation block is not in the spool. */
-  record: (verification: NewVerification) => VerifiedContract | null
-  recordProxy: (proxy: Omit<VerifiedProxy, 'verifiedAt'>) => VerifiedProxy
+  record: (verification: NewVerification) => Promise<VerifiedContract | null>
+  recordProxy: (proxy: Omit<VerifiedProxy, 'verifiedAt'>) => Promise<VerifiedProxy>
   close: () => void
 }
 
+/**
+ * A new verification's row, the same on both engines: its id the next after the largest (an
+ * address verified again keeps its own), written only while its creation block is in the spool.
+ */
+const RECORD_SQL = `INSERT INTO verified_contracts (id, address, block_number, match, creation_match, runtime_match, origin, name, compiler_version, code_hash, verified_at, details)
+  SELECT (SELECT COALESCE(max(id), 0) + 1 FROM verified_contracts), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+  WHERE CAST(? AS BIGINT) IS NULL OR EXISTS (SELECT 1 FROM blocks WHERE number = ?)
+  ON CONFLICT (address) DO UPDATE SET block_number = excluded.block_number, match = excluded.match,
+    creation_match = excluded.creation_match, runtime_match = excluded.runtime_match, origin = excluded.origin,
+    name = excluded.name, compiler_version = excluded.compiler_version, code_hash = excluded.code_hash,
+    verified_at = excluded.verified_at, details = excluded.details`
+
+const PROXY_SQL = `INSERT INTO verified_proxies (address, implementation, block_number, verified_at) VALUES (?, ?, ?, ?)
+  ON CONFLICT (address) DO UPDATE SET implementation = excluded.implementation, block_number = excluded.block_number, verified_at = excluded.verified_at`
+
+/** Two instances on one database may take the same next id at once: the one refused (a unique violation) tries again. */
+const RECORD_TRIES = 3
+
+/** The verification writer over the writer of either engine; `close` closes what it was opened on. */
+export function verificationWriter(writer: SpoolWriter, close: () => void = () => {}): VerificationWriter {
+  return {
+    async record(verification) {
+      const { address, blockNumber, match, creationMatch, runtimeMatch, origin, name, compilerVersion, codeHash, details } = verification
+      const verifiedAt = verification.verifiedAt ?? Date.now()
+      const key = blob(addressKey(address))
+      const values = [key, blockNumber, match, creationMatch, runtimeMatch, origin, name, compilerVersion, codeHash ? blob(codeHash) : null, verifiedAt, JSON.stringify(details), blockNumber, blockNumber]
+      for (let tries = 1; ; tries++) {
+        try {
+          return await writer.transaction(async (tx) => {
+            if ((await tx.run(RECORD_SQL, ...values)) === 0) return null
+            const row = await tx.get<Row>(BY_ADDRESS, key)
+            return row ? fromRow(row) : null
+          })
+        } catch (error) {
+          if ((error as { errno?: unknown }).errno !== '23505' || tries >= RECORD_TRIES) throw error
+        }
+      }
+    },
+    async recordProxy({ address, implementation, blockNumber }) {
+      const verifiedAt = Date.now()
+      await writer.transaction((tx) => tx.run(PROXY_SQL, blob(addressKey(address)), blob(addressKey(implementation)), blockNumber, verifiedAt))
+      return { address: checksum(address), implementation: checksum(implementation), blockNumber, verifiedAt }
+    },
+    close,
+  }
+}
+
+/** The verification writer of the embedded spool file at `path`: a connection of its own. */
 export function openVerificationWriter(path: string): VerificationWriter {
   const db = new Database(path, { strict: true })
   db.run('PRAGMA busy_timeout = 5000')
-  const insert = db.query(
-    `INSERT INTO verified_contracts (address, block_number, match, creation_match, runtime_match, origin, name, compiler_version, code_hash, verified_at, details)
-     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11
-     WHERE ?2 IS NULL OR EXISTS (SELECT 1 FROM blocks WHERE number = ?2)
-     ON CONFLICT (address) DO UPDATE SET block_number = excluded.block_number, match = excluded.match,
-       creation_match = excluded.creation_match, runtime_match = excluded.runtime_match, origin = excluded.origin,
-       name = excluded.name, compiler_version = excluded.compiler_version, code_hash = excluded.code_hash,
-       verified_at = excluded.verified_at, details = excluded.details`,
-  )
-  return {
-    record(verification) {
-      const { address, blockNumber, match, creationMatch, runtimeMatch, origin, name, compilerVersion, codeHash, details } = verification
-      const verifiedAt = verification.verifiedAt ?? Date.now()
-      const result = insert.run(
-        blob(addressKey(address)),
-        blockNumber,
-        match,
-        creationMatch,
-        runtimeMatch,
-        origin,
-        name,
-        compilerVersion,
-        codeHash ? blob(codeHash) : null,
-        verifiedAt,
-        JSON.stringify(details),
-      )
-      if (result.changes === 0) return null
-      const row = db.query<Row, [Uint8Array]>(BY_ADDRESS).get(blob(addressKey(address)))
-      return row ? fromRow(row) : null
-    },
-    recordProxy({ address, implementation, blockNumber }) {
-      const verifiedAt = Date.now()
-      db.run(
-        'INSERT INTO verified_proxies (address, implementation, block_number, verified_at) VALUES (?, ?, ?, ?) ON CONFLICT (address) DO UPDATE SET implementation = excluded.implementation, block_number = excluded.block_number, verified_at = excluded.verified_at',
-        [blob(addressKey(address)), blob(addressKey(implementation)), blockNumber, verifiedAt],
-      )
-      return { address: checksum(address), implementation: checksum(implementation), blockNumber, verifiedAt }
-    },
-    close: () => db.close(),
-  }
+  return verificationWriter(sqliteWriter(db), () => db.close())
 }

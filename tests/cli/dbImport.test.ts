@@ -4,7 +4,8 @@ import { join } from 'node:path'
 import type { Hex } from 'viem'
 import { openSpool, type Database } from '../../src/spool/db.ts'
 import { COPIED_TABLES } from '../../src/spool/postgres/importSqlite.ts'
-import { prepare, writeBatch } from '../../src/spool/store.ts'
+import { sqliteWriter } from '../../src/spool/engine.ts'
+import { writeBatch } from '../../src/spool/store.ts'
 import { postgresRows, sqliteRows } from '../helpers/engines.ts'
 import { testPostgres } from '../helpers/postgres.ts'
 import { callFrame, syntheticBundle } from '../helpers/spoolBlocks.ts'
@@ -31,7 +32,7 @@ beforeAll(async () => {
       { from: ALICE, to: TOKEN, trace: { calls: [callFrame(TOKEN, ALICE, { value: '0x5' })] } },
     ]),
   )
-  writeBatch(spool, prepare(spool), blocks)
+  await writeBatch(sqliteWriter(spool), blocks)
   url = await (await testPostgres()).database('import')
 }, 60_000)
 afterAll(() => spool?.close())
@@ -74,12 +75,25 @@ test('a database that cannot be reached, one that does not exist, no database na
   expect(noSpool.stderr).toBe(`stack: there is no spool at ${join(empty.dir, 'data', 'spool.db')} to copy: point data.dir at the folder of the stack whose spool to copy\n`)
 }, 60_000)
 
-test('a stack whose config names a database refuses to start, in one line, before it opens anything', async () => {
-  const { code, stderr, stdout } = await run(['start', '--config', folder.file], { STACK_DATABASE_URL: 'postgres://stack@db.internal/chain', STACK_DATABASE_PASSWORD: 'hunter2' })
+test('a stack whose database cannot be reached refuses to start, in one line, before it opens anything', async () => {
+  const { code, stderr, stdout } = await run(['start', '--config', folder.file], { STACK_DATABASE_URL: 'postgres://stack@127.0.0.1:1/chain', STACK_DATABASE_PASSWORD: 'hunter2' })
   expect(code).toBe(1)
-  expect(stderr).toStartWith('stack: the config names the database at db.internal:5432/chain, but the stack serves from its embedded spool file only so far')
+  expect(stderr).toStartWith('stack: the database at 127.0.0.1:1/chain cannot be reached')
+  expect(stderr.trim().split('\n')).toHaveLength(1)
   expect(stderr).not.toContain('hunter2')
-  expect(stdout).toBe('')
+  expect(stdout).not.toContain('"msg":"listening"')
+})
+
+test('stack dev refuses a database, and --role needs one', async () => {
+  const dev = await run(['dev', '--config', folder.file], { STACK_DATABASE_URL: 'postgres://stack@127.0.0.1:1/chain' })
+  expect(dev.code).toBe(1)
+  expect(dev.stderr).toStartWith('stack: the config names the database at 127.0.0.1:1/chain, but stack dev keeps its chain\'s spool in its own file')
+  const api = await run(['start', '--role', 'api', '--config', folder.file], { STACK_DATABASE_URL: '' })
+  expect(api.code).toBe(1)
+  expect(api.stderr).toStartWith('stack: --role api is for a stack on a database, which instances share')
+  const bogus = await runOnce(fromSource, ['start', '--role', 'writer'])
+  expect(bogus.code).toBe(2)
+  expect(bogus.stderr).toContain("--role must be one of all, indexer, api, not 'writer'")
 })
 
 test.each([

@@ -117,8 +117,8 @@ beforeAll(async () => {
   const db = openSpool(path)
   const writer = openVerificationWriter(path)
   const code = (await chain.publicClient.getCode({ address: at.counter }))!
-  writer.record(verificationOf(at.counter, 'Counter', maskedRuntimeHash(code, { immutableReferences: compiled.Counter!.immutableReferences })))
-  writer.recordProxy({ address: at.forwarder, implementation: at.counter, blockNumber: null })
+  await writer.record(verificationOf(at.counter, 'Counter', maskedRuntimeHash(code, { immutableReferences: compiled.Counter!.immutableReferences })))
+  await writer.recordProxy({ address: at.forwarder, implementation: at.counter, blockNumber: null })
   writer.close()
   book = createContractBook(sqliteDb(db), { chain })
 }, 60_000)
@@ -204,7 +204,7 @@ describe('the book', () => {
     const path = join(folder, 'spool.sqlite')
     const writer = openVerificationWriter(path)
     const code = (await chain.publicClient.getCode({ address: at.proxy! }))!
-    writer.record(verificationOf(at.proxy!, 'Proxy1967', maskedRuntimeHash(code)))
+    await writer.record(verificationOf(at.proxy!, 'Proxy1967', maskedRuntimeHash(code)))
     writer.close()
     const known = await book.lookup(at.proxy!)
     expect(known?.name).toBe('Proxy1967')

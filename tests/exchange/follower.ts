@@ -1,6 +1,7 @@
 import type { Database } from 'bun:sqlite'
 import type { Config } from '../../src/config/load.ts'
 import { openReader, openSpool } from '../../src/spool/db.ts'
+import { sqliteWriter } from '../../src/spool/engine.ts'
 import { Follower } from '../../src/spool/follower.ts'
 import type { SpoolHealth } from '../../src/spool/health.ts'
 import type { StreamDefinition } from '../../src/spool/streams.ts'
@@ -20,7 +21,7 @@ export function runFollower(config: Config, path: string, options: { maxLogsPerP
   let health: SpoolHealth | null = null
   const abort = new AbortController()
   const follower = new Follower(
-    db,
+    sqliteWriter(db),
     followerOptions(config.chain.rpc, {
       path,
       wsUrl: config.chain.ws,

@@ -5,26 +5,16 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createExchangeApp } from '../../src/exchange/app.ts'
 import { openReader, openSpool } from '../../src/spool/db.ts'
-import { emptyHealth } from '../../src/spool/health.ts'
 import { migrate } from '../../src/spool/migrations.ts'
-import type { Spool } from '../../src/spool/spool.ts'
 import { createStreams } from '../../src/streams.ts'
+import { fixedSpool } from '../helpers/fixedSpool.ts'
 import { serveOnFreePort, testContext } from '../helpers/service.ts'
 
 // A spool whose streams never ran: the spool's own tables are there, the exchange's are not.
 const path = join(mkdtempSync(join(tmpdir(), 'stack-exchange-')), 'spool.db')
 const writer = openSpool(path)
 const reader = openReader(path)
-const spool: Spool = {
-  path,
-  reader: sqliteDb(reader),
-  health: () => emptyHealth(78270),
-  version: () => 0,
-  onHealth: () => () => true,
-  onMeter: () => () => true,
-  fatal: new Promise(() => {}),
-  stop: async () => reader.close(),
-}
+const spool = fixedSpool(path, sqliteDb(reader), { close: () => reader.close() })
 const context = testContext()
 const app = serveOnFreePort(createExchangeApp(context, spool), 'exchange')
 afterAll(async () => {

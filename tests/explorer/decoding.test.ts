@@ -61,10 +61,10 @@ const call = (functionName: string, args: readonly unknown[] = [], to: Address =
 })
 
 /** Records the verification the verifier writes for `name` at `address`, created in `blockNumber`. */
-function verify(spool: Spool, name: 'Ledger' | 'Adder', address: Address, blockNumber: number) {
+async function verify(spool: Spool, name: 'Ledger' | 'Adder', address: Address, blockNumber: number) {
   const writer = openVerificationWriter(spool.path)
   try {
-    const recorded = writer.record({
+    const recorded = await writer.record({
       address,
       blockNumber,
       match: 'exact_match',
@@ -105,8 +105,8 @@ beforeAll(async () => {
   unverified = await seeded.dev.deploy(alice, artifact)
   adder = await seeded.dev.read<Address>(ledger, compiled.Ledger.abi, 'adder')
   await statsAt(seeded, await seeded.head())
-  verify(seeded.spool, 'Ledger', ledger, created)
-  verify(seeded.spool, 'Adder', adder, created)
+  await verify(seeded.spool, 'Ledger', ledger, created)
+  await verify(seeded.spool, 'Adder', adder, created)
 
   const sent = (await send(seeded.anvil.rpcUrl, [
     call('record', [5n, 'first']),

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { createRpc } from '../../src/chain/rpc.ts'
-import { devAccounts } from '../../src/devnet/accounts.ts'
 import { createExchangeApp } from '../../src/exchange/app.ts'
 import { createExplorerApp } from '../../src/explorer/app.ts'
 import type { Listening } from '../../src/http/serve.ts'
@@ -11,7 +10,8 @@ import type { Database } from '../../src/spool/db.ts'
 import { sqliteDb, type SpoolDb } from '../../src/spool/engine.ts'
 import { emptyHealth } from '../../src/spool/health.ts'
 import { postgresDb } from '../../src/spool/postgres/reader.ts'
-import type { Spool } from '../../src/spool/spool.ts'
+import { fixedSpool } from '../helpers/fixedSpool.ts'
+import { answerOf, seededRoutes } from '../helpers/routes.ts'
 import { frozenOnBothEngines } from '../helpers/spoolEngines.ts'
 import { startSeededDevStack, type SeededDevStack } from '../helpers/seededDevStack.ts'
 import { serveOnFreePort, testContext } from '../helpers/service.ts'
@@ -22,10 +22,6 @@ import { waitFor } from '../helpers/wait.ts'
 // spool copied into a schema (the copy `stack db import` makes), its derived tables made there as
 // the embedded engine has them, and each route of both services asked of an app over each
 // engine, with the node stopped so that nothing moves: the same bytes from both.
-
-const TREASURY = devAccounts.treasury.address
-const ALICE = devAccounts.alice.address
-const BX = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
 
 let dev: SeededDevStack
 let file: Database
@@ -49,16 +45,7 @@ beforeAll(async () => {
   ;({ file, pool } = copies)
 
   const health = { ...emptyHealth(78270), spoolHeadBlock: head, nodeHeadBlock: head, lagBlocks: 0, nodeReachable: true, tracesAvailable: true }
-  const spoolOver = (reader: SpoolDb): Spool => ({
-    path: frozen,
-    reader,
-    health: () => health,
-    version: () => 1,
-    onHealth: () => () => true,
-    onMeter: () => () => true,
-    fatal: new Promise(() => {}),
-    stop: async () => {},
-  })
+  const spoolOver = (reader: SpoolDb) => fixedSpool(frozen, reader, { health })
   const toml = `[chain]\nrpc = "${nodeUrl}"\nws = "ws://127.0.0.1:9"\n[registry]\nsource = "${join(ROOT, 'registry')}"\n[explorer]\nrateLimitPerMinute = 1000000000\n`
   const serve = (reader: SpoolDb) => {
     // Answers are not kept: each is made again from the engine it is asked of.
@@ -78,37 +65,16 @@ afterAll(async () => {
   if (dev) rmSync(dev.dir, { recursive: true, force: true })
 })
 
-const text = async (url: string) => {
-  const response = await fetch(url)
-  return `${response.status} ${await response.text()}`
-}
-
 test('every route of the explorer and the exchange index answers the same from PostgreSQL as from the embedded file', async () => {
-  const json = async (path: string) => JSON.parse((await text(`${on.sqlite.explorer}/api${path}`)).slice(4))
-  const [tx] = await json('/txs')
-  const pools = JSON.parse((await text(`${on.sqlite.exchange}/pools`)).slice(4)).pools
-  const clPools = JSON.parse((await text(`${on.sqlite.exchange}/cl/pools`)).slice(4)).pools
-  const nfts = (await json('/nfts')).nfts
-  const nft = nfts[0].address
-  const item = (await json(`/nft/${nft}`)).items?.[0]?.tokenId ?? '1'
-  const explorer = [
-    '/stats', '/overview', '/blocks', '/blocks?active=1&limit=5', '/txs?limit=7&offset=3', '/minis', '/accounts?limit=20', '/tokens', '/nfts', '/fees', '/charts?limit=30', '/positions',
-    `/block/${tx.blockNumber}`, `/block/1`, `/mini/${tx.blockNumber}`, `/tx/${tx.hash}`,
-    ...[TREASURY, ALICE, BX, pools[0].pair, clPools[0].pool, nft].flatMap((address: string) => [
-      `/address/${address}`, `/address/${address}/transactions`, `/address/${address}/token-transfers`, `/address/${address}/nft-transfers`, `/address/${address}/internal`, `/address/${address}/contract`,
-    ]),
-    `/token/${BX}/holders`, `/token/${BX}/transfers`, `/token/${BX}/pools`, `/nft/${nft}`, `/nft/${nft}/${item}`,
-    '/search?q=BX', '/search?q=weth', `/search?q=${tx.hash}`, `/names?addresses=${TREASURY},${BX}`,
-  ]
-  const exchange = ['/pools', '/tokens', '/swaps', '/events', '/stats', '/cl/pools', '/cl/tiers', '/cl/positions', '/cl/swaps', '/cl/events', `/pool/${pools[0].pair}`, `/cl/pool/${clPools[0].pool}`, `/cl/ticks?pool=${clPools[0].pool}`]
+  const routes = await seededRoutes(on.sqlite.explorer, on.sqlite.exchange)
   let compared = 0
-  for (const [service, paths] of [['explorer', explorer.map((path) => `/api${path}`)], ['exchange', exchange]] as const) {
+  for (const [service, paths] of [['explorer', routes.explorer], ['exchange', routes.exchange]] as const) {
     for (const path of paths) {
       // What a page asks of the node (an NFT's metadata, a token's symbol) is asked once first on
       // each side, so that a slow first answer of the node (its time limit) is no difference.
-      await text(`${on.sqlite[service]}${path}`)
-      await text(`${on.postgres[service]}${path}`)
-      const [fromFile, fromPostgres] = await Promise.all([text(`${on.sqlite[service]}${path}`), text(`${on.postgres[service]}${path}`)])
+      await answerOf(`${on.sqlite[service]}${path}`)
+      await answerOf(`${on.postgres[service]}${path}`)
+      const [fromFile, fromPostgres] = await Promise.all([answerOf(`${on.sqlite[service]}${path}`), answerOf(`${on.postgres[service]}${path}`)])
       expect([service, path, fromPostgres]).toEqual([service, path, fromFile])
       if (fromFile.startsWith('200')) compared++
     }

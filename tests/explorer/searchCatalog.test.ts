@@ -1,4 +1,4 @@
-import { sqliteDb } from '../../src/spool/engine.ts'
+import { sqliteDb, sqliteWriter } from '../../src/spool/engine.ts'
 import { afterAll, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -62,8 +62,8 @@ test('the chain names arrive with their logs, hostile data is skipped, and a reo
   }
   const moon: Hex = `0x${'aa'.repeat(20)}`
   const topic = launch(moon, `0x${'bb'.repeat(20)}`, 'x', 'x')[1]!.topics
-  writeBlock(writer, 0)
-  writeBlock(writer, 1, [
+  await writeBlock(writer, 0)
+  await writeBlock(writer, 1, [
     { from: SENDER, to: LAUNCHER, logs: [...launch(moon, `0x${'bb'.repeat(20)}`, 'Moon Cat', 'MOON'), register('alice')] },
     // Under the launch's topic, data that holds no strings: an offset past the end, a length past it, bytes that are not UTF-8.
     {
@@ -90,9 +90,9 @@ test('the chain names arrive with their logs, hostile data is skipped, and a reo
   expect((await find('no token')).results).toEqual([])
 
   // Block 1 is replaced: its names go, the new block's come.
-  rollbackTo(writer, 0)
+  await rollbackTo(sqliteWriter(writer), 0)
   const sun: Hex = `0x${'cc'.repeat(20)}`
-  writeBlock(writer, 1, [{ from: SENDER, to: LAUNCHER, logs: launch(sun, `0x${'dd'.repeat(20)}`, 'Sun Dog', 'SUN') }], 1)
+  await writeBlock(writer, 1, [{ from: SENDER, to: LAUNCHER, logs: launch(sun, `0x${'dd'.repeat(20)}`, 'Sun Dog', 'SUN') }], 1)
   version++
   expect((await find('moon')).results).toEqual([])
   expect((await find('alice')).results).toEqual([])

@@ -1,4 +1,4 @@
-import { sqliteDb } from '../../src/spool/engine.ts'
+import { sqliteDb, sqliteWriter } from '../../src/spool/engine.ts'
 import { expect, test } from 'bun:test'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -37,20 +37,21 @@ type Db = ReturnType<typeof spool>
 /** Passes of the tally stream until it has caught up with the spool; how many it took. */
 async function derive(db: Db, limits?: BlockPassLimits): Promise<number> {
   const head = (await spoolHead(sqliteDb(db))) ?? -1
-  for (let passes = 1; ; passes++) if (runPass(db, tally, head, { blocks: limits }).caughtUp) return passes
+  const writer = sqliteWriter(db)
+  for (let passes = 1; ; passes++) if ((await runPass(writer, tally, head, { blocks: limits })).caughtUp) return passes
 }
 
 /** `count` transactions from `from` to `to`. */
 const transfers = (count: number, from: Hex = A, to: Hex = B): SyntheticTx[] => Array.from({ length: count }, () => ({ from, to }))
 
 /** A chain with every case the tally counts: creations at the top and inside calls (one failed), self-sends, empty blocks, a block bigger than a pass. */
-function busyChain(db: Db) {
-  writeBlock(db, 0)
-  writeBlock(db, 1, [
+async function busyChain(db: Db) {
+  await writeBlock(db, 0)
+  await writeBlock(db, 1, [
     { from: A, to: B },
     { from: A, to: null, created: FACTORY, trace: { type: 'CREATE', to: FACTORY } },
   ])
-  writeBlock(db, 2, [
+  await writeBlock(db, 2, [
     // The factory makes two pairs in one call; a third creation fails and makes nothing.
     {
       from: B,
@@ -59,9 +60,9 @@ function busyChain(db: Db) {
     },
     { from: A, to: A },
   ])
-  writeBlock(db, 3)
-  writeBlock(db, 4, transfers(7, C, A))
-  writeBlock(db, 5, [
+  await writeBlock(db, 3)
+  await writeBlock(db, 4, transfers(7, C, A))
+  await writeBlock(db, 5, [
     { from: C, to: PAIR },
     { from: B, to: B },
   ])
@@ -69,12 +70,12 @@ function busyChain(db: Db) {
 
 test('the tally equals a count over the whole spool, creations inside calls included, whatever the passes', async () => {
   const db = spool()
-  busyChain(db)
+  await busyChain(db)
   // Passes of at most three transactions: block 4 (seven) still goes whole, in a pass of its own.
   expect(await derive(db, { txs: 3, blocks: 100 })).toBe(4)
   expect(storedTally(db)).toEqual(await countTally(db))
   const wide = spool()
-  busyChain(wide)
+  await busyChain(wide)
   expect(await derive(wide)).toBe(1)
   expect(dumpTally(wide)).toEqual(dumpTally(db))
 
@@ -107,8 +108,8 @@ test('a spool that starts above block zero, and holds nothing yet', async () => 
   const db = spool()
   expect(await derive(db)).toBe(1)
   expect(await tallyTotals(sqliteDb(db))).toEqual({ blocks: 0, transactions: 0, gasUsed: 0n, wallets: 0, accounts: 0, contracts: 0 })
-  writeBlock(db, 100, transfers(2))
-  writeBlock(db, 101, transfers(1, B, A))
+  await writeBlock(db, 100, transfers(2))
+  await writeBlock(db, 101, transfers(1, B, A))
   await derive(db)
   expect(storedTally(db)).toEqual(await countTally(db))
   expect((await streamPosition(sqliteDb(db), 'tally')).cursorBlock).toBe(101)
@@ -118,13 +119,13 @@ test('a reorganisation puts the tally back as it stood at the ancestor, touching
   const db = spool()
   const before = spool()
   // Forty blocks of settled history, then five that will be orphaned.
-  const settled = (target: Db) => {
-    busyChain(target)
-    for (let number = 6; number < 40; number++) writeBlock(target, number, transfers(2, number % 2 ? A : C, number % 3 ? B : C))
+  const settled = async (target: Db) => {
+    await busyChain(target)
+    for (let number = 6; number < 40; number++) await writeBlock(target, number, transfers(2, number % 2 ? A : C, number % 3 ? B : C))
   }
-  settled(db)
+  await settled(db)
   for (let number = 40; number < 45; number++)
-    writeBlock(db, number, [
+    await writeBlock(db, number, [
       { from: B, to: FACTORY, trace: { calls: [callFrame(FACTORY, `0x${number.toString(16).padStart(40, '0')}`, { type: 'CREATE' })] } },
       { from: C, to: C },
     ])
@@ -141,9 +142,9 @@ test('a reorganisation puts the tally back as it stood at the ancestor, touching
   const orphanedContracts = db.query<{ n: number }, []>('SELECT count(*) AS n FROM explorer_contracts WHERE block > 39').get()!.n
   expect(orphanedContracts).toBe(5)
   let rolledBack = 0
-  rollbackTo(db, 39, () => {
+  await rollbackTo(sqliteWriter(db), 39, async (tx) => {
     const start = changes()
-    rollbackStream(db, tally, 39)
+    await rollbackStream(tx, tally, 39)
     rolledBack = changes() - start
   })
   // Each orphaned history entry dropped and at most one row put back for it, each orphaned
@@ -152,7 +153,7 @@ test('a reorganisation puts the tally back as it stood at the ancestor, touching
   expect(rolledBack).toBeLessThanOrEqual(2 * orphanedEntries + orphanedContracts + 1)
 
   // Exactly what a derivation that never saw the orphaned blocks leaves, history included.
-  settled(before)
+  await settled(before)
   await derive(before)
   expect(dumpTally(db)).toEqual(dumpTally(before))
   expect(history(db)).toEqual(settledHistory)
@@ -161,8 +162,8 @@ test('a reorganisation puts the tally back as it stood at the ancestor, touching
 
   // The other branch: two blocks from other senders.
   for (const target of [db, before]) {
-    writeBlock(target, 40, [{ from: PAIR, to: A }], 7)
-    writeBlock(target, 41, transfers(3, B, PAIR), 7)
+    await writeBlock(target, 40, [{ from: PAIR, to: A }], 7)
+    await writeBlock(target, 41, transfers(3, B, PAIR), 7)
   }
   await derive(db, { txs: 2, blocks: 100 })
   await derive(before)
@@ -172,12 +173,12 @@ test('a reorganisation puts the tally back as it stood at the ancestor, touching
 
 test('charts prefer blocks with transactions and fall back to every block below four of them', async () => {
   const db = spool()
-  for (let number = 0; number < 10; number++) writeBlock(db, number, transfers(number === 3 || number === 6 ? 1 : 0))
+  for (let number = 0; number < 10; number++) await writeBlock(db, number, transfers(number === 3 || number === 6 ? 1 : 0))
   expect((await chartPoints(sqliteDb(db), 48)).map((point) => point.number)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
   expect((await chartPoints(sqliteDb(db), 4)).map((point) => point.number)).toEqual([6, 7, 8, 9])
-  writeBlock(db, 10, transfers(2))
-  writeBlock(db, 11)
-  writeBlock(db, 12, transfers(1))
+  await writeBlock(db, 10, transfers(2))
+  await writeBlock(db, 11)
+  await writeBlock(db, 12, transfers(1))
   expect(await chartPoints(sqliteDb(db), 48)).toEqual([
     { number: 3, timestamp: 1006, txCount: 1, gasUsed: 21_000 },
     { number: 6, timestamp: 1012, txCount: 1, gasUsed: 21_000 },

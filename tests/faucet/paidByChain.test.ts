@@ -29,14 +29,14 @@ afterAll(() => {
   db.close()
   rmSync(dir, { recursive: true, force: true })
 })
-writeBlock(db, 0)
-writeBlock(db, 1, [
+await writeBlock(db, 0)
+await writeBlock(db, 1, [
   { from: OPERATOR, to: FAUCET, input: dripTo(ALICE) },
   { from: OPERATOR, to: FAUCET, input: dripTo(BOB), reverted: true },
   { from: OPERATOR, to: FAUCET, input: '0xd0e30db0' },
   { from: STRANGER, to: FAUCET, input: dripTo(BOB) },
 ])
-writeBlock(db, 2, [
+await writeBlock(db, 2, [
   { from: OPERATOR, to: FAUCET, input: dripTo(BOB) },
   { from: OPERATOR, to: FAUCET, input: dripTo(ALICE) },
 ])

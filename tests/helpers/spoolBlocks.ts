@@ -1,7 +1,8 @@
 import type { Database } from 'bun:sqlite'
 import type { Hex } from 'viem'
 import type { BlockBundle } from '../../src/spool/fetchBlocks.ts'
-import { prepare, writeBatch } from '../../src/spool/store.ts'
+import { sqliteWriter } from '../../src/spool/engine.ts'
+import { writeBatch } from '../../src/spool/store.ts'
 import type { CallFrame } from '../../src/spool/traces.ts'
 
 // Small synthetic chains written through the spool's own write path, for the tests of what is
@@ -42,6 +43,6 @@ export function syntheticBundle(number: number, txs: SyntheticTx[] = [], salt = 
 }
 
 /** Writes block `number` with `txs` into the spool (syntheticBundle) and moves its cursor there. */
-export function writeBlock(db: Database, number: number, txs: SyntheticTx[] = [], salt = 0): void {
-  writeBatch(db, prepare(db), [syntheticBundle(number, txs, salt)])
+export async function writeBlock(db: Database, number: number, txs: SyntheticTx[] = [], salt = 0): Promise<void> {
+  await writeBatch(sqliteWriter(db), [syntheticBundle(number, txs, salt)])
 }

@@ -3,18 +3,21 @@ import { SQL } from 'bun'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
+import { parseConfig } from '../../src/config/load.ts'
 import { openReader, openSpool, type Database } from '../../src/spool/db.ts'
-import { sqliteDb, type SpoolDb, type SpoolEngine } from '../../src/spool/engine.ts'
+import { sqliteDb, sqliteWriter, type SpoolDb, type SpoolEngine, type SpoolWriter } from '../../src/spool/engine.ts'
 import type { BlockBundle } from '../../src/spool/fetchBlocks.ts'
 import { connectPostgres } from '../../src/spool/postgres/connect.ts'
 import { copySpoolToPostgres } from '../../src/spool/postgres/importSqlite.ts'
 import { migratePostgres } from '../../src/spool/postgres/migrate.ts'
 import { postgresSpoolMigrations } from '../../src/spool/postgres/migrations.ts'
 import { postgresDb } from '../../src/spool/postgres/reader.ts'
-import { numbered, writeBatchPostgres } from '../../src/spool/postgres/store.ts'
-import { prepare, writeBatch } from '../../src/spool/store.ts'
-import { STREAM_CURSOR_UPSERT_SQL } from '../../src/spool/streams.ts'
-import { derivedTables, mirrorTables } from './engines.ts'
+import { postgresStreamMigrations } from '../../src/spool/postgres/streamTables.ts'
+import { postgresWriter } from '../../src/spool/postgres/writer.ts'
+import { writeBatch } from '../../src/spool/store.ts'
+import { STREAM_CURSOR_UPSERT_SQL, type StreamDefinition } from '../../src/spool/streams.ts'
+import { createStreams } from '../../src/streams.ts'
+import { mirrorStreams } from './engines.ts'
 import { testPostgres } from './postgres.ts'
 
 // A spool on each engine for the tests that hold the read API to one answer on both: the same
@@ -26,6 +29,8 @@ export type EngineSpool = {
   engine: SpoolEngine
   /** The reader the services use. */
   db: SpoolDb
+  /** The writer the follower and the derived streams use. */
+  writer: SpoolWriter
   /** Writes a run of consecutive blocks, as the follower does. */
   write: (bundles: BlockBundle[]) => Promise<void>
   /** Moves a derived stream's cursor, as its pass does at its end. */
@@ -37,34 +42,27 @@ export type EngineSpool = {
 
 const SCHEMA = 'spool'
 
-/** An empty spool on `engine`, migrated. */
-export async function engineSpool(engine: SpoolEngine, prefix: string): Promise<EngineSpool> {
+/** An empty spool on `engine`, migrated, with the tables of `streams`. */
+export async function engineSpool(engine: SpoolEngine, prefix: string, streams: StreamDefinition[] = []): Promise<EngineSpool> {
+  const migrations = streams.flatMap((stream) => stream.migrations)
   if (engine === 'sqlite') {
     const path = join(mkdtempSync(join(tmpdir(), `stack-${prefix}-`)), 'spool.db')
-    const writer = openSpool(path)
+    const file = openSpool(path, migrations)
     const reader = openReader(path)
-    return {
-      engine,
-      db: sqliteDb(reader),
-      write: async (bundles) => void writeBatch(writer, prepare(writer), bundles),
-      moveStream: async (name, cursor) => void writer.run(STREAM_CURSOR_UPSERT_SQL, [name, cursor.txId, cursor.logIndex, cursor.blockNumber, Date.now()]),
-      sqlite: writer,
-      close: async () => {
-        reader.close()
-        writer.close()
-      },
-    }
+    return withWrites({ engine, db: sqliteDb(reader), writer: sqliteWriter(file), sqlite: file, close: async () => (reader.close(), file.close()) })
   }
   const url = await (await testPostgres()).database(prefix)
   const pool: SQL = connectPostgres(url, { schema: SCHEMA, max: 4 })
-  await migratePostgres(pool, SCHEMA, postgresSpoolMigrations)
+  await migratePostgres(pool, SCHEMA, [...postgresSpoolMigrations, ...postgresStreamMigrations(streams)])
+  return withWrites({ engine, db: postgresDb(pool), writer: postgresWriter(pool, { schema: SCHEMA }), sqlite: null, close: () => pool.close() })
+}
+
+/** The spool's writes a test makes, through the engine's writer. */
+function withWrites(spool: Omit<EngineSpool, 'write' | 'moveStream'>): EngineSpool {
   return {
-    engine,
-    db: postgresDb(pool),
-    write: async (bundles) => void (await pool.begin((tx) => writeBatchPostgres(tx, SCHEMA, bundles))),
-    moveStream: async (name, cursor) => void (await pool.unsafe(numbered(STREAM_CURSOR_UPSERT_SQL), [name, cursor.txId, cursor.logIndex, cursor.blockNumber, Date.now()])),
-    sqlite: null,
-    close: () => pool.close(),
+    ...spool,
+    write: async (bundles) => void (await writeBatch(spool.writer, bundles)),
+    moveStream: (name, cursor) => spool.writer.transaction(async (tx) => void (await tx.run(STREAM_CURSOR_UPSERT_SQL, name, cursor.txId, cursor.logIndex, cursor.blockNumber, Date.now()))),
   }
 }
 
@@ -84,7 +82,7 @@ export async function frozenOnBothEngines(path: string, prefix: string, { derive
   const admin = new SQL(url, { max: 2 })
   try {
     await copySpoolToPostgres(file, admin, SCHEMA)
-    if (derived) await mirrorTables(file, admin, SCHEMA, derivedTables(file))
+    if (derived) await mirrorStreams(file, admin, SCHEMA, createStreams(parseConfig('', null)))
   } finally {
     await admin.close()
   }

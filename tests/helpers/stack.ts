@@ -45,12 +45,17 @@ export type RunningStack = {
   stop: (signal?: 'SIGTERM' | 'SIGINT') => Promise<number>
 }
 
-/** Starts the CLI and resolves once every listener says it listens. */
+/**
+ * Starts the CLI and resolves once every listener says it listens: `listeners` of them (all five
+ * unless told; an instance on a database may open fewer), and once a line `until` looks for has
+ * been logged, when given.
+ */
 export async function startStack(
   command: string[],
   args: string[],
-  options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {},
+  options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number; listeners?: number; until?: (line: Record<string, unknown>) => boolean } = {},
 ): Promise<RunningStack> {
+  const { listeners = SERVICES, until = () => true } = options
   const child = Bun.spawn([...command, ...args], {
     cwd: options.cwd ?? ROOT,
     env: options.env ?? process.env,
@@ -64,20 +69,22 @@ export async function startStack(
   let announce: () => void = () => {}
   const allListening = new Promise<void>((resolve) => (announce = resolve))
   // One reader for the life of the process: every line is kept, and the pipe never fills.
+  let seen = false
   const reading = (async () => {
     for await (const line of linesOf(child.stdout)) {
       if (!line.trim()) continue
       const parsed = JSON.parse(line) as Record<string, unknown>
       lines.push(parsed)
       if (parsed.msg === 'listening') urls[parsed.service as string] = parsed.url as string
-      if (Object.keys(urls).length === SERVICES) announce()
+      seen ||= until(parsed)
+      if (Object.keys(urls).length === listeners && seen) announce()
     }
     announce()
   })()
   const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 15_000)
   await allListening
   clearTimeout(timer)
-  if (Object.keys(urls).length < SERVICES) {
+  if (Object.keys(urls).length < listeners || !seen) {
     throw new Error(`the stack did not start (exit ${await child.exited}): ${await stderrText}`)
   }
   return {

@@ -1,4 +1,4 @@
-import { sqliteDb } from '../../src/spool/engine.ts'
+import { sqliteDb, sqliteWriter } from '../../src/spool/engine.ts'
 import { Database } from 'bun:sqlite'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync } from 'node:fs'
@@ -118,7 +118,7 @@ beforeAll(async () => {
   path = join(mkdtempSync(join(tmpdir(), 'stack-creations-')), 'spool.db')
   const db = openSpool(path)
   reader = openReader(path)
-  running = new Follower(db, followerOptions(node.rpcUrl, { path, streams: [], onHealth: (next) => (health = next) })).run(abort.signal)
+  running = new Follower(sqliteWriter(db), followerOptions(node.rpcUrl, { path, streams: [], onHealth: (next) => (health = next) })).run(abort.signal)
 }, 60_000)
 afterAll(async () => {
   abort.abort()
@@ -279,7 +279,7 @@ describe('a node without traces', () => {
     const bareReader = openReader(bare)
     let bareHealth: SpoolHealth | undefined
     const stop = new AbortController()
-    const follower = new Follower(db, followerOptions(proxy.url, { path: bare, streams: [], onHealth: (next) => (bareHealth = next) })).run(stop.signal)
+    const follower = new Follower(sqliteWriter(db), followerOptions(proxy.url, { path: bare, streams: [], onHealth: (next) => (bareHealth = next) })).run(stop.signal)
     try {
       const head = await node.head()
       await waitFor(() => bareHealth?.spoolHeadBlock === head, 'the spool without traces at the head')

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { parseConfig } from '../../src/config/load.ts'
 import { tallyStream } from '../../src/explorer/tallyStream.ts'
 import { getMeta, openSpool } from '../../src/spool/db.ts'
+import { sqliteWriter } from '../../src/spool/engine.ts'
 import { DeepReorgError, Follower } from '../../src/spool/follower.ts'
 import type { SpoolHealth } from '../../src/spool/health.ts'
 import { startDevChain, type DevChain } from '../helpers/devChain.ts'
@@ -29,6 +30,7 @@ afterAll(async () => {
 test('a reorganisation below the history the streams kept stops the spool, whatever maxReorgDepth says now', async () => {
   const path = join(mkdtempSync(join(tmpdir(), 'stack-history-floor-')), 'spool.db')
   const db = openSpool(path, tally.migrations)
+  const writer = sqliteWriter(db)
   const weth = chain.manifest.contracts.WETH9
   const snapshot = await chain.test.snapshot()
   const base = await chain.head()
@@ -39,19 +41,19 @@ test('a reorganisation below the history the streams kept stops the spool, whate
   // First run: reorganisations of at most 2 blocks; the tally keeps history from head - 2 on.
   let health: SpoolHealth | undefined
   const first = new AbortController()
-  const shallow = new Follower(db, followerOptions(chain.rpcUrl, { path, streams: [tally], maxReorgDepth: 2, onHealth: (next) => (health = next) }))
+  const shallow = new Follower(writer, followerOptions(chain.rpcUrl, { path, streams: [tally], maxReorgDepth: 2, onHealth: (next) => (health = next) }))
   const running = shallow.run(first.signal)
   await waitFor(() => health?.spoolHeadBlock === head && health.streams.tally?.cursorBlock === head, 'the spool and the tally at the head')
   first.abort()
   await running
-  expect(Number(getMeta(db, 'history_from'))).toBe(head - 2)
+  expect(Number(await getMeta(writer, 'history_from'))).toBe(head - 2)
   const historyBlocks = db.query<{ block: number }, []>('SELECT DISTINCT block FROM explorer_totals_history ORDER BY block').all()
   expect(historyBlocks.every(({ block }) => block >= head - 2)).toBe(true)
 
   // The chain goes back below that, and a second run would follow 100 blocks.
   await chain.test.revert({ id: snapshot })
   await deposits(chain.rpcUrl, weth, 1)
-  const deep = new Follower(db, followerOptions(chain.rpcUrl, { path, streams: [tally], maxReorgDepth: 100, onHealth: () => {} }))
+  const deep = new Follower(writer, followerOptions(chain.rpcUrl, { path, streams: [tally], maxReorgDepth: 100, onHealth: () => {} }))
   const stopped = await deep.run(new AbortController().signal).then(
     () => null,
     (error: unknown) => error,

@@ -6,6 +6,7 @@ import { createRpc } from '../../src/chain/rpc.ts'
 import { devAccounts } from '../../src/devnet/accounts.ts'
 import { txId } from '../../src/spool/codec.ts'
 import { openSpool } from '../../src/spool/db.ts'
+import { sqliteWriter } from '../../src/spool/engine.ts'
 import { Follower } from '../../src/spool/follower.ts'
 import type { SpoolHealth } from '../../src/spool/health.ts'
 import { startNode, type RunningNode } from '../helpers/devChain.ts'
@@ -75,7 +76,7 @@ function follow(rpcUrl: string, options: Partial<Parameters<typeof followerOptio
   let health: SpoolHealth | null = null
   const lines: Array<{ level: string; fields: Record<string, unknown>; message: string }> = []
   const follower = new Follower(
-    db,
+    sqliteWriter(db),
     followerOptions(rpcUrl, {
       path,
       streams: [],

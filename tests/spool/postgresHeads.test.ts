@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { SQL } from 'bun'
+import type { SpoolWriter } from '../../src/spool/engine.ts'
+import { connectPostgres } from '../../src/spool/postgres/connect.ts'
 import { followHeads, type HeadFollower } from '../../src/spool/postgres/heads.ts'
 import { migratePostgres } from '../../src/spool/postgres/migrate.ts'
 import { postgresSpoolMigrations } from '../../src/spool/postgres/migrations.ts'
-import { rollbackToPostgres, writeBatchPostgres } from '../../src/spool/postgres/store.ts'
+import { postgresWriter } from '../../src/spool/postgres/writer.ts'
+import { rollbackTo, writeBatch } from '../../src/spool/store.ts'
 import { startPostgresServer, type PostgresServer } from '../helpers/postgresServer.ts'
 import { syntheticBundle } from '../helpers/spoolBlocks.ts'
 import { waitFor } from '../helpers/wait.ts'
@@ -15,7 +18,8 @@ import { waitFor } from '../helpers/wait.ts'
 
 const SCHEMA = 'heads_test'
 let server: PostgresServer
-let writer: SQL
+let pool: SQL
+let writer: SpoolWriter
 let reader: SQL
 let follower: HeadFollower
 const heads: number[] = []
@@ -23,19 +27,20 @@ const heads: number[] = []
 beforeAll(async () => {
   server = await startPostgresServer()
   const url = await server.database('heads')
-  writer = new SQL(url, { max: 2 })
+  pool = connectPostgres(url, { schema: SCHEMA, max: 2 })
+  writer = postgresWriter(pool, { schema: SCHEMA })
   reader = new SQL(url, { max: 2 })
-  await migratePostgres(writer, SCHEMA, postgresSpoolMigrations)
+  await migratePostgres(pool, SCHEMA, postgresSpoolMigrations)
   follower = await followHeads(reader, SCHEMA, (head) => heads.push(head))
 })
 afterAll(async () => {
   await follower?.stop()
   await reader?.close()
-  await writer?.close()
+  await pool?.close()
   server?.stop()
 })
 
-const write = (from: number, to: number) => writer.begin((tx) => writeBatchPostgres(tx, SCHEMA, Array.from({ length: to - from + 1 }, (_, offset) => syntheticBundle(from + offset))))
+const write = (from: number, to: number) => writeBatch(writer, Array.from({ length: to - from + 1 }, (_, offset) => syntheticBundle(from + offset)))
 
 describe('heads by notification', () => {
   test('the subscription reads the cursor; each committed batch is told with its last block, in order', async () => {
@@ -43,19 +48,23 @@ describe('heads by notification', () => {
     expect(heads).toEqual([-1])
     await write(0, 9)
     await write(10, 19)
-    await writer.begin((tx) => rollbackToPostgres(tx, SCHEMA, 15))
+    await rollbackTo(writer, 15)
     await waitFor(() => heads.length === 4, 'three heads')
     expect(heads).toEqual([-1, 9, 19, 15])
   })
 
   test('a batch rolled back is never told', async () => {
     heads.length = 0
-    const failed = await writer
-      .begin(async (tx) => {
-        await writeBatchPostgres(tx, SCHEMA, [syntheticBundle(16)])
-        throw new Error('the batch fails after its rows')
-      })
-      .catch((error: Error) => error.message)
+    // The writer's transaction fails once the batch's rows and its head are in it.
+    const failing: SpoolWriter = {
+      ...writer,
+      transaction: (work) =>
+        writer.transaction(async (tx) => {
+          await work(tx)
+          throw new Error('the batch fails after its rows')
+        }),
+    }
+    const failed = await writeBatch(failing, [syntheticBundle(16)]).catch((error: Error) => error.message)
     expect(failed).toBe('the batch fails after its rows')
     await write(16, 16)
     await waitFor(() => heads.length > 0, 'the next head')

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import type { Hex } from 'viem'
 import { FatalError } from '../../src/errors.ts'
 import { openSpool, type Database } from '../../src/spool/db.ts'
+import { sqliteWriter } from '../../src/spool/engine.ts'
 import { checkFence, createLeaseTable, FencedError, tryAcquire } from '../../src/spool/postgres/lease.ts'
 import { COPIED_TABLES, copySpoolToPostgres, type CopyProgress } from '../../src/spool/postgres/importSqlite.ts'
 import { recordGap } from '../../src/spool/store.ts'
@@ -37,7 +38,7 @@ beforeAll(async () => {
   // hole, a verified contract and a confirmed proxy.
   for (let number = 0; number < 120; number++) {
     if (number === 60) {
-      recordGap(spool, 60, 64)
+      await recordGap(sqliteWriter(spool), 60, 64)
       number = 64
       continue
     }
@@ -49,7 +50,7 @@ beforeAll(async () => {
             { from: BOB, to: ALICE, reverted: number % 7 === 0 },
             { from: ALICE, to: TOKEN, trace: { calls: [callFrame(TOKEN, MADE, { type: 'CREATE2', value: '0x1' })] } },
           ]
-    writeBlock(spool, number, txs)
+    await writeBlock(spool, number, txs)
   }
   spool.run("INSERT INTO verified_contracts (address, block_number, match, creation_match, runtime_match, origin, name, compiler_version, code_hash, verified_at, details) VALUES (?, 5, 'exact_match', 'exact_match', 'exact_match', 'etherscan', 'Token', 'v0.8.37+commit.f401782d', ?, 1700000000000, '{\"abi\":[]}')", [Buffer.from(TOKEN.slice(2), 'hex'), new Uint8Array(32).fill(7)])
   spool.run('INSERT INTO verified_proxies (address, implementation, block_number, verified_at) VALUES (?, ?, NULL, 1700000000001)', [Buffer.from(MADE.slice(2), 'hex'), Buffer.from(TOKEN.slice(2), 'hex')])

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { SQL } from 'bun'
 import { checkFence, createLeaseTable, FencedError, holdLease, leaseHolder, renew, tryAcquire, type Lease } from '../../src/spool/postgres/lease.ts'
+import { postgresWriter } from '../../src/spool/postgres/writer.ts'
 import { testPostgres } from '../helpers/postgres.ts'
 import { waitFor } from '../helpers/wait.ts'
 
@@ -29,11 +30,10 @@ afterAll(async () => {
   await db?.close()
 })
 
-/** A write batch as a holder at `epoch` makes it: the fence, then its row, in one transaction. */
+/** A write batch as a holder at `epoch` makes it: through the spool's writer, whose transaction passes the fence, then writes its row. */
 const writeBatch = (name: string, epoch: number, batch: string, before: () => Promise<void> = async () => {}) =>
-  db.begin(async (tx) => {
-    await checkFence(tx, SCHEMA, name, epoch)
-    await tx.unsafe(`INSERT INTO ${SCHEMA}.written (batch) VALUES ($1)`, [batch])
+  postgresWriter(db, { schema: SCHEMA, fence: (tx) => checkFence(tx, SCHEMA, name, epoch) }).transaction(async (tx) => {
+    await tx.run(`INSERT INTO ${SCHEMA}.written (batch) VALUES (?)`, batch)
     await before()
   })
 const written = async () => ((await db.unsafe(`SELECT batch FROM ${SCHEMA}.written ORDER BY batch`)) as Array<{ batch: string }>).map((row) => row.batch)

@@ -1,16 +1,18 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { SQL } from 'bun'
+import type { SQL } from 'bun'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Hex } from 'viem'
 import { openSpool, type Database } from '../../src/spool/db.ts'
+import { sqliteWriter, type SpoolWriter } from '../../src/spool/engine.ts'
 import type { BlockBundle } from '../../src/spool/fetchBlocks.ts'
+import { connectPostgres } from '../../src/spool/postgres/connect.ts'
 import { checkFence, createLeaseTable, FencedError, tryAcquire } from '../../src/spool/postgres/lease.ts'
 import { migratePostgres } from '../../src/spool/postgres/migrate.ts'
 import { postgresSpoolMigrations } from '../../src/spool/postgres/migrations.ts'
-import { recordGapPostgres, rollbackToPostgres, writeBatchPostgres } from '../../src/spool/postgres/store.ts'
-import { getCursor, prepare, recordGap, rollbackTo, writeBatch } from '../../src/spool/store.ts'
+import { postgresWriter } from '../../src/spool/postgres/writer.ts'
+import { getCursor, recordGap, rollbackTo, writeBatch } from '../../src/spool/store.ts'
 import { postgresRows, sqliteRows } from '../helpers/engines.ts'
 import { testPostgres } from '../helpers/postgres.ts'
 import { callFrame, syntheticBundle } from '../helpers/spoolBlocks.ts'
@@ -49,12 +51,16 @@ const blocks = (from: number, to: number, salt = 0): BlockBundle[] =>
 let dir: string
 let sqlite: Database
 let db: SQL
+/** Each engine's writer, as the follower has it. */
+const writers = {} as Record<'sqlite' | 'postgres', SpoolWriter>
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'stack-store-'))
   sqlite = openSpool(join(dir, 'spool.db'))
-  db = new SQL(await (await testPostgres()).database('store'), { max: 4 })
+  db = connectPostgres(await (await testPostgres()).database('store'), { schema: SCHEMA, max: 4 })
   await migratePostgres(db, SCHEMA, postgresSpoolMigrations)
+  writers.sqlite = sqliteWriter(sqlite)
+  writers.postgres = postgresWriter(db, { schema: SCHEMA })
 })
 afterAll(async () => {
   sqlite?.close()
@@ -68,18 +74,17 @@ const timeless = (rows: Array<Record<string, unknown>>) => rows.map(({ recorded_
 async function expectSameRows() {
   for (const table of TABLES) expect([table, timeless(await postgresRows(db, SCHEMA, table, sqlite))]).toEqual([table, timeless(sqliteRows(sqlite, table))])
   const cursor = (await db.unsafe(`SELECT value FROM ${SCHEMA}.meta WHERE key = 'cursor'`)) as Array<{ value: string }>
-  expect(Number(cursor[0]!.value)).toBe(getCursor(sqlite))
+  expect(Number(cursor[0]!.value)).toBe(await getCursor(writers.sqlite))
 }
 
 describe("the spool's write path on both engines", () => {
   test('the same blocks give the same rows, written twenty blocks a transaction', async () => {
-    const statements = prepare(sqlite)
     const written = blocks(0, 59)
     let sqliteLogs = 0
     let postgresLogs = 0
     for (let at = 0; at < written.length; at += 20) {
-      sqliteLogs += writeBatch(sqlite, statements, written.slice(at, at + 20))
-      postgresLogs += await db.begin((tx) => writeBatchPostgres(tx, SCHEMA, written.slice(at, at + 20)))
+      sqliteLogs += await writeBatch(writers.sqlite, written.slice(at, at + 20))
+      postgresLogs += await writeBatch(writers.postgres, written.slice(at, at + 20))
     }
     expect(postgresLogs).toBe(sqliteLogs)
     expect(sqliteLogs).toBeGreaterThan(40)
@@ -89,13 +94,13 @@ describe("the spool's write path on both engines", () => {
   })
 
   test('a reorganisation taken back to the same ancestor, and the other fork written, leave the same rows', async () => {
-    rollbackTo(sqlite, 40)
-    await db.begin((tx) => rollbackToPostgres(tx, SCHEMA, 40))
+    await rollbackTo(writers.sqlite, 40)
+    await rollbackTo(writers.postgres, 40)
     await expectSameRows()
-    expect(getCursor(sqlite)).toBe(40)
+    expect(await getCursor(writers.sqlite)).toBe(40)
     const fork = blocks(41, 70, 1)
-    writeBatch(sqlite, prepare(sqlite), fork)
-    await db.begin((tx) => writeBatchPostgres(tx, SCHEMA, fork))
+    await writeBatch(writers.sqlite, fork)
+    await writeBatch(writers.postgres, fork)
     await expectSameRows()
   })
 
@@ -104,16 +109,16 @@ describe("the spool's write path on both engines", () => {
       [71, 75],
       [76, 80],
     ] as const) {
-      recordGap(sqlite, from, to)
-      await db.begin((tx) => recordGapPostgres(tx, SCHEMA, from, to))
+      await recordGap(writers.sqlite, from, to)
+      await recordGap(writers.postgres, from, to)
     }
     expect(sqliteRows(sqlite, 'history_gaps')).toEqual([{ from_block: '71', to_block: '80', recorded_at: expect.any(String) }])
     const gaps = await postgresRows(db, SCHEMA, 'history_gaps', sqlite)
     expect(gaps).toEqual([{ from_block: '71', to_block: '80', recorded_at: expect.any(String) }])
-    expect(getCursor(sqlite)).toBe(80)
+    expect(await getCursor(writers.sqlite)).toBe(80)
     // Taken back into the hole: it ends at the ancestor on both.
-    rollbackTo(sqlite, 73)
-    await db.begin((tx) => rollbackToPostgres(tx, SCHEMA, 73))
+    await rollbackTo(writers.sqlite, 73)
+    await rollbackTo(writers.postgres, 73)
     await expectSameRows()
   })
 
@@ -122,12 +127,9 @@ describe("the spool's write path on both engines", () => {
     const stale = (await tryAcquire(db, SCHEMA, 'indexer', 'first', 0))!
     await tryAcquire(db, SCHEMA, 'indexer', 'second', 0)
     const before = await postgresRows(db, SCHEMA, 'blocks', sqlite)
-    const refused = await db
-      .begin(async (tx) => {
-        await checkFence(tx, SCHEMA, 'indexer', stale)
-        await writeBatchPostgres(tx, SCHEMA, blocks(74, 90, 2))
-      })
-      .catch((error: unknown) => error)
+    // The writer's transaction passes its fence before it writes a row of the batch.
+    const fenced = postgresWriter(db, { schema: SCHEMA, fence: (tx) => checkFence(tx, SCHEMA, 'indexer', stale) })
+    const refused = await writeBatch(fenced, blocks(74, 90, 2)).catch((error: unknown) => error)
     expect(refused).toBeInstanceOf(FencedError)
     expect(await postgresRows(db, SCHEMA, 'blocks', sqlite)).toEqual(before)
   })

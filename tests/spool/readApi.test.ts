@@ -285,22 +285,22 @@ describe("on the writer's connection", () => {
   })
   afterAll(() => spool.close())
 
-  test('block headers forward in steps; parties and creations going forward', () => {
-    const db = spool.sqlite!
-    expect(read.blockHeaders(db, 1, 2).map((row) => [row.number, row.gasUsed])).toEqual([
+  test('block headers forward in steps; parties and creations going forward', async () => {
+    const db = spool.writer
+    expect((await read.blockHeaders(db, 1, 2)).map((row) => [row.number, row.gasUsed])).toEqual([
       [1, 42_000],
       [2, 0],
     ])
-    expect(read.blockHeaders(db, 3, 9).map((row) => row.number)).toEqual([3])
-    const parties = read.txPartiesOfBlocks(db, 1, 2)
+    expect((await read.blockHeaders(db, 3, 9)).map((row) => row.number)).toEqual([3])
+    const parties = await read.txPartiesOfBlocks(db, 1, 2)
     expect(parties.map((row) => [row.id, hex(row.from), hex(row.to), hex(row.created)])).toEqual([
       [txId(1, 0), A, null, MADE],
       [txId(1, 1), A, B, null],
     ])
-    expect(read.txPartiesOfBlocks(db, 2, 3).map((row) => row.id)).toEqual([txId(3, 0), txId(3, 1), txId(3, 2)])
-    expect(read.txPartiesOfBlocks(db, 2, 2)).toEqual([])
+    expect((await read.txPartiesOfBlocks(db, 2, 3)).map((row) => row.id)).toEqual([txId(3, 0), txId(3, 1), txId(3, 2)])
+    expect(await read.txPartiesOfBlocks(db, 2, 2)).toEqual([])
     // Only the trace that creates something is handed over.
-    expect(read.creationTraces(db, 0, 3).map((row) => [row.txId, row.trace.calls[0]?.to])).toEqual([[txId(3, 2), INNER]])
-    expect(read.creationTraces(db, 0, 2)).toEqual([])
+    expect((await read.creationTraces(db, 0, 3)).map((row) => [row.txId, row.trace.calls[0]?.to])).toEqual([[txId(3, 2), INNER]])
+    expect(await read.creationTraces(db, 0, 2)).toEqual([])
   })
 })

@@ -7,10 +7,10 @@ import type { Hex } from 'viem'
 import { blob } from '../../src/eth/bytes.ts'
 import { openReader, openSpool, type Database } from '../../src/spool/db.ts'
 import { engineSpool, type EngineSpool } from '../helpers/spoolEngines.ts'
-import { sqliteDb, type SpoolDb } from '../../src/spool/engine.ts'
+import { sqliteDb, sqliteWriter, type SpoolDb } from '../../src/spool/engine.ts'
 import type { BlockBundle, RawLog } from '../../src/spool/fetchBlocks.ts'
 import { backfillInternalCalls } from '../../src/spool/internalCalls.ts'
-import { prepare, rollbackTo, writeBatch } from '../../src/spool/store.ts'
+import { rollbackTo, writeBatch } from '../../src/spool/store.ts'
 import type { CallFrame } from '../../src/spool/traces.ts'
 import { addressTxIds, blockByTime, internalCallTxIds, minedBlocks } from '../../src/spool/read/lists.ts'
 import { filterHasIndex, findLogs, logsInRangeExceed, topicOfAddress, transferLogs } from '../../src/spool/read/logs.ts'
@@ -109,11 +109,7 @@ beforeAll(async () => {
   const path = join(mkdtempSync(join(tmpdir(), 'stack-spool-lists-')), 'spool.db')
   writer = openSpool(path)
   db = openReader(path)
-  writeBatch(
-    writer,
-    prepare(writer),
-    Array.from({ length: BLOCKS }, (_, number) => bundle(number)),
-  )
+  await writeBatch(sqliteWriter(writer), Array.from({ length: BLOCKS }, (_, number) => bundle(number)))
   pg = await engineSpool('postgres', 'lists')
   await pg.write(Array.from({ length: BLOCKS }, (_, number) => bundle(number)))
 })
@@ -293,13 +289,9 @@ describe('internal calls, mined blocks, a block by time', () => {
     expect(await onBoth((reader) => internalCallTxIds(reader, blob(Y), range, 1000, false))).toEqual([])
     expect(await onBoth((reader) => internalCallTxIds(reader, null, range, 3, true))).toEqual(paid.slice(-3).reverse())
     expect((await plans(async (spy) => await internalCallTxIds(sqliteDb(spy), blob(X), range, 10, true))).join('\n')).toContain('internal_calls')
-    rollbackTo(writer, BLOCKS - 9)
+    await rollbackTo(sqliteWriter(writer), BLOCKS - 9)
     expect(await internalCallTxIds(sqliteDb(db), blob(X), range, 1000, false)).toEqual(paid.filter((id) => id < (BLOCKS - 8) * 2 ** 20))
-    writeBatch(
-      writer,
-      prepare(writer),
-      Array.from({ length: 8 }, (_, index) => bundle(BLOCKS - 8 + index)),
-    )
+    await writeBatch(sqliteWriter(writer), Array.from({ length: 8 }, (_, index) => bundle(BLOCKS - 8 + index)))
     expect(await internalCallTxIds(sqliteDb(db), blob(X), range, 1000, false)).toEqual(paid)
   })
 

@@ -7,6 +7,7 @@ import { keccak256, toHex } from 'viem'
 import { parseConfig } from '../../src/config/load.ts'
 import { tallyStream } from '../../src/explorer/tallyStream.ts'
 import { openReader, openSpool } from '../../src/spool/db.ts'
+import { sqliteDb, sqliteWriter } from '../../src/spool/engine.ts'
 import { Follower } from '../../src/spool/follower.ts'
 import type { SpoolHealth } from '../../src/spool/health.ts'
 import { eventTable } from '../../src/spool/kit/tables.ts'
@@ -25,9 +26,8 @@ const depositStream: StreamDefinition = {
   topics: [DEPOSIT],
   // Declared, so the spool rolls it back: the stream itself writes no rollback code.
   tables: [eventTable('deposits')],
-  apply: (db, logs) => {
-    const insert = db.prepare('INSERT INTO deposits (tx_id, log_index, block_number) VALUES (?, ?, ?)')
-    for (const log of logs) insert.run(log.txId, log.logIndex, log.blockNumber)
+  apply: async (tx, logs) => {
+    for (const log of logs) await tx.run('INSERT INTO deposits (tx_id, log_index, block_number) VALUES (?, ?, ?)', log.txId, log.logIndex, log.blockNumber)
   },
 }
 
@@ -68,7 +68,7 @@ beforeAll(async () => {
   const path = join(mkdtempSync(join(tmpdir(), 'stack-reorg-')), 'spool.db')
   db = openSpool(path, [...depositStream.migrations, ...tally.migrations])
   reader = openReader(path)
-  const follower = new Follower(db, followerOptions(chain.rpcUrl, { path, wsUrl: chain.wsUrl, streams: [depositStream, tally], maxLogsPerPass: 4, onHealth: (next) => (health = next) }))
+  const follower = new Follower(sqliteWriter(db), followerOptions(chain.rpcUrl, { path, wsUrl: chain.wsUrl, streams: [depositStream, tally], maxLogsPerPass: 4, onHealth: (next) => (health = next) }))
   running = follower.run(abort.signal)
 })
 afterAll(async () => {
@@ -82,7 +82,7 @@ describe('derived streams', () => {
     await deposits(chain.rpcUrl, weth, 9)
     const head = await caughtUp()
     expect(streamDeposits()).toBe(await nodeDeposits())
-    expect(readStreamCursor(reader, 'deposits').blockNumber).toBe(head)
+    expect((await readStreamCursor(sqliteDb(reader), 'deposits')).blockNumber).toBe(head)
     expect(storedTally(reader)).toEqual(await countTally(reader))
   })
 })

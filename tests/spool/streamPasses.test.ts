@@ -1,4 +1,4 @@
-import { sqliteDb } from '../../src/spool/engine.ts'
+import { sqliteDb, sqliteWriter } from '../../src/spool/engine.ts'
 import { expect, test } from 'bun:test'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -11,7 +11,7 @@ import { createdTable, versionedHistorySql, versionedTable } from '../../src/spo
 import { blockHeaders, streamPosition, txPartiesOfBlocks } from '../../src/spool/read.ts'
 import { rollbackTo } from '../../src/spool/store.ts'
 import { txId } from '../../src/spool/codec.ts'
-import { boundStreamHistory, readStreamCursor, rollbackStream, runPass, type BlockStream, type LogStream, type SpoolLog } from '../../src/spool/streams.ts'
+import { boundStreamHistory, readStreamCursor, rollbackStream, runPass, type BlockStream, type LogStream, type PassResult, type SpoolLog } from '../../src/spool/streams.ts'
 
 // The stream kit's second kind of stream, driven by blocks rather than logs, and the pruning of
 // versioned history: a toy stream that counts, per sender, the transactions it sent and the
@@ -35,7 +35,7 @@ function toyStream(passes: Array<[number, number]> = [], fail = () => false): Bl
       },
     ],
     tables: [senders, blocksSeen, firstSeen],
-    apply: (db, fromBlock, toBlock) => {
+    apply: async (db, fromBlock, toBlock) => {
       passes.push([fromBlock, toBlock])
       const rows = new Entities<{ txs: number; blocks: number }>(
         db,
@@ -49,23 +49,22 @@ function toyStream(passes: Array<[number, number]> = [], fail = () => false): Bl
         (row) => [row.count],
         (row) => ({ count: row.count as number }),
       )
-      const first = db.query('INSERT OR IGNORE INTO toy_first_seen (address, block) VALUES (?, ?)')
-      const txs = txPartiesOfBlocks(db, fromBlock, toBlock)
-      for (const { number } of blockHeaders(db, fromBlock, toBlock)) {
-        count.edit('0', [0], number, () => ({ count: 0 }))!.count++
+      const txs = await txPartiesOfBlocks(db, fromBlock, toBlock)
+      for (const { number } of await blockHeaders(db, fromBlock, toBlock)) {
+        ;(await count.edit('0', [0], number, () => ({ count: 0 })))!.count++
         const seen = new Set<string>()
         for (const tx of txs.filter((row) => Math.floor(row.id / 2 ** 20) === number)) {
           const id = Buffer.from(tx.from).toString('hex')
-          const row = rows.edit(id, [tx.from], number, () => ({ txs: 0, blocks: 0 }))!
+          const row = (await rows.edit(id, [tx.from], number, () => ({ txs: 0, blocks: 0 })))!
           row.txs++
           if (!seen.has(id)) row.blocks++
           seen.add(id)
-          first.run(tx.from, number)
+          await db.run('INSERT INTO toy_first_seen (address, block) VALUES (?, ?) ON CONFLICT DO NOTHING', tx.from, number)
         }
         if (fail()) throw new Error('the toy stream failed')
       }
-      rows.flush()
-      count.flush()
+      await rows.flush()
+      await count.flush()
     },
   }
 }
@@ -79,8 +78,8 @@ function spool(stream: BlockStream = toyStream()): Database {
 }
 
 /** Blocks 0 to 5 carrying 0, 2, 5, 1, 0 and 1 transactions; from A, but B in blocks 3 and 5. */
-function sixBlocks(db: Database): void {
-  ;[0, 2, 5, 1, 0, 1].forEach((count, number) => writeBlock(db, number, sends(count, number === 3 || number === 5 ? B : A)))
+async function sixBlocks(db: Database): Promise<void> {
+  for (const [number, count] of [0, 2, 5, 1, 0, 1].entries()) await writeBlock(db, number, sends(count, number === 3 || number === 5 ? B : A))
 }
 
 const dump = (db: Database) =>
@@ -96,17 +95,20 @@ const dump = (db: Database) =>
   )
 
 /** Passes until caught up with block `head`. */
-function derive(db: Database, stream: BlockStream, head: number): void {
-  while (!runPass(db, stream, head).caughtUp);
+async function derive(db: Database, stream: BlockStream, head: number): Promise<void> {
+  const writer = sqliteWriter(db)
+  while (!(await runPass(writer, stream, head)).caughtUp);
 }
 
 test('a pass takes whole blocks after the cursor, about the limit of transactions, and at least one block', async () => {
   const passes: Array<[number, number]> = []
   const stream = toyStream(passes)
   const db = spool(stream)
-  sixBlocks(db)
+  const writer = sqliteWriter(db)
+  await sixBlocks(db)
   const limits = { txs: 3, blocks: 100 }
-  const results = [1, 2, 3].map(() => runPass(db, stream, 5, { blocks: limits }))
+  const results: PassResult[] = []
+  for (let pass = 0; pass < 3; pass++) results.push(await runPass(writer, stream, 5, { blocks: limits }))
   // Blocks 0 and 1 (two transactions: block 2 would pass the limit); block 2 alone, bigger than
   // the limit but whole; then 3 to 5.
   expect(passes).toEqual([
@@ -121,9 +123,9 @@ test('a pass takes whole blocks after the cursor, about the limit of transaction
   ])
   expect(await streamPosition(sqliteDb(db), 'toy')).toMatchObject({ cursorBlock: 5, lagBlocks: 0 })
   // Caught up, a pass only stamps the cursor; a new block is the next pass.
-  expect(runPass(db, stream, 5).caughtUp).toBe(true)
-  writeBlock(db, 6, sends(1))
-  expect(runPass(db, stream, 6)).toMatchObject({ blocks: 1, txs: 1, caughtUp: true })
+  expect((await runPass(writer, stream, 5)).caughtUp).toBe(true)
+  await writeBlock(db, 6, sends(1))
+  expect(await runPass(writer, stream, 6)).toMatchObject({ blocks: 1, txs: 1, caughtUp: true })
   expect(passes).toEqual([
     [0, 1],
     [2, 2],
@@ -138,8 +140,8 @@ test('a pass takes whole blocks after the cursor, about the limit of transaction
   // The same spool in passes of at most two blocks, and with the follower's call (a log limit alone).
   const again: Array<[number, number]> = []
   const other = spool(toyStream(again))
-  sixBlocks(other)
-  while (!runPass(other, toyStream(again), 5, { blocks: { txs: 100, blocks: 2 } }).caughtUp);
+  await sixBlocks(other)
+  while (!(await runPass(sqliteWriter(other), toyStream(again), 5, { blocks: { txs: 100, blocks: 2 } })).caughtUp);
   expect(again).toEqual([
     [0, 1],
     [2, 3],
@@ -147,61 +149,65 @@ test('a pass takes whole blocks after the cursor, about the limit of transaction
   ])
   const once: Array<[number, number]> = []
   const third = spool(toyStream(once))
-  sixBlocks(third)
-  expect(runPass(third, toyStream(once), 5, { logs: 3 }).caughtUp).toBe(true)
+  await sixBlocks(third)
+  expect((await runPass(sqliteWriter(third), toyStream(once), 5, { logs: 3 })).caughtUp).toBe(true)
   expect(once).toEqual([[0, 5]])
   expect(dump(third)).toEqual(dump(other))
 })
 
-test('a spool that starts above the cursor, or holds nothing after it', () => {
+test('a spool that starts above the cursor, or holds nothing after it', async () => {
   const passes: Array<[number, number]> = []
   const stream = toyStream(passes)
   const db = spool(stream)
-  writeBlock(db, 10, sends(1))
-  writeBlock(db, 11, sends(2))
-  expect(runPass(db, stream, 11).caughtUp).toBe(true)
+  const writer = sqliteWriter(db)
+  await writeBlock(db, 10, sends(1))
+  await writeBlock(db, 11, sends(2))
+  expect((await runPass(writer, stream, 11)).caughtUp).toBe(true)
   expect(passes).toEqual([[0, 11]])
   // The spool's cursor beyond its last block (past blocks it never got): nothing to apply, and caught up there.
-  setMeta(db, 'cursor', '20')
-  expect(runPass(db, stream, 20)).toMatchObject({ blocks: 0, caughtUp: true, cursor: { blockNumber: 20 } })
+  await writer.transaction((tx) => setMeta(tx, 'cursor', '20'))
+  expect(await runPass(writer, stream, 20)).toMatchObject({ blocks: 0, caughtUp: true, cursor: { blockNumber: 20 } })
   expect(passes).toEqual([[0, 11]])
 })
 
-test('a failing pass leaves its cursor and its rows as they were', () => {
+test('a failing pass leaves its cursor and its rows as they were', async () => {
   let failing = true
   const stream = toyStream([], () => failing)
   const db = spool(stream)
-  sixBlocks(db)
-  expect(() => runPass(db, stream, 5)).toThrow('the toy stream failed')
-  expect(readStreamCursor(db, 'toy').blockNumber).toBe(-1)
+  const writer = sqliteWriter(db)
+  await sixBlocks(db)
+  await expect(runPass(writer, stream, 5)).rejects.toThrow('the toy stream failed')
+  expect((await readStreamCursor(writer, 'toy')).blockNumber).toBe(-1)
   expect(db.query('SELECT count(*) AS n FROM toy_senders_history').get()).toEqual({ n: 0 })
   failing = false
-  derive(db, stream, 5)
-  expect(readStreamCursor(db, 'toy').blockNumber).toBe(5)
+  await derive(db, stream, 5)
+  expect((await readStreamCursor(writer, 'toy')).blockNumber).toBe(5)
 })
 
-test('a rollback leaves the tables as a run that stopped at the ancestor, and the cursor there', () => {
+test('a rollback leaves the tables as a run that stopped at the ancestor, and the cursor there', async () => {
   const stream = toyStream()
   const db = spool(stream)
+  const writer = sqliteWriter(db)
   const stopped = spool(stream)
-  sixBlocks(db)
-  for (let number = 0; number <= 2; number++) writeBlock(stopped, number, sends([0, 2, 5][number]!))
-  derive(db, stream, 5)
-  derive(stopped, stream, 2)
-  rollbackTo(db, 2, () => rollbackStream(db, stream, 2))
+  await sixBlocks(db)
+  for (let number = 0; number <= 2; number++) await writeBlock(stopped, number, sends([0, 2, 5][number]!))
+  await derive(db, stream, 5)
+  await derive(stopped, stream, 2)
+  await rollbackTo(writer, 2, (tx) => rollbackStream(tx, stream, 2))
   expect(dump(db)).toEqual(dump(stopped))
-  expect(readStreamCursor(db, 'toy').blockNumber).toBe(2)
+  expect((await readStreamCursor(writer, 'toy')).blockNumber).toBe(2)
   // Below the cursor, a rollback changes nothing.
-  rollbackTo(db, 4, () => rollbackStream(db, stream, 4))
+  await rollbackTo(writer, 4, (tx) => rollbackStream(tx, stream, 4))
   expect(dump(db)).toEqual(dump(stopped))
 })
 
-test('pruning drops the history below a block from every versioned table, and a rollback above it stays exact', () => {
+test('pruning drops the history below a block from every versioned table, and a rollback above it stays exact', async () => {
   const stream = toyStream()
   const db = spool(stream)
-  sixBlocks(db)
-  for (let number = 6; number < 12; number++) writeBlock(db, number, sends(number % 3, number % 2 ? A : B))
-  derive(db, stream, 11)
+  const writer = sqliteWriter(db)
+  await sixBlocks(db)
+  for (let number = 6; number < 12; number++) await writeBlock(db, number, sends(number % 3, number % 2 ? A : B))
+  await derive(db, stream, 11)
   const before = dump(db)
   const blocksOf = (table: string) =>
     db
@@ -210,7 +216,7 @@ test('pruning drops the history below a block from every versioned table, and a 
       .map((row) => row.block)
   expect(blocksOf('toy_blocks_history')).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
 
-  expect(boundStreamHistory(db, stream, { below: 8, resetBlock: null })).toBe(false)
+  expect(await boundStreamHistory(writer, stream, { below: 8, resetBlock: null })).toBe(false)
   expect(blocksOf('toy_blocks_history')).toEqual([8, 9, 10, 11])
   expect(blocksOf('toy_senders_history').every((block) => block >= 8)).toBe(true)
   const after = dump(db)
@@ -220,22 +226,23 @@ test('pruning drops the history below a block from every versioned table, and a 
 
   // The deepest rollback the pruning allows (to block 7) is as exact as before it.
   const stopped = spool(stream)
-  sixBlocks(stopped)
-  for (let number = 6; number < 8; number++) writeBlock(stopped, number, sends(number % 3, number % 2 ? A : B))
-  derive(stopped, stream, 7)
-  rollbackTo(db, 7, () => rollbackStream(db, stream, 7))
+  await sixBlocks(stopped)
+  for (let number = 6; number < 8; number++) await writeBlock(stopped, number, sends(number % 3, number % 2 ? A : B))
+  await derive(stopped, stream, 7)
+  await rollbackTo(writer, 7, (tx) => rollbackStream(tx, stream, 7))
   const rolledBack = dump(db)
   const expected = dump(stopped)
   for (const table of ['toy_senders', 'toy_blocks', 'toy_first_seen']) expect(rolledBack[table]).toEqual(expected[table]!)
   expect(rolledBack.toy_blocks_history).toEqual([])
 })
 
-test('a pass keeps no history below the block it is told, and a rollback to the block before it stays exact', () => {
+test('a pass keeps no history below the block it is told, and a rollback to the block before it stays exact', async () => {
   const stream = toyStream()
   const db = spool(stream)
-  sixBlocks(db)
-  for (let number = 6; number < 12; number++) writeBlock(db, number, sends(number % 3, number % 2 ? A : B))
-  while (!runPass(db, stream, 11, { blocks: { txs: 4, blocks: 3 }, historyFrom: 8 }).caughtUp);
+  const writer = sqliteWriter(db)
+  await sixBlocks(db)
+  for (let number = 6; number < 12; number++) await writeBlock(db, number, sends(number % 3, number % 2 ? A : B))
+  while (!(await runPass(writer, stream, 11, { blocks: { txs: 4, blocks: 3 }, historyFrom: 8 })).caughtUp);
   const blocksOf = (table: string) =>
     db
       .query<{ block: number }, []>(`SELECT DISTINCT block FROM ${table} ORDER BY block`)
@@ -246,22 +253,23 @@ test('a pass keeps no history below the block it is told, and a rollback to the 
 
   // The rows are those of a pass that kept everything.
   const full = spool(stream)
-  sixBlocks(full)
-  for (let number = 6; number < 12; number++) writeBlock(full, number, sends(number % 3, number % 2 ? A : B))
-  derive(full, stream, 11)
+  await sixBlocks(full)
+  for (let number = 6; number < 12; number++) await writeBlock(full, number, sends(number % 3, number % 2 ? A : B))
+  await derive(full, stream, 11)
   for (const table of ['toy_senders', 'toy_blocks', 'toy_first_seen']) expect(dump(db)[table]).toEqual(dump(full)[table]!)
 
   // The deepest rollback that history allows (to block 7) is exact.
   const stopped = spool(stream)
-  sixBlocks(stopped)
-  for (let number = 6; number < 8; number++) writeBlock(stopped, number, sends(number % 3, number % 2 ? A : B))
-  derive(stopped, stream, 7)
-  rollbackTo(db, 7, () => rollbackStream(db, stream, 7))
+  await sixBlocks(stopped)
+  for (let number = 6; number < 8; number++) await writeBlock(stopped, number, sends(number % 3, number % 2 ? A : B))
+  await derive(stopped, stream, 7)
+  await rollbackTo(writer, 7, (tx) => rollbackStream(tx, stream, 7))
   for (const table of ['toy_senders', 'toy_blocks', 'toy_first_seen']) expect(dump(db)[table]).toEqual(dump(stopped)[table]!)
 })
 
-test('a log pass carries the logs of its signatures in chain order, a limit at a time, whatever their mix', () => {
+test('a log pass carries the logs of its signatures in chain order, a limit at a time, whatever their mix', async () => {
   const db = spool()
+  const writer = sqliteWriter(db)
   const topic = (byte: number): Hex => `0x${byte.toString(16).padStart(2, '0').repeat(32)}`
   const [swap, sync, mint, other] = [topic(1), topic(2), topic(3), topic(4)]
   const insert = db.query('INSERT INTO logs (tx_id, log_index, block_number, address, topic0, data) VALUES (?, ?, ?, ?, ?, ?)')
@@ -284,52 +292,53 @@ test('a log pass carries the logs of its signatures in chain order, a limit at a
     migrations: [],
     tables: [],
     topics: [swap, sync, mint],
-    apply: (_db, logs: SpoolLog[]) => {
+    apply: async (_tx, logs: SpoolLog[]) => {
       sizes.push(logs.length)
       for (const log of logs) seen.push(`${log.blockNumber}:${log.txId}:${log.logIndex}`)
     },
   }
   // The spool's cursor at block 35: nothing after it is carried.
-  while (!runPass(db, stream, 35, { logs: 7 }).caughtUp);
+  while (!(await runPass(writer, stream, 35, { logs: 7 })).caughtUp);
   expect(seen).toEqual(expected)
   expect(sizes.slice(0, -1).every((size) => size === 7)).toBe(true)
-  expect(readStreamCursor(db, 'merged').blockNumber).toBe(35)
+  expect((await readStreamCursor(writer, 'merged')).blockNumber).toBe(35)
 })
 
 /** Blocks `from` to `through` of twenty: 0 to 5 as sixBlocks, then 6 to 19, A and B sending in turns. */
-function twentyBlocks(db: Database, through = 19, from = 0): void {
+async function twentyBlocks(db: Database, through = 19, from = 0): Promise<void> {
   const counts = [0, 2, 5, 1, 0, 1]
   for (let number = from; number <= through; number++) {
-    if (number < 6) writeBlock(db, number, sends(counts[number]!, number === 3 || number === 5 ? B : A))
-    else writeBlock(db, number, sends(1 + (number % 3), number % 2 ? A : B))
+    if (number < 6) await writeBlock(db, number, sends(counts[number]!, number === 3 || number === 5 ? B : A))
+    else await writeBlock(db, number, sends(1 + (number % 3), number % 2 ? A : B))
   }
 }
 
 /** A spool that saw the twenty blocks and derived them; its history bounded below 15 with the reset point at 3, in small batches. */
-function boundedWithReset() {
+async function boundedWithReset() {
   const stream = toyStream()
   const db = spool(stream)
-  twentyBlocks(db)
-  derive(db, stream, 19)
+  const writer = sqliteWriter(db)
+  await twentyBlocks(db)
+  await derive(db, stream, 19)
   const before = dump(db)
   let batches = 1
-  while (boundStreamHistory(db, stream, { below: 15, resetBlock: 3 }, 3)) batches++
-  return { stream, db, before, batches }
+  while (await boundStreamHistory(writer, stream, { below: 15, resetBlock: 3 }, 3)) batches++
+  return { stream, db, writer, before, batches }
 }
 
 /** The tables of a spool that stopped at block `head` (history aside). */
-function stoppedAt(stream: BlockStream, head: number) {
+async function stoppedAt(stream: BlockStream, head: number) {
   const stopped = spool(stream)
-  twentyBlocks(stopped, head)
-  derive(stopped, stream, head)
+  await twentyBlocks(stopped, head)
+  await derive(stopped, stream, head)
   return dump(stopped)
 }
 
 const CURRENT = ['toy_senders', 'toy_blocks', 'toy_first_seen']
 
 /** The current tables of `tables` (a dump) equal those of a spool that stopped at block `head`. */
-function expectStoppedAt(tables: ReturnType<typeof dump>, stream: BlockStream, head: number): void {
-  const expected = stoppedAt(stream, head)
+async function expectStoppedAt(tables: ReturnType<typeof dump>, stream: BlockStream, head: number): Promise<void> {
+  const expected = await stoppedAt(stream, head)
   for (const table of CURRENT) expect(tables[table]).toEqual(expected[table]!)
 }
 const blocksOf = (db: Database, table: string) =>
@@ -338,8 +347,8 @@ const blocksOf = (db: Database, table: string) =>
     .all()
     .map((row) => row.block)
 
-test('with a reset point, the history below the window is folded into its state, one row a key, in batches', () => {
-  const { db, before, batches } = boundedWithReset()
+test('with a reset point, the history below the window is folded into its state, one row a key, in batches', async () => {
+  const { db, writer, before, batches } = await boundedWithReset()
   expect(batches).toBeGreaterThan(2)
   // Below the reset point nothing; the block after it holds one row a key; from 15 on, the history whole.
   expect(blocksOf(db, 'toy_blocks_history')).toEqual([4, 15, 16, 17, 18, 19])
@@ -352,46 +361,46 @@ test('with a reset point, the history below the window is folded into its state,
     { address: B.slice(2).toUpperCase(), txs: 1, blocks: 1, existed: 1 },
   ])
   // Done: another call has nothing to do, and the bound moving on folds more into the same rows.
-  expect(boundStreamHistory(db, toyStream(), { below: 15, resetBlock: 3 })).toBe(false)
-  expect(boundStreamHistory(db, toyStream(), { below: 18, resetBlock: 3 })).toBe(false)
+  expect(await boundStreamHistory(writer, toyStream(), { below: 15, resetBlock: 3 })).toBe(false)
+  expect(await boundStreamHistory(writer, toyStream(), { below: 18, resetBlock: 3 })).toBe(false)
   expect(blocksOf(db, 'toy_blocks_history')).toEqual([4, 18, 19])
 })
 
-test('a rollback to the reset point after the fold leaves the rows of a run that stopped there', () => {
-  const { stream, db } = boundedWithReset()
-  rollbackTo(db, 3, () => rollbackStream(db, stream, 3))
+test('a rollback to the reset point after the fold leaves the rows of a run that stopped there', async () => {
+  const { stream, db, writer } = await boundedWithReset()
+  await rollbackTo(writer, 3, (tx) => rollbackStream(tx, stream, 3))
   const rolledBack = dump(db)
-  expectStoppedAt(rolledBack, stream, 3)
-  expect(readStreamCursor(db, 'toy').blockNumber).toBe(3)
+  await expectStoppedAt(rolledBack, stream, 3)
+  expect((await readStreamCursor(writer, 'toy')).blockNumber).toBe(3)
   expect(rolledBack.toy_blocks_history).toEqual([])
   // The fold is forgotten with its rows: a later rollback is taken as asked.
-  twentyBlocks(db, 19, 4)
-  derive(db, stream, 19)
-  rollbackTo(db, 10, () => rollbackStream(db, stream, 10))
-  expect(readStreamCursor(db, 'toy').blockNumber).toBe(10)
+  await twentyBlocks(db, 19, 4)
+  await derive(db, stream, 19)
+  await rollbackTo(writer, 10, (tx) => rollbackStream(tx, stream, 10))
+  expect((await readStreamCursor(writer, 'toy')).blockNumber).toBe(10)
 })
 
-test('a rollback into the folded blocks goes back to the reset point, and deriving again gives the exact rows', () => {
-  const { stream, db } = boundedWithReset()
-  rollbackTo(db, 10, () => rollbackStream(db, stream, 10))
-  expect(readStreamCursor(db, 'toy').blockNumber).toBe(3)
-  derive(db, stream, 10)
-  expectStoppedAt(dump(db), stream, 10)
+test('a rollback into the folded blocks goes back to the reset point, and deriving again gives the exact rows', async () => {
+  const { stream, db, writer } = await boundedWithReset()
+  await rollbackTo(writer, 10, (tx) => rollbackStream(tx, stream, 10))
+  expect((await readStreamCursor(writer, 'toy')).blockNumber).toBe(3)
+  await derive(db, stream, 10)
+  await expectStoppedAt(dump(db), stream, 10)
 
   // The deepest rollback the window allows (to 14) stays where it was asked, and exact.
-  const other = boundedWithReset()
-  rollbackTo(other.db, 14, () => rollbackStream(other.db, other.stream, 14))
-  expect(readStreamCursor(other.db, 'toy').blockNumber).toBe(14)
-  expectStoppedAt(dump(other.db), other.stream, 14)
+  const other = await boundedWithReset()
+  await rollbackTo(other.writer, 14, (tx) => rollbackStream(tx, other.stream, 14))
+  expect((await readStreamCursor(other.writer, 'toy')).blockNumber).toBe(14)
+  await expectStoppedAt(dump(other.db), other.stream, 14)
 })
 
-test("a fold stays its reset point's when another reset point comes: a rollback to the new one goes back to the old, exact", () => {
-  const { stream, db } = boundedWithReset()
+test("a fold stays its reset point's when another reset point comes: a rollback to the new one goes back to the old, exact", async () => {
+  const { stream, db, writer } = await boundedWithReset()
   // A later session of the same spool whose reset point is block 10.
-  expect(boundStreamHistory(db, stream, { below: 18, resetBlock: 10 })).toBe(false)
+  expect(await boundStreamHistory(writer, stream, { below: 18, resetBlock: 10 })).toBe(false)
   expect(blocksOf(db, 'toy_blocks_history')).toEqual([4, 18, 19])
-  rollbackTo(db, 10, () => rollbackStream(db, stream, 10))
-  expect(readStreamCursor(db, 'toy').blockNumber).toBe(3)
-  derive(db, stream, 10)
-  expectStoppedAt(dump(db), stream, 10)
+  await rollbackTo(writer, 10, (tx) => rollbackStream(tx, stream, 10))
+  expect((await readStreamCursor(writer, 'toy')).blockNumber).toBe(3)
+  await derive(db, stream, 10)
+  await expectStoppedAt(dump(db), stream, 10)
 })

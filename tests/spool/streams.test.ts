@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { erc20Abi, toEventSelector } from 'viem'
 import { openSpool } from '../../src/spool/db.ts'
+import { sqliteWriter } from '../../src/spool/engine.ts'
 import { Follower } from '../../src/spool/follower.ts'
 import type { SpoolHealth } from '../../src/spool/health.ts'
 import type { StreamDefinition } from '../../src/spool/streams.ts'
@@ -69,8 +70,8 @@ test('a stream that has caught up sleeps its own two seconds while another is st
   // A stream of every Transfer that takes 100 ms a log, so it is behind for seconds, and one
   // that reads nothing: it is caught up at once, and after that each of its passes only moves
   // its cursor to the spool's head, which stamps the cursor's time.
-  const slow: StreamDefinition = { name: 'slow', migrations: [], topics: [transfer], tables: [], apply: (_db, logs) => Bun.sleepSync(100 * logs.length) }
-  const idle: StreamDefinition = { name: 'idle', migrations: [], topics: [`0x${'ab'.repeat(32)}`], tables: [], apply: () => {} }
+  const slow: StreamDefinition = { name: 'slow', migrations: [], topics: [transfer], tables: [], apply: async (_tx, logs) => Bun.sleepSync(100 * logs.length) }
+  const idle: StreamDefinition = { name: 'idle', migrations: [], topics: [`0x${'ab'.repeat(32)}`], tables: [], apply: async () => {} }
   const idlePasses = new Set<string>()
   let health: SpoolHealth | null = null
   const index = runFollower(config, path, {
@@ -110,7 +111,7 @@ test('a stream whose pass keeps failing: said again at every interval, shown in 
     migrations: [],
     topics: [transfer],
     tables: [],
-    apply: () => {
+    apply: async () => {
       if (broken) throw new Error('the flaky stream broke\nwith a second line')
     },
   }
@@ -125,7 +126,7 @@ test('a stream whose pass keeps failing: said again at every interval, shown in 
     onHealth: (next) => (health = next),
   })
   const abort = new AbortController()
-  const running = new Follower(db, options).run(abort.signal)
+  const running = new Follower(sqliteWriter(db), options).run(abort.signal)
   try {
     const failures = () => said.filter((line) => line.level === 'error' && line.fields.stream === 'flaky')
     // A pass is tried every two seconds; with a repeat of one second, each failing pass is said.

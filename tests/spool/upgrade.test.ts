@@ -1,4 +1,4 @@
-import { sqliteDb } from '../../src/spool/engine.ts'
+import { sqliteDb, sqliteWriter } from '../../src/spool/engine.ts'
 import { Database } from 'bun:sqlite'
 import { expect, test } from 'bun:test'
 import { mkdtempSync } from 'node:fs'
@@ -26,16 +26,17 @@ const OLD_EXPLORER_INDEXES = `
   CREATE INDEX explorer_blocks_active ON blocks(number) WHERE tx_count > 0;
   CREATE INDEX explorer_minis_hash ON minis(hash);`
 
-function oldSpool(): string {
+async function oldSpool(): Promise<string> {
   const path = join(mkdtempSync(join(tmpdir(), 'stack-upgrade-')), 'spool.db')
   const db = new Database(path, { create: true, strict: true })
+  const writer = sqliteWriter(db)
   db.run('PRAGMA journal_mode = WAL')
   migrate(db, [spoolMigrations[0]!, { id: explorerMigrations[0]!.id, sql: explorerMigrations[0]!.sql + OLD_EXPLORER_INDEXES }, ...v2Migrations.slice(0, 2), ...clMigrations.slice(0, 2)])
   db.run('INSERT INTO blocks (number, hash, parent_hash, timestamp, gas_used, gas_limit, tx_count) VALUES (1, ?, ?, 1, 0, 1, 1)', [new Uint8Array(32).fill(1), new Uint8Array(32)])
   db.run(`INSERT INTO explorer_tokens (address, kind, transfers, minted, first_tx) VALUES (?, 20, 3, 1, 5)`, [new Uint8Array(20).fill(2)])
-  setMeta(db, 'cursor', '1')
+  await writer.transaction((tx) => setMeta(tx, 'cursor', '1'))
   // The streams derived the spool's one block (a pass over nothing moves the cursor to the head).
-  for (const name of ['explorer', 'v2', 'cl', 'other']) runPass(db, { name, migrations: [], topics: [TRANSFER_TOPIC], tables: [], apply: () => {} }, 1)
+  for (const name of ['explorer', 'v2', 'cl', 'other']) await runPass(writer, { name, migrations: [], topics: [TRANSFER_TOPIC], tables: [], apply: async () => {} }, 1)
   db.close()
   return path
 }
@@ -47,7 +48,7 @@ const indexes = (db: Database) =>
     .map((row) => row.name)
 
 test('a spool made by the previous release opens: its indexes move to the spool, the streams derive again', async () => {
-  const path = oldSpool()
+  const path = await oldSpool()
   const db = openSpool(
     path,
     createStreams(parseConfig('', null)).flatMap((stream) => stream.migrations),
@@ -133,15 +134,16 @@ test('a spool made before the tally derives it from scratch; the other streams k
   const a: Hex = `0x${'aa'.repeat(20)}`
   const b: Hex = `0x${'bb'.repeat(20)}`
   const factory: Hex = `0x${'cc'.repeat(20)}`
-  writeBlock(before, 0)
-  writeBlock(before, 1, [
+  await writeBlock(before, 0)
+  await writeBlock(before, 1, [
     { from: a, to: null, created: factory, trace: { type: 'CREATE', to: factory } },
     { from: a, to: b },
   ])
-  writeBlock(before, 2, [
+  await writeBlock(before, 2, [
     { from: b, to: factory, trace: { calls: [callFrame(factory, `0x${'d1'.repeat(20)}`, { type: 'CREATE2' }), callFrame(factory, `0x${'d2'.repeat(20)}`, { type: 'CREATE2' })] } },
   ])
-  for (const name of ['explorer', 'v2', 'cl', 'tally']) runPass(before, { name, migrations: [], topics: [TRANSFER_TOPIC], tables: [], apply: () => {} }, 2)
+  const writer = sqliteWriter(before)
+  for (const name of ['explorer', 'v2', 'cl', 'tally']) await runPass(writer, { name, migrations: [], topics: [TRANSFER_TOPIC], tables: [], apply: async () => {} }, 2)
   expect(before.query("SELECT name FROM sqlite_master WHERE name = 'explorer_totals'").get()).toBeNull()
   before.close()
 
@@ -152,7 +154,8 @@ test('a spool made before the tally derives it from scratch; the other streams k
   expect(await streamPosition(sqliteDb(db), 'tally')).toMatchObject({ cursorBlock: null, lagBlocks: 3 })
   for (const name of ['explorer', 'v2', 'cl']) expect([name, (await streamPosition(sqliteDb(db), name)).cursorBlock]).toEqual([name, 2])
   const tally = streams.find((stream) => stream.name === 'tally')!
-  while (!runPass(db, tally, 2).caughtUp);
+  const tallyWriter = sqliteWriter(db)
+  while (!(await runPass(tallyWriter, tally, 2)).caughtUp);
   expect(storedTally(db)).toEqual(await countTally(db))
   expect(storedTally(db).totals).toEqual({ blocks: 3, transactions: 3, gasUsed: '63000', wallets: 2, accounts: 3, contracts: 3 })
   db.close()

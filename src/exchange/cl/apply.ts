@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite'
+import type { SpoolTx } from '../../spool/engine.ts'
 import type { SpoolLog } from '../../spool/streams.ts'
 import { clEvents } from '../events.ts'
 import { addressTopic, addressWord, hexOf, int, intTopic, selectorOf, smallInt, uint } from '../../eth/words.ts'
@@ -21,21 +21,21 @@ const COLLECT_PROTOCOL = clEvents.CollectProtocol.head
  * balances move with mints, swaps, collects, flash fees and protocol-fee claims (a burn moves
  * no tokens). Only pools of the configured factory count. `factory` is 40 lower-case hex digits.
  */
-export function applyCl(db: Database, logs: SpoolLog[], factory: string): void {
-  const pass = new ClPass(db)
+export async function applyCl(tx: SpoolTx, logs: SpoolLog[], factory: string): Promise<void> {
+  const pass = new ClPass(tx)
   for (const log of logs) {
     const event = selectorOf(log.topic0)
     if (event === FEE_AMOUNT_ENABLED || event === POOL_CREATED) {
-      if (hexOf(log.address) === factory) pass.factoryEvent(log, event)
+      if (hexOf(log.address) === factory) await pass.factoryEvent(log, event)
       continue
     }
     const poolId = hexOf(log.address)
-    const pool = pass.pools.edit(poolId, [log.address], log.blockNumber)
-    if (pool) pass.poolEvent(log, event, poolId, pool) // else not a pool of our factory
+    const pool = await pass.pools.edit(poolId, [log.address], log.blockNumber)
+    if (pool) await pass.poolEvent(log, event, poolId, pool) // else not a pool of our factory
   }
-  pass.pools.flush()
-  pass.ticks.flush()
-  pass.positions.flush()
+  await pass.pools.flush()
+  await pass.ticks.flush()
+  await pass.positions.flush()
 }
 
 /** One pass's statements and the rows it holds, and what each event does to them. */
@@ -43,43 +43,30 @@ class ClPass {
   readonly pools: ReturnType<typeof poolStates>
   readonly ticks: ReturnType<typeof tickStates>
   readonly positions: ReturnType<typeof positionStates>
-  private readonly insertTier
-  private readonly insertPool
-  private readonly insertSwap
-  private readonly insertEvent
 
-  constructor(db: Database) {
-    this.pools = poolStates(db)
-    this.ticks = tickStates(db)
-    this.positions = positionStates(db)
-    this.insertTier = db.query('INSERT INTO cl_tiers (fee, tick_spacing, enabled_block) VALUES (?, ?, ?)')
-    this.insertPool = db.query(
-      'INSERT INTO cl_pools (pool, token0, token1, fee, tick_spacing, created_block, created_tx, created_log) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    )
-    this.insertSwap = db.query(
-      `INSERT INTO cl_swaps (tx_id, log_index, block, pool, sender, recipient, amount0, amount1, sqrt_price_x96, liquidity, tick)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    this.insertEvent = db.query(
-      `INSERT INTO cl_events (tx_id, log_index, block, pool, kind, owner, sender, recipient, tick_lower, tick_upper, liquidity, amount0, amount1)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
+  constructor(private readonly tx: SpoolTx) {
+    this.pools = poolStates(tx)
+    this.ticks = tickStates(tx)
+    this.positions = positionStates(tx)
   }
 
   /** A fee tier enabled or a pool created, by the configured factory. */
-  factoryEvent(log: SpoolLog, event: number): void {
+  async factoryEvent(log: SpoolLog, event: number): Promise<void> {
     const { blockNumber: block, data } = log
     if (event === FEE_AMOUNT_ENABLED) {
-      this.insertTier.run(intTopic(log.topic1), intTopic(log.topic2), block)
+      await this.tx.run('INSERT INTO cl_tiers (fee, tick_spacing, enabled_block) VALUES (?, ?, ?)', intTopic(log.topic1), intTopic(log.topic2), block)
       return
     }
     const pool = addressWord(data, 1)
-    this.insertPool.run(pool, addressTopic(log.topic1), addressTopic(log.topic2), intTopic(log.topic3), smallInt(data, 0), block, log.txId, log.logIndex)
-    this.pools.edit(hexOf(pool), [pool], block, emptyPool)
+    await this.tx.run(
+      'INSERT INTO cl_pools (pool, token0, token1, fee, tick_spacing, created_block, created_tx, created_log) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      pool, addressTopic(log.topic1), addressTopic(log.topic2), intTopic(log.topic3), smallInt(data, 0), block, log.txId, log.logIndex,
+    )
+    await this.pools.edit(hexOf(pool), [pool], block, emptyPool)
   }
 
   /** An event of a pool of the factory, whose state (about to change in the log's block) is `pool`. */
-  poolEvent(log: SpoolLog, event: number, poolId: string, pool: PoolState): void {
+  async poolEvent(log: SpoolLog, event: number, poolId: string, pool: PoolState): Promise<void> {
     const { data } = log
     switch (event) {
       case INITIALIZE:
@@ -95,7 +82,9 @@ class ClPass {
         pool.balance0 += amount0
         pool.balance1 += amount1
         pool.swapCount++
-        this.insertSwap.run(
+        await this.tx.run(
+          `INSERT INTO cl_swaps (tx_id, log_index, block, pool, sender, recipient, amount0, amount1, sqrt_price_x96, liquidity, tick)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           log.txId, log.logIndex, log.blockNumber, log.address, addressTopic(log.topic1), addressTopic(log.topic2),
           `${amount0}`, `${amount1}`, `${pool.sqrtPriceX96}`, `${pool.liquidity}`, pool.tick,
         )
@@ -106,15 +95,15 @@ class ClPass {
         const amount = uint(data, 1)
         const amount0 = uint(data, 2)
         const amount1 = uint(data, 3)
-        this.moveRange(log, poolId, pool, lower, upper, amount)
+        await this.moveRange(log, poolId, pool, lower, upper, amount)
         pool.balance0 += amount0
         pool.balance1 += amount1
         pool.mintCount++
-        const held = this.position(log, poolId, owner, lower, upper)
+        const held = await this.position(log, poolId, owner, lower, upper)
         held.liquidity += amount
         held.deposited0 += amount0
         held.deposited1 += amount1
-        this.event(log, 'mint', owner, addressWord(data, 0), null, lower, upper, `${amount}`, `${amount0}`, `${amount1}`)
+        await this.event(log, 'mint', owner, addressWord(data, 0), null, lower, upper, `${amount}`, `${amount0}`, `${amount1}`)
         break
       }
       case BURN: {
@@ -122,14 +111,14 @@ class ClPass {
         const amount = uint(data, 0)
         const amount0 = uint(data, 1)
         const amount1 = uint(data, 2)
-        this.moveRange(log, poolId, pool, lower, upper, -amount)
+        await this.moveRange(log, poolId, pool, lower, upper, -amount)
         pool.burnCount++
-        const held = this.position(log, poolId, owner, lower, upper)
+        const held = await this.position(log, poolId, owner, lower, upper)
         held.liquidity -= amount
         held.withdrawn0 += amount0
         held.withdrawn1 += amount1
         // Only the position's owner can burn it, so the owner is also the sender.
-        this.event(log, 'burn', owner, owner, null, lower, upper, `${-amount}`, `${-amount0}`, `${-amount1}`)
+        await this.event(log, 'burn', owner, owner, null, lower, upper, `${-amount}`, `${-amount0}`, `${-amount1}`)
         break
       }
       case COLLECT: {
@@ -139,10 +128,10 @@ class ClPass {
         pool.balance0 -= amount0
         pool.balance1 -= amount1
         pool.collectCount++
-        const held = this.position(log, poolId, owner, lower, upper)
+        const held = await this.position(log, poolId, owner, lower, upper)
         held.collected0 += amount0
         held.collected1 += amount1
-        this.event(log, 'collect', owner, owner, addressWord(data, 0), lower, upper, null, `${-amount0}`, `${-amount1}`)
+        await this.event(log, 'collect', owner, owner, addressWord(data, 0), lower, upper, null, `${-amount0}`, `${-amount1}`)
         break
       }
       case FLASH:
@@ -157,24 +146,24 @@ class ClPass {
   }
 
   /** A mint (delta > 0) or burn (delta < 0) of a range: both ends, and the active liquidity if the range holds the price. */
-  private moveRange(log: SpoolLog, poolId: string, pool: PoolState, lower: number, upper: number, delta: bigint): void {
+  private async moveRange(log: SpoolLog, poolId: string, pool: PoolState, lower: number, upper: number, delta: bigint): Promise<void> {
     if (delta === 0n) return // a burn of nothing only pokes fees into the pool's books
     // Gross liquidity moves by delta at both ends; net by delta at the lower and against it at the upper.
-    this.moveTick(log, poolId, lower, delta, delta)
-    this.moveTick(log, poolId, upper, delta, -delta)
+    await this.moveTick(log, poolId, lower, delta, delta)
+    await this.moveTick(log, poolId, upper, delta, -delta)
     if (inRange(pool, lower, upper)) pool.liquidity += delta
   }
 
   /** One end of a range gains (or loses) liquidity. */
-  private moveTick(log: SpoolLog, poolId: string, tick: number, gross: bigint, net: bigint): void {
-    const state = this.ticks.edit(`${poolId}:${tick}`, [log.address, tick], log.blockNumber, emptyTick)!
+  private async moveTick(log: SpoolLog, poolId: string, tick: number, gross: bigint, net: bigint): Promise<void> {
+    const state = (await this.ticks.edit(`${poolId}:${tick}`, [log.address, tick], log.blockNumber, emptyTick))!
     state.liquidityGross += gross
     state.liquidityNet += net
   }
 
   /** The position (owner, lower, upper) of the log's pool, about to change at the log. */
-  private position(log: SpoolLog, poolId: string, owner: Uint8Array, lower: number, upper: number): PositionState {
-    const state = this.positions.edit(`${poolId}:${hexOf(owner)}:${lower}:${upper}`, [log.address, owner, lower, upper], log.blockNumber, emptyPosition)!
+  private async position(log: SpoolLog, poolId: string, owner: Uint8Array, lower: number, upper: number): Promise<PositionState> {
+    const state = (await this.positions.edit(`${poolId}:${hexOf(owner)}:${lower}:${upper}`, [log.address, owner, lower, upper], log.blockNumber, emptyPosition))!
     state.lastBlock = log.blockNumber
     state.lastTx = log.txId
     state.lastLog = log.logIndex
@@ -182,11 +171,15 @@ class ClPass {
   }
 
   /** A mint, burn or collect as a row of cl_events: amounts as decimal strings, signed from the pool's side. */
-  private event(
+  private async event(
     log: SpoolLog, kind: string, owner: Uint8Array, sender: Uint8Array | null, recipient: Uint8Array | null,
     lower: number, upper: number, liquidity: string | null, amount0: string, amount1: string,
-  ): void {
-    this.insertEvent.run(log.txId, log.logIndex, log.blockNumber, log.address, kind, owner, sender, recipient, lower, upper, liquidity, amount0, amount1)
+  ): Promise<void> {
+    await this.tx.run(
+      `INSERT INTO cl_events (tx_id, log_index, block, pool, kind, owner, sender, recipient, tick_lower, tick_upper, liquidity, amount0, amount1)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      log.txId, log.logIndex, log.blockNumber, log.address, kind, owner, sender, recipient, lower, upper, liquidity, amount0, amount1,
+    )
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Database, SQLQueryBindings } from 'bun:sqlite'
+import type { SpoolTx, SqlValue } from '../../spool/engine.ts'
 import { Entities } from '../../spool/kit/entities.ts'
 import { versionedTable } from '../../spool/kit/tables.ts'
 
@@ -88,11 +88,11 @@ export const positionTable = versionedTable({
   columns: ['liquidity', 'deposited0', 'deposited1', 'withdrawn0', 'withdrawn1', 'collected0', 'collected1', 'last_block', 'last_tx', 'last_log', 'closed'],
 })
 
-export const poolStates = (db: Database) =>
+export const poolStates = (tx: SpoolTx) =>
   new Entities<PoolState>(
-    db,
+    tx,
     poolStateTable,
-    (s): SQLQueryBindings[] => [`${s.sqrtPriceX96}`, s.tick, `${s.liquidity}`, `${s.balance0}`, `${s.balance1}`, s.swapCount, s.mintCount, s.burnCount, s.collectCount],
+    (s): SqlValue[] => [`${s.sqrtPriceX96}`, s.tick, `${s.liquidity}`, `${s.balance0}`, `${s.balance1}`, s.swapCount, s.mintCount, s.burnCount, s.collectCount],
     (row) => ({
       sqrtPriceX96: big(row.sqrt_price_x96),
       tick: row.tick as number | null,
@@ -106,17 +106,17 @@ export const poolStates = (db: Database) =>
     }),
   )
 
-export const tickStates = (db: Database) =>
+export const tickStates = (tx: SpoolTx) =>
   new Entities<TickState>(
-    db,
+    tx,
     tickTable,
     (s) => [`${s.liquidityGross}`, `${s.liquidityNet}`],
     (row) => ({ liquidityGross: big(row.liquidity_gross), liquidityNet: big(row.liquidity_net) }),
   )
 
-export const positionStates = (db: Database) =>
+export const positionStates = (tx: SpoolTx) =>
   new Entities<PositionState>(
-    db,
+    tx,
     positionTable,
     (s) => [
       `${s.liquidity}`, `${s.deposited0}`, `${s.deposited1}`, `${s.withdrawn0}`, `${s.withdrawn1}`, `${s.collected0}`, `${s.collected1}`,

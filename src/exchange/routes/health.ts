@@ -8,9 +8,10 @@ import type { IndexReader } from '../read/indexReader.ts'
  * the first three describing the constant-product stream, each stream's lag counted against the
  * spool's head (never against the other stream: cl backfills from block zero on its own).
  * Read from the spool itself, so it is exact, and 503 when the tables are not there; the spool's
- * storage error (a full disk) comes from the spool's health, as the writer reports it.
+ * storage error (a full disk) comes from the spool's health, as the writer reports it, and on a
+ * database `database` says the instance's role and who holds the indexer's lease.
  */
-export function healthRoutes(index: IndexReader, spoolHealth: () => SpoolHealth) {
+export function healthRoutes(index: IndexReader, spoolHealth: () => SpoolHealth, databaseHealth: () => Promise<object> = async () => ({})) {
   return new Elysia().get('/health', async () => {
     // This fails, and answers 503, while the streams' tables do not exist.
     await index.get('SELECT 1 FROM v2_pair_state, cl_pool_state LIMIT 0')
@@ -26,6 +27,8 @@ export function healthRoutes(index: IndexReader, spoolHealth: () => SpoolHealth)
     // The health object's keys are fixed, and callers ignore others: say why the spool cannot
     // write only while it cannot, so a healthy answer keeps exactly the documented keys.
     const spoolError = spoolHealth().storageError
-    return spoolError === null ? body : { ...body, spoolError }
+    // On a database, the instance's role and who holds the indexer's lease (docs/operating.md).
+    const withDatabase = { ...body, ...(await databaseHealth()) }
+    return spoolError === null ? withDatabase : { ...withDatabase, spoolError }
   })
 }

@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite'
+import type { SpoolTx } from '../../spool/engine.ts'
 import type { SpoolLog } from '../../spool/streams.ts'
 import { v2Events } from '../events.ts'
 import { addressTopic, addressWord, hexOf, selectorOf, uint, uintDecimal } from '../../eth/words.ts'
@@ -11,17 +11,13 @@ const { PairCreated, Sync, Swap, Mint, Burn } = v2Events
  * factory created count: a Swap or Sync from any other contract with the same signature is
  * ignored. `factory` is the factory address as 40 lower-case hex digits.
  */
-export function applyV2(db: Database, logs: SpoolLog[], factory: string): void {
-  const states = pairStates(db)
-  const insertPair = db.query('INSERT INTO v2_pairs (pair, token0, token1, created_block, created_tx, created_log) VALUES (?, ?, ?, ?, ?, ?)')
-  const insertSwap = db.query(
-    `INSERT INTO v2_swaps (tx_id, log_index, block, pair, sender, recipient, amount0_in, amount1_in, amount0_out, amount1_out)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  )
-  const insertLiquidity = db.query(
-    `INSERT INTO v2_liquidity (tx_id, log_index, block, pair, kind, sender, recipient, amount0, amount1)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  )
+export async function applyV2(tx: SpoolTx, logs: SpoolLog[], factory: string): Promise<void> {
+  const states = pairStates(tx)
+  const insertPair = 'INSERT INTO v2_pairs (pair, token0, token1, created_block, created_tx, created_log) VALUES (?, ?, ?, ?, ?, ?)'
+  const insertSwap = `INSERT INTO v2_swaps (tx_id, log_index, block, pair, sender, recipient, amount0_in, amount1_in, amount0_out, amount1_out)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+  const insertLiquidity = `INSERT INTO v2_liquidity (tx_id, log_index, block, pair, kind, sender, recipient, amount0, amount1)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
   for (const log of logs) {
     const topic = selectorOf(log.topic0)
@@ -29,11 +25,11 @@ export function applyV2(db: Database, logs: SpoolLog[], factory: string): void {
     if (topic === PairCreated.head) {
       if (hexOf(log.address) !== factory) continue
       const pair = addressWord(data, 0)
-      insertPair.run(pair, addressTopic(log.topic1), addressTopic(log.topic2), block, log.txId, log.logIndex)
-      states.edit(hexOf(pair), [pair], block, emptyPairState)
+      await tx.run(insertPair, pair, addressTopic(log.topic1), addressTopic(log.topic2), block, log.txId, log.logIndex)
+      await states.edit(hexOf(pair), [pair], block, emptyPairState)
       continue
     }
-    const state = states.edit(hexOf(log.address), [log.address], block)
+    const state = await states.edit(hexOf(log.address), [log.address], block)
     if (!state) continue // not a pair of our factory
     switch (topic) {
       case Sync.head:
@@ -43,21 +39,21 @@ export function applyV2(db: Database, logs: SpoolLog[], factory: string): void {
         break
       case Swap.head: {
         const [in0, in1, out0, out1] = [uint(data, 0), uint(data, 1), uint(data, 2), uint(data, 3)]
-        insertSwap.run(log.txId, log.logIndex, block, log.address, addressTopic(log.topic1), addressTopic(log.topic2), `${in0}`, `${in1}`, `${out0}`, `${out1}`)
+        await tx.run(insertSwap, log.txId, log.logIndex, block, log.address, addressTopic(log.topic1), addressTopic(log.topic2), `${in0}`, `${in1}`, `${out0}`, `${out1}`)
         state.swapCount++
         state.volume0 += in0
         state.volume1 += in1
         break
       }
       case Mint.head:
-        insertLiquidity.run(log.txId, log.logIndex, block, log.address, 'mint', addressTopic(log.topic1), null, uintDecimal(data, 0), uintDecimal(data, 1))
+        await tx.run(insertLiquidity, log.txId, log.logIndex, block, log.address, 'mint', addressTopic(log.topic1), null, uintDecimal(data, 0), uintDecimal(data, 1))
         state.mintCount++
         break
       case Burn.head:
-        insertLiquidity.run(log.txId, log.logIndex, block, log.address, 'burn', addressTopic(log.topic1), addressTopic(log.topic2), uintDecimal(data, 0), uintDecimal(data, 1))
+        await tx.run(insertLiquidity, log.txId, log.logIndex, block, log.address, 'burn', addressTopic(log.topic1), addressTopic(log.topic2), uintDecimal(data, 0), uintDecimal(data, 1))
         state.burnCount++
         break
     }
   }
-  states.flush()
+  await states.flush()
 }

@@ -1,4 +1,4 @@
-import type { Database, SQLQueryBindings } from 'bun:sqlite'
+import type { SpoolTx, SqlValue } from '../../spool/engine.ts'
 import { Entities } from '../../spool/kit/entities.ts'
 import { versionedTable } from '../../spool/kit/tables.ts'
 
@@ -32,7 +32,7 @@ export const pairStateTable = versionedTable({
   columns: ['reserve0', 'reserve1', 'reserves_block', 'swap_count', 'mint_count', 'burn_count', 'volume0', 'volume1'],
 })
 
-const encode = (state: PairState): SQLQueryBindings[] => [
+const encode = (state: PairState): SqlValue[] => [
   state.reserve0.toString(),
   state.reserve1.toString(),
   state.reservesBlock,
@@ -54,4 +54,4 @@ const decode = (row: Record<string, unknown>): PairState => ({
   volume1: BigInt(row.volume1 as string),
 })
 
-export const pairStates = (db: Database) => new Entities<PairState>(db, pairStateTable, encode, decode)
+export const pairStates = (tx: SpoolTx) => new Entities<PairState>(tx, pairStateTable, encode, decode)

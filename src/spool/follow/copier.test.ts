@@ -1,4 +1,4 @@
-import { sqliteDb } from '../engine.ts'
+import { sqliteDb, sqliteWriter } from '../engine.ts'
 import { afterAll, describe, expect, test } from 'bun:test'
 import type { Database } from 'bun:sqlite'
 import { NodeTimeoutError } from '../../errors.ts'
@@ -14,16 +14,17 @@ const nodes: ScriptedNode[] = []
 afterAll(() => nodes.forEach((node) => node.close()))
 
 /** A scripted node, a scratch spool and a copier between them, with what they said. */
-function setUp(options: Partial<CopierOptions> = {}, requestTimeoutMs = 5000) {
+async function setUp(options: Partial<CopierOptions> = {}, requestTimeoutMs = 5000) {
   const node = scriptedNode({ requestTimeoutMs })
   nodes.push(node)
   const { db } = scratchSpool()
+  const writer = sqliteWriter(db)
   const { lines, log } = keptLog()
   const meter = new SpoolMeter()
   const reorganised: number[] = []
   const failures = new FollowerFailures({ path: 'spool.db', rpcUrl: node.url, requestTimeoutMs, repeatMs: 30_000, log, meter, changed: () => {}, nodeLost: () => {} })
   const copier = new Copier(
-    db,
+    writer,
     {
       rpc: node.rpc,
       startBlock: 0,
@@ -39,7 +40,8 @@ function setUp(options: Partial<CopierOptions> = {}, requestTimeoutMs = 5000) {
     },
     failures,
   )
-  return { node, db, copier, failures, lines, meter, reorganised }
+  await copier.start()
+  return { node, db, writer, copier, failures, lines, meter, reorganised }
 }
 
 const count = (db: Database, table: string) => (db.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n
@@ -51,11 +53,11 @@ const failureOf = (call: Promise<unknown>) =>
 
 describe('the copy of new blocks', () => {
   test('copies every block with its transactions, receipts, logs and traces, in paced requests', async () => {
-    const { node, db, copier, meter, lines } = setUp()
+    const { node, db, writer, copier, meter, lines } = await setUp()
     node.mine(40, 3)
     expect(await copier.catchUp(0, 39)).toBe(true)
-    expect(getCursor(db)).toBe(39)
-    expect(storedHash(db, 39)).toBe((await node.rpc.call<{ hash: string }>('eth_getBlockByNumber', ['0x27', false])).hash)
+    expect(await getCursor(writer)).toBe(39)
+    expect(await storedHash(writer, 39)).toBe((await node.rpc.call<{ hash: string }>('eth_getBlockByNumber', ['0x27', false])).hash)
     expect([count(db, 'blocks'), count(db, 'txs'), count(db, 'logs'), count(db, 'traces')]).toEqual([40, 120, 120, 120])
     // The work of the blocks ahead is counted first, then blocks are asked several to a request.
     expect(node.calls.filter((method) => method === 'eth_getBlockTransactionCountByNumber')).toHaveLength(40)
@@ -64,7 +66,7 @@ describe('the copy of new blocks', () => {
     expect(reading.fetches.reduce((sum, fetch) => sum + fetch.blocks, 0)).toBe(40)
     expect(reading.batches.reduce((sum, batch) => sum + batch.txs, 0)).toBe(120)
     expect(copier.tracesAvailable()).toBe(true)
-    expect(getMeta(db, 'traces_available')).toBe('1')
+    expect(await getMeta(writer, 'traces_available')).toBe('1')
     expect(copier.fetchState().lastRequestMs).not.toBeNull()
     expect(lines).toEqual([])
     // Nothing new: nothing written.
@@ -72,19 +74,19 @@ describe('the copy of new blocks', () => {
   })
 
   test('a long catch-up is written in runs, and says when it has caught up', async () => {
-    const { node, copier, lines, meter } = setUp()
+    const { node, copier, lines, meter } = await setUp()
     node.mine(120, 0)
     await copier.catchUp(0, 119)
     // Several answers a transaction (100 blocks here), not one transaction an answer.
     expect(meter.drain()!.batches.map((batch) => batch.blocks)).toEqual([100, 20])
     expect(lines).toEqual([{ level: 'info', fields: { blocks: 20, seconds: expect.any(Number), head: 119 }, message: 'caught up with the node' }])
     expect(copier.catchUpStatus).toBeNull()
-    copier.noteProgress(150)
+    await copier.noteProgress(150)
     expect(copier.catchUpStatus).toMatchObject({ blocksLeft: 31 })
   })
 
   test('a node without block receipts or traces is asked per transaction, and said so once', async () => {
-    const { node, db, copier, lines } = setUp()
+    const { node, db, writer, copier, lines } = await setUp()
     node.lacks = new Set(['eth_getBlockReceipts', 'trace_block', 'debug_traceBlockByNumber'])
     node.mine(12, 2)
     await copier.catchUp(0, 11)
@@ -99,28 +101,28 @@ describe('the copy of new blocks', () => {
       },
     ])
     expect(copier.tracesAvailable()).toBe(false)
-    expect(getMeta(db, 'traces_available')).toBe('0')
+    expect(await getMeta(writer, 'traces_available')).toBe('0')
   })
 
   test('blocks that do not follow the stored tip hand over to the walk back', async () => {
-    const { node, db, copier, reorganised } = setUp()
+    const { node, writer, copier, reorganised } = await setUp()
     node.mine(10)
     await copier.catchUp(0, 9)
     node.fork(8, 5)
     expect(await copier.catchUp(10, 12)).toBe(true)
     expect(reorganised).toEqual([9])
-    expect(getCursor(db)).toBe(9)
+    expect(await getCursor(writer)).toBe(9)
   })
 
   test("the node's own blocks that do not link: those before the break are written, the rest retried, and after a walk back that dropped nothing, not taken for a reorganisation", async () => {
-    const { node, db, copier, failures, reorganised } = setUp()
+    const { node, writer, copier, failures, reorganised } = await setUp()
     node.mine(10)
     node.unlink(6)
     expect(await copier.catchUp(0, 9)).toBe(false)
-    expect(getCursor(db)).toBe(5)
+    expect(await getCursor(writer)).toBe(5)
     const reason = failures.retryHealth()!.reason
     expect(reason).toStartWith('block 6 of the node names 0x')
-    expect(reason).toEndWith(`but the node's block 5 is ${storedHash(db, 5)}: the node's blocks do not link`)
+    expect(reason).toEndWith(`but the node's block 5 is ${await storedHash(writer, 5)}: the node's blocks do not link`)
     // The tip is still the node's: the walk back found nothing to drop.
     copier.rolledBack(5, 0)
     expect(await copier.catchUp(6, 9)).toBe(false)
@@ -133,20 +135,20 @@ describe('the copy of new blocks', () => {
   })
 
   test('a block the node no longer has stops the spool before it, by default', async () => {
-    const { node, db, copier, failures } = setUp()
+    const { node, writer, copier, failures } = await setUp()
     node.mine(20)
     node.forget(0, 4)
     expect(await copier.catchUp(0, 19)).toBe(false)
-    expect(getCursor(db)).toBe(-1)
+    expect(await getCursor(writer)).toBe(-1)
     expect(failures.historyGap).toEqual({ from: 0, to: 19 })
   })
 
   test('or is recorded as a hole the spool goes on after, when the operator says so', async () => {
-    const { node, db, copier, lines } = setUp({ onHistoryGap: 'record' })
+    const { node, db, writer, copier, lines } = await setUp({ onHistoryGap: 'record' })
     node.mine(20)
     node.forget(0, 4)
     expect(await copier.catchUp(0, 19)).toBe(true)
-    expect(getCursor(db)).toBe(19)
+    expect(await getCursor(writer)).toBe(19)
     expect(await historyGaps(sqliteDb(db))).toEqual([{ from: 0, to: 4 }])
     expect(lines).toContainEqual({
       level: 'error',
@@ -156,12 +158,12 @@ describe('the copy of new blocks', () => {
   })
 
   test('a request the node does not answer in time halves what is asked, and is remembered for the wait', async () => {
-    const { node, db, copier } = setUp({}, 150)
+    const { node, writer, copier } = await setUp({}, 150)
     node.mine(6)
     node.slow(['eth_getBlockByNumber'], 250)
     const error = await failureOf(copier.catchUp(0, 5))
     expect(error).toBeInstanceOf(NodeTimeoutError)
-    expect(getCursor(db)).toBe(-1)
+    expect(await getCursor(writer)).toBe(-1)
     expect(copier.fetchState()).toMatchObject({ timeouts: 1, workPerRequest: 32 })
     const late = copier.takeTimedOut()!
     expect(late.blocks).toBeGreaterThan(0)

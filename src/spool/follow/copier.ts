@@ -1,16 +1,16 @@
 // The copy of new blocks: catching up in requests sized to what the node answers in good time
 // (the pacer), written in order, several answers a transaction; each run checked to follow the
 // stored tip, and a block the node no longer has turned into a stop or a recorded hole.
-import type { Database } from 'bun:sqlite'
 import type { Rpc } from '../../chain/rpc.ts'
 import { NodeTimeoutError } from '../../errors.ts'
 import { quantity } from '../../eth/quantity.ts'
 import { getMeta, setMeta } from '../db.ts'
+import type { SpoolWriter } from '../engine.ts'
 import { countTransactions, fetchBlockInParts, fetchBlocks, lackedMethods, type BlockBundle, type Capabilities } from '../fetchBlocks.ts'
 import type { SpoolMeter } from '../meter.ts'
 import { blockWork, Pacer, type PacerState } from '../pacer.ts'
 import { CatchUpMeter, describeCatchUp, type CatchUp } from '../progress.ts'
-import { getCursor, prepare, recordGap, storedHash, writeBatch, type Statements } from '../store.ts'
+import { getCursor, recordGap, storedHash, writeBatch } from '../store.ts'
 import type { FollowerFailures, FollowerLog, TimedOutWork } from './failures.ts'
 
 export type CopierOptions = {
@@ -65,7 +65,6 @@ const range = (from: number, to: number) => Array.from({ length: to - from + 1 }
 export class Copier {
   /** A catch-up under way, as the health shows it; null at the head. */
   catchUpStatus: CatchUp | null = null
-  private readonly statements: Statements
   private readonly caps: Capabilities = { blockReceipts: null, traces: null }
   /** The methods the node lacks that the log has named. */
   private readonly saidLacking = new Set<string>()
@@ -81,19 +80,21 @@ export class Copier {
   private nodeHead: number | null = null
 
   constructor(
-    private readonly db: Database,
+    private readonly writer: SpoolWriter,
     private readonly options: CopierOptions,
     private readonly failures: FollowerFailures,
   ) {
-    this.statements = prepare(db)
     this.pacer = new Pacer({
       maxBlocks: options.batchBlocks,
       maxConcurrency: options.concurrency,
       targetMs: Math.min(TARGET_MS, options.requestTimeoutMs / 4),
       maxBytes: MAX_ANSWER_BYTES,
     })
-    // A node known to have no traces is not asked again; one that has them is asked which kind.
-    if (getMeta(db, 'traces_available') === '0') this.caps.traces = false
+  }
+
+  /** What the spool knows of the node from before: one known to have no traces is not asked again; one that has them is asked which kind. */
+  async start(): Promise<void> {
+    if ((await getMeta(this.writer, 'traces_available')) === '0') this.caps.traces = false
   }
 
   /** Whether the node gives call traces; null until known. */
@@ -120,9 +121,9 @@ export class Copier {
   }
 
   /** Brings the catch-up figures up to date against the node's head; says them every few seconds, and when a catch-up ends. */
-  noteProgress(nodeHead: number): void {
+  async noteProgress(nodeHead: number): Promise<void> {
     this.nodeHead = nodeHead
-    const head = getCursor(this.db)
+    const head = await getCursor(this.writer)
     const { status, ended } = this.progress.update(head, nodeHead)
     this.catchUpStatus = status
     if (ended) {
@@ -156,14 +157,14 @@ export class Copier {
     /** Writes what was answered so far; gives what the next step should do, or null to go on. */
     const writeAnswered = async (): Promise<boolean | null> => {
       if (unwritten.length === 0) return null
-      const outcome = this.store(unwritten.splice(0))
+      const outcome = await this.store(unwritten.splice(0))
       unwrittenTxs = 0
       if (outcome === 'stored') {
         progressed = true
         return null
       }
       if (outcome === 'reorganised') {
-        await this.options.reorganise(getCursor(this.db))
+        await this.options.reorganise(await getCursor(this.writer))
         return true
       }
       return false
@@ -231,7 +232,7 @@ export class Copier {
       const ms = performance.now() - started
       this.pacer.answered(work, ms, meter.bytes)
       this.options.meter?.fetched(ms, count)
-      this.rememberCapabilities()
+      await this.rememberCapabilities()
       return { ok: true, bundles }
     } catch (error) {
       if (error instanceof NodeTimeoutError) {
@@ -248,18 +249,18 @@ export class Copier {
    * goes on when the operator said so (spool.onHistoryGap). Says whether the run was stored in
    * full, or what stopped it: the first block does not follow the stored tip, or anything else.
    */
-  private store(bundles: Array<BlockBundle | null>): 'stored' | 'reorganised' | 'stopped' {
+  private async store(bundles: Array<BlockBundle | null>): Promise<'stored' | 'reorganised' | 'stopped'> {
     let at = 0
     while (at < bundles.length) {
       const gap = bundles.indexOf(null, at)
       const present = (gap === -1 ? bundles.slice(at) : bundles.slice(at, gap)) as BlockBundle[]
       if (present.length > 0) {
-        const follows = this.followsTip(present[0]!)
+        const follows = await this.followsTip(present[0]!)
         if (follows === 'reorganised') return follows
         if (follows === 'unlinked') return 'stopped'
         // The blocks that link are written; where the node's own blocks stop linking, it is tried again.
         const broken = unlinkedAt(present)
-        if (broken !== 0) this.write(broken === -1 ? present : present.slice(0, broken))
+        if (broken !== 0) await this.write(broken === -1 ? present : present.slice(0, broken))
         if (broken !== -1) {
           const block = present[broken]!.block
           this.failures.retrying('unlinked', doNotLink(quantity(block.number), block.parentHash, present[broken - 1]!.block.hash))
@@ -270,13 +271,13 @@ export class Copier {
       // The missing blocks run to the next block the node has, or to the end of this run.
       let end = gap
       while (end + 1 < bundles.length && bundles[end + 1] === null) end++
-      const missing = getCursor(this.db) + 1
+      const missing = (await getCursor(this.writer)) + 1
       const through = missing + (end - gap)
       if (this.options.onHistoryGap !== 'record') {
         this.failures.historyGapAt(missing, this.nodeHead)
         return 'stopped'
       }
-      recordGap(this.db, missing, through)
+      await recordGap(this.writer, missing, through)
       this.options.log(
         'error',
         { from: missing, to: through, nodeHead: this.nodeHead },
@@ -294,9 +295,9 @@ export class Copier {
    * not link (a restored state, say), which fetching again at once would not mend; that is said,
    * counted and tried again after a pause like any other retry, and the block is not written.
    */
-  private followsTip(first: BlockBundle): 'follows' | 'reorganised' | 'unlinked' {
-    const tip = getCursor(this.db)
-    const stored = tip >= this.options.startBlock ? storedHash(this.db, tip) : null
+  private async followsTip(first: BlockBundle): Promise<'follows' | 'reorganised' | 'unlinked'> {
+    const tip = await getCursor(this.writer)
+    const stored = tip >= this.options.startBlock ? await storedHash(this.writer, tip) : null
     const parent = first.block.parentHash.toLowerCase()
     if (stored === null || parent === stored) return 'follows'
     if (this.lastRollback?.to !== tip || this.lastRollback.dropped !== 0) return 'reorganised'
@@ -305,14 +306,14 @@ export class Copier {
   }
 
   /** Writes a run of linked blocks with the cursor, and counts it. */
-  private write(present: BlockBundle[]): void {
-    writeBatch(this.db, this.statements, present)
+  private async write(present: BlockBundle[]): Promise<void> {
+    await writeBatch(this.writer, present)
     this.options.meter?.wrote(present.length, present.reduce((sum, bundle) => sum + bundle.block.transactions.length, 0))
     this.lastRollback = null
     this.failures.settled('unlinked')
     this.failures.historyGapPassed()
     this.progress.stored(present.length, present.reduce((sum, bundle) => sum + bundle.block.transactions.length, 0))
-    if (this.nodeHead !== null) this.noteProgress(this.nodeHead)
+    if (this.nodeHead !== null) await this.noteProgress(this.nodeHead)
     this.options.changed()
   }
 
@@ -320,7 +321,7 @@ export class Copier {
    * Keeps whether the node gives traces, and says which methods it lacks: in one line, when the
    * first answers show it (a method is refused for every block alike), not once per block.
    */
-  private rememberCapabilities(): void {
+  private async rememberCapabilities(): Promise<void> {
     const lacking = lackedMethods(this.caps)
     if (lacking.methods.some((method) => !this.saidLacking.has(method))) {
       for (const method of lacking.methods) this.saidLacking.add(method)
@@ -328,7 +329,7 @@ export class Copier {
     }
     if (this.caps.traces === null) return
     const available = this.caps.traces === false ? '0' : '1'
-    if (getMeta(this.db, 'traces_available') !== available) setMeta(this.db, 'traces_available', available)
+    if ((await getMeta(this.writer, 'traces_available')) !== available) await this.writer.transaction((tx) => setMeta(tx, 'traces_available', available))
   }
 }
 

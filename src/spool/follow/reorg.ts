@@ -1,10 +1,10 @@
 // Reorganisations: where the node's chain and the spool's part, and the rollback to there. Also
 // how deep a rollback may reach, which bounds the history the derived streams must keep.
-import type { Database } from 'bun:sqlite'
 import type { Rpc } from '../../chain/rpc.ts'
 import { FatalError } from '../../errors.ts'
 import { quantity } from '../../eth/quantity.ts'
 import { getMeta, setMeta } from '../db.ts'
+import type { Queries, SpoolWriter } from '../engine.ts'
 import type { SpoolMeter } from '../meter.ts'
 import { getCursor, rollbackTo, storedGapHolding, storedHash } from '../store.ts'
 import { rollbackStream, type StreamDefinition } from '../streams.ts'
@@ -29,15 +29,15 @@ export type ReorgDepth = {
 const WALK_BATCH = 32
 /** The meta key of the first block whose history the streams keep (historyKeptFrom). */
 const HISTORY_FROM = 'history_from'
-const historyFrom = (db: Database) => Number(getMeta(db, HISTORY_FROM) ?? Number.NEGATIVE_INFINITY)
+const historyFrom = async (db: Queries) => Number((await getMeta(db, HISTORY_FROM)) ?? Number.NEGATIVE_INFINITY)
 
 /**
  * The walk back looks for the common ancestor above this block: maxReorgDepth below the head,
  * or the reset point's parent when the chain may be taken back to it (its own hash must be
  * compared, so the walk goes one below it). The streams keep the history of every block above it.
  */
-export function deepestAncestor(db: Database, { maxReorgDepth, resetBlock }: ReorgDepth): number {
-  const byDepth = getCursor(db) - maxReorgDepth
+export async function deepestAncestor(db: Queries, { maxReorgDepth, resetBlock }: ReorgDepth): Promise<number> {
+  const byDepth = (await getCursor(db)) - maxReorgDepth
   return resetBlock === undefined || resetBlock === null ? byDepth : Math.min(byDepth, resetBlock - 1)
 }
 
@@ -47,15 +47,15 @@ export function deepestAncestor(db: Database, { maxReorgDepth, resetBlock }: Reo
  * any pass or pruning may rely on it, so that a rollback never reaches below it, even after a
  * reorganisation has taken the cursor back.
  */
-export function historyKeptFrom(db: Database, depth: ReorgDepth): number {
-  const from = deepestAncestor(db, depth)
-  if (from > historyFrom(db)) setMeta(db, HISTORY_FROM, String(from))
+export async function historyKeptFrom(writer: SpoolWriter, depth: ReorgDepth): Promise<number> {
+  const from = await deepestAncestor(writer, depth)
+  if (from > (await historyFrom(writer))) await writer.transaction((tx) => setMeta(tx, HISTORY_FROM, String(from)))
   return from
 }
 
 /** Whether the stored block `cursor` is still the node's (true when none is stored there). */
-export async function tipMatches(db: Database, rpc: Rpc, cursor: number): Promise<boolean> {
-  const stored = storedHash(db, cursor)
+export async function tipMatches(db: Queries, rpc: Rpc, cursor: number): Promise<boolean> {
+  const stored = await storedHash(db, cursor)
   if (stored === null) return true
   const block = await rpc.call<{ hash: string } | null>('eth_getBlockByNumber', [`0x${cursor.toString(16)}`, false])
   return block?.hash.toLowerCase() === stored
@@ -66,12 +66,13 @@ export async function tipMatches(db: Database, rpc: Rpc, cursor: number): Promis
  * what it cannot check: a hole the spool recorded, or a block the node no longer has; a fork below
  * those is beyond what the spool can follow (DeepReorgError), as is one deeper than maxReorgDepth.
  */
-export async function findAncestor(db: Database, rpc: Rpc, from: number, depth: ReorgDepth): Promise<number> {
+export async function findAncestor(db: Queries, rpc: Rpc, from: number, depth: ReorgDepth): Promise<number> {
   const { maxReorgDepth, startBlock } = depth
-  const deepest = deepestAncestor(db, depth)
+  const deepest = await deepestAncestor(db, depth)
+  const kept = await historyFrom(db)
   // The ancestor is at least the first block the streams kept the history of: rolling back to it
   // restores every row changed after it.
-  const floor = Math.max(startBlock - 1, deepest, historyFrom(db) - 1)
+  const floor = Math.max(startBlock - 1, deepest, kept - 1)
   // A block above the node's head is missing because the chain got shorter, not lost from history.
   const nodeHead = quantity(await rpc.call<string>('eth_blockNumber'))
   for (let high = from; high > floor; high -= WALK_BATCH) {
@@ -81,9 +82,9 @@ export async function findAncestor(db: Database, rpc: Rpc, from: number, depth: 
       const answer = answers[index]!
       if (!answer.ok) throw answer.error
       const nodeHash = (answer.value as { hash: string } | null)?.hash.toLowerCase()
-      const stored = storedHash(db, number)
+      const stored = await storedHash(db, number)
       if (nodeHash !== undefined && nodeHash === stored) return number
-      const gap = stored === null ? storedGapHolding(db, number) : null
+      const gap = stored === null ? await storedGapHolding(db, number) : null
       if (gap) throw new DeepReorgError(`the chain reorganised below block ${gap.to + 1}, which follows a history gap the spool recorded (blocks ${gap.from} to ${gap.to}): the fork cannot be found`)
       if (nodeHash === undefined && stored !== null && number <= nodeHead) {
         throw new DeepReorgError(`the chain reorganised below block ${number + 1}, and the node no longer has block ${number}: the fork cannot be found`)
@@ -91,7 +92,6 @@ export async function findAncestor(db: Database, rpc: Rpc, from: number, depth: 
     }
   }
   if (floor <= startBlock - 1) return startBlock - 1
-  const kept = historyFrom(db)
   if (floor === kept - 1 && floor > deepest) {
     throw new DeepReorgError(
       `the chain reorganised below block ${kept}, the oldest whose history the derived streams kept (the spool's head stood higher, or spool.maxReorgDepth was smaller, when they derived it): their rows cannot be rolled back below it`,
@@ -104,12 +104,16 @@ export async function findAncestor(db: Database, rpc: Rpc, from: number, depth: 
  * Drops every block above `ancestor` and rolls the derived streams back with it, in one
  * transaction; counts and says it. False when there was nothing above it to drop.
  */
-export function rollBack(db: Database, ancestor: number, { streams, meter, log }: { streams: StreamDefinition[]; meter?: SpoolMeter; log: FollowerLog }): boolean {
-  const before = getCursor(db)
+export async function rollBack(
+  writer: SpoolWriter,
+  ancestor: number,
+  { streams, meter, log }: { streams: StreamDefinition[]; meter?: SpoolMeter; log: FollowerLog },
+): Promise<boolean> {
+  const before = await getCursor(writer)
   const dropped = before - ancestor
   if (dropped === 0) return false
-  rollbackTo(db, ancestor, () => {
-    for (const stream of streams) rollbackStream(db, stream, ancestor)
+  await rollbackTo(writer, ancestor, async (tx) => {
+    for (const stream of streams) await rollbackStream(tx, stream, ancestor)
   })
   meter?.reorganised(dropped)
   log('warn', { from: before, to: ancestor, dropped }, 'chain reorganised: rolled back to the common ancestor')

@@ -9,8 +9,9 @@ import { join } from 'node:path'
 import { createRpc, type Rpc } from '../../chain/rpc.ts'
 import { quantity } from '../../eth/quantity.ts'
 import { openSpool, type Database } from '../db.ts'
+import { sqliteWriter } from '../engine.ts'
 import { fetchBlocks, type BlockBundle, type RawBlock, type RawLog, type RawReceipt, type RawTx } from '../fetchBlocks.ts'
-import { prepare, writeBatch } from '../store.ts'
+import { writeBatch } from '../store.ts'
 import { eventTable } from '../kit/tables.ts'
 import type { LogStream, StreamDefinition } from '../streams.ts'
 import type { FollowerLog } from './failures.ts'
@@ -179,7 +180,7 @@ export function scratchSpool(streams: StreamDefinition[] = []): { db: Database; 
 export async function copyBlocks(db: Database, node: ScriptedNode, from: number, to: number): Promise<void> {
   const numbers = Array.from({ length: to - from + 1 }, (_, index) => from + index)
   const bundles = await fetchBlocks(node.rpc, numbers, { blockReceipts: null, traces: null })
-  writeBatch(db, prepare(db), bundles as BlockBundle[])
+  await writeBatch(sqliteWriter(db), bundles as BlockBundle[])
 }
 
 /**
@@ -192,11 +193,10 @@ export function scriptedStream(name: string, fail: () => unknown = () => null): 
     migrations: [{ id: `test/${name}`, sql: `CREATE TABLE ${name}_rows (tx_id INTEGER, log_index INTEGER, block_number INTEGER, PRIMARY KEY (tx_id, log_index))` }],
     topics: [SCRIPTED_TOPIC],
     tables: [eventTable(`${name}_rows`)],
-    apply: (db, logs) => {
+    apply: async (tx, logs) => {
       const failure = fail()
       if (failure) throw failure
-      const insert = db.prepare(`INSERT INTO ${name}_rows (tx_id, log_index, block_number) VALUES (?, ?, ?)`)
-      for (const log of logs) insert.run(log.txId, log.logIndex, log.blockNumber)
+      for (const log of logs) await tx.run(`INSERT INTO ${name}_rows (tx_id, log_index, block_number) VALUES (?, ?, ?)`, log.txId, log.logIndex, log.blockNumber)
     },
   }
 }

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { getMeta } from '../db.ts'
+import { getMeta, type Database } from '../db.ts'
+import { sqliteWriter } from '../engine.ts'
 import { readStreamCursor, type StreamDefinition } from '../streams.ts'
 import { FollowerFailures } from './failures.ts'
 import { copyBlocks, keptLog, scratchSpool, scriptedNode, scriptedStream } from './scriptedNode.ts'
@@ -14,14 +15,16 @@ afterAll(() => node.close())
 async function scheduled(streams: StreamDefinition[], catchingUp = false, maxLogsPerPass?: number) {
   const { db, path } = scratchSpool(streams)
   await copyBlocks(db, node, 0, 10)
+  const writer = sqliteWriter(db)
   const { lines, log } = keptLog()
   const failures = new FollowerFailures({ path, rpcUrl: node.url, requestTimeoutMs: 1000, repeatMs: 30_000, log, changed: () => {}, nodeLost: () => {} })
   let changes = 0
-  const scheduler = new StreamScheduler(db, { streams, maxLogsPerPass, startBlock: 0, maxReorgDepth: 5, catchingUp: () => catchingUp, changed: () => changes++ }, failures)
+  const scheduler = new StreamScheduler(writer, { streams, maxLogsPerPass, startBlock: 0, maxReorgDepth: 5, catchingUp: () => catchingUp, changed: () => changes++ }, failures)
   const abort = new AbortController()
   const running = scheduler.run(abort.signal)
   return {
     db,
+    writer,
     lines,
     failures,
     changes: () => changes,
@@ -32,16 +35,16 @@ async function scheduled(streams: StreamDefinition[], catchingUp = false, maxLog
   }
 }
 
-const rows = (db: Parameters<typeof getMeta>[0], name: string) => (db.query(`SELECT count(*) AS n FROM ${name}_rows`).get() as { n: number }).n
+const rows = (db: Database, name: string) => (db.query(`SELECT count(*) AS n FROM ${name}_rows`).get() as { n: number }).n
 /** Until `done`, for at most a second. */
-async function until(done: () => boolean): Promise<void> {
-  for (let waited = 0; !done() && waited < 1000; waited += 5) await Bun.sleep(5)
+async function until(done: () => Promise<boolean>): Promise<void> {
+  for (let waited = 0; !(await done()) && waited < 1000; waited += 5) await Bun.sleep(5)
 }
 
 describe('the derived streams', () => {
   test('each stream runs pass after pass up to the spool, then sleeps; the history they keep is recorded first', async () => {
-    const { db, changes, stop } = await scheduled([scriptedStream('a'), scriptedStream('b')], false, 500)
-    await until(() => readStreamCursor(db, 'a').blockNumber === 10 && readStreamCursor(db, 'b').blockNumber === 10)
+    const { db, writer, changes, stop } = await scheduled([scriptedStream('a'), scriptedStream('b')], false, 500)
+    await until(async () => (await readStreamCursor(writer, 'a')).blockNumber === 10 && (await readStreamCursor(writer, 'b')).blockNumber === 10)
     const settled = changes()
     await Bun.sleep(50)
     await stop()
@@ -50,12 +53,12 @@ describe('the derived streams', () => {
     expect(settled).toBe(6)
     expect(changes()).toBe(settled)
     // The deepest block a rollback reaches, maxReorgDepth below the spool's head.
-    expect(getMeta(db, 'history_from')).toBe('5')
+    expect(await getMeta(writer, 'history_from')).toBe('5')
   })
 
   test('while the spool catches up, a stream takes one short pass and waits', async () => {
     const { db, changes, stop } = await scheduled([scriptedStream('a')], true)
-    await until(() => changes() > 0)
+    await until(async () => changes() > 0)
     await Bun.sleep(50)
     await stop()
     expect(changes()).toBe(1)
@@ -63,8 +66,8 @@ describe('the derived streams', () => {
   })
 
   test('a failing pass is said and kept as the stream\'s error; the other streams go on', async () => {
-    const { db, lines, failures, stop } = await scheduled([scriptedStream('broken', () => new Error('no such row')), scriptedStream('fine')])
-    await until(() => readStreamCursor(db, 'fine').blockNumber === 10)
+    const { db, writer, lines, failures, stop } = await scheduled([scriptedStream('broken', () => new Error('no such row')), scriptedStream('fine')])
+    await until(async () => (await readStreamCursor(writer, 'fine')).blockNumber === 10)
     await stop()
     expect(failures.streamError('broken')).toBe('no such row')
     expect(rows(db, 'broken')).toBe(0)

@@ -1,7 +1,7 @@
 // The derived streams' schedule: each stream on a clock of its own, reading only the spool, never
 // the node, so they go on deriving what the spool holds while the node is away.
-import type { Database } from 'bun:sqlite'
 import { sleep } from '../../time/sleep.ts'
+import type { SpoolWriter } from '../engine.ts'
 import { getCursor } from '../store.ts'
 import { boundStreamHistory, CAUGHT_UP_SLEEP_MS, MAX_LOGS_PER_PASS, runPass, type StreamDefinition } from '../streams.ts'
 import type { FollowerFailures } from './failures.ts'
@@ -32,7 +32,7 @@ export class StreamScheduler {
   private readonly boundFrom = new Map<string, number>()
 
   constructor(
-    private readonly db: Database,
+    private readonly writer: SpoolWriter,
     private readonly options: SchedulerOptions,
     private readonly failures: FollowerFailures,
   ) {}
@@ -51,7 +51,7 @@ export class StreamScheduler {
     while (!signal.aborted) {
       for (const stream of streams) {
         if (signal.aborted || dueAt.get(stream.name)! > Date.now()) continue
-        const caughtUp = this.pass(stream, maxLogsPerPass)
+        const caughtUp = await this.pass(stream, maxLogsPerPass)
         // While the spool catches up, copying what the node may soon drop comes first: a stream
         // takes one short pass every 15 s, and runs flat out once the spool is at the head.
         dueAt.set(stream.name, caughtUp ? Date.now() + CAUGHT_UP_SLEEP_MS : this.options.catchingUp() ? Date.now() + STREAMS_WHILE_CATCHING_UP_MS : 0)
@@ -63,19 +63,16 @@ export class StreamScheduler {
   }
 
   /** One pass of one stream; true when it has caught up with the spool (or failed, and waits). */
-  private pass(stream: StreamDefinition, maxLogs: number | undefined): boolean {
+  private async pass(stream: StreamDefinition, maxLogs: number | undefined): Promise<boolean> {
     try {
       // While the spool catches up, a pass is short as well as rare: it holds up the writer (and
       // with it the requests to the node) for as long as it runs.
       const short = this.options.catchingUp()
       const logs = short ? Math.min(maxLogs ?? MAX_LOGS_PER_PASS, SHORT_PASS.logs) : maxLogs
-      const { caughtUp } = runPass(this.db, stream, getCursor(this.db), {
-        logs,
-        blocks: short ? SHORT_PASS : undefined,
-        historyFrom: historyKeptFrom(this.db, this.options),
-      })
+      const historyFrom = await historyKeptFrom(this.writer, this.options)
+      const { caughtUp } = await runPass(this.writer, stream, await getCursor(this.writer), { logs, blocks: short ? SHORT_PASS : undefined, historyFrom })
       this.failures.worksAgain(stream.name)
-      this.pruneHistory(stream)
+      await this.pruneHistory(stream)
       return caughtUp
     } catch (error) {
       this.failures.streamFailed(stream.name, error)
@@ -88,11 +85,11 @@ export class StreamScheduler {
    * reorganisation the spool follows, and before that the reset point's state; it would otherwise
    * grow with the chain. A batch a pass, so a long history goes in short transactions.
    */
-  private pruneHistory(stream: StreamDefinition): void {
+  private async pruneHistory(stream: StreamDefinition): Promise<void> {
     const { maxReorgDepth, resetBlock = null } = this.options
-    const below = getCursor(this.db) - maxReorgDepth
+    const below = (await getCursor(this.writer)) - maxReorgDepth
     const last = this.boundFrom.get(stream.name)
     if (last !== undefined && below - last < Math.ceil(maxReorgDepth * BOUND_EVERY_DEPTH)) return
-    if (!boundStreamHistory(this.db, stream, { below, resetBlock })) this.boundFrom.set(stream.name, below)
+    if (!(await boundStreamHistory(this.writer, stream, { below, resetBlock }))) this.boundFrom.set(stream.name, below)
   }
 }

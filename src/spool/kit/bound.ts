@@ -1,5 +1,5 @@
-import type { Database } from 'bun:sqlite'
-import { getMeta, setMeta } from '../db.ts'
+import { GET_META_SQL, SET_META_SQL } from '../db.ts'
+import type { SpoolTx, SpoolWriter } from '../engine.ts'
 import type { StreamTable, VersionedTable } from './tables.ts'
 
 // How far back a stream's versioned history goes. A rollback never reaches deeper than the
@@ -22,11 +22,11 @@ export const BOUND_BATCH_ROWS = 5000
 /** Blocks `reset + 2` to `below - 1` of the stream's history may be folded into block `reset + 1`. */
 type Folded = { reset: number; below: number }
 
-const foldedKey = (stream: string) => `history_folded:${stream}`
+export const foldedKey = (stream: string) => `history_folded:${stream}`
 
-function readFolded(db: Database, stream: string): Folded | null {
-  const text = getMeta(db, foldedKey(stream))
-  return text === null ? null : (JSON.parse(text) as Folded)
+async function readFolded(tx: SpoolTx, stream: string): Promise<Folded | null> {
+  const row = await tx.get<{ value: string }>(GET_META_SQL, foldedKey(stream))
+  return row === null ? null : (JSON.parse(row.value) as Folded)
 }
 
 /**
@@ -34,11 +34,11 @@ function readFolded(db: Database, stream: string): Folded | null {
  * `ancestor` itself, or the reset point when history above `ancestor` was folded into it. Forgets
  * the fold once the rollback reaches the reset point (the folded rows go with it).
  */
-export function exactAncestor(db: Database, stream: string, ancestor: number): number {
-  const folded = readFolded(db, stream)
+export async function exactAncestor(tx: SpoolTx, stream: string, ancestor: number): Promise<number> {
+  const folded = await readFolded(tx, stream)
   if (folded === null) return ancestor
   const to = ancestor > folded.reset && ancestor < folded.below - 1 ? folded.reset : ancestor
-  if (to <= folded.reset) db.run('DELETE FROM meta WHERE key = ?', [foldedKey(stream)])
+  if (to <= folded.reset) await tx.run('DELETE FROM meta WHERE key = ?', foldedKey(stream))
   return to
 }
 
@@ -47,12 +47,12 @@ export function exactAncestor(db: Database, stream: string, ancestor: number): n
  * read and folds those only a rollback to the reset point reads, about BOUND_BATCH_ROWS at most.
  * Gives whether more is left to do.
  */
-export function boundHistory(db: Database, stream: string, tables: readonly StreamTable[], bound: HistoryBound, batchRows = BOUND_BATCH_ROWS): boolean {
+export async function boundHistory(writer: SpoolWriter, stream: string, tables: readonly StreamTable[], bound: HistoryBound, batchRows = BOUND_BATCH_ROWS): Promise<boolean> {
   const versioned = tables.filter((table): table is VersionedTable => table.kind === 'versioned')
   if (versioned.length === 0) return false
-  return db.transaction(() => {
+  return writer.transaction(async (tx) => {
     const { below } = bound
-    const folded = readFolded(db, stream)
+    const folded = await readFolded(tx, stream)
     // What was folded into a reset point stays folded into it until a rollback reaches it (a spool
     // kept from an earlier session, whose reset point was another): every rollback into the
     // folded blocks goes back there, and is exact, whatever the reset point is now.
@@ -64,33 +64,34 @@ export function boundHistory(db: Database, stream: string, tables: readonly Stre
     let foldedBelow = folded ? folded.below : 0
     for (const table of versioned) {
       if (left <= 0) break
-      left -= dropBelow(db, table, keepFrom, left)
+      left -= await dropBelow(tx, table, keepFrom, left)
       if (folding && left > 0) {
-        const { rows, to } = foldInto(db, table, reset, below, left)
+        const { rows, to } = await foldInto(tx, table, reset, below, left)
         left -= rows
         foldedBelow = Math.max(foldedBelow, to)
       }
     }
-    if (folding && foldedBelow > reset + 2) setMeta(db, foldedKey(stream), JSON.stringify({ reset, below: foldedBelow } satisfies Folded))
-    return versioned.some((table) => hasRows(db, table, Number.NEGATIVE_INFINITY, keepFrom) || (folding && hasRows(db, table, reset + 2, below)))
-  }).immediate()
+    if (folding && foldedBelow > reset + 2) await tx.run(SET_META_SQL, foldedKey(stream), JSON.stringify({ reset, below: foldedBelow } satisfies Folded))
+    for (const table of versioned) {
+      if ((await hasRows(tx, table, Number.NEGATIVE_INFINITY, keepFrom)) || (folding && (await hasRows(tx, table, reset + 2, below)))) return true
+    }
+    return false
+  })
 }
 
 /** Whole blocks of history from `from` (included) up to `to` (not), about `limit` rows: the block the batch ends before. */
-function batchEnd(db: Database, table: VersionedTable, from: number, to: number, limit: number): number | null {
-  const first = db.query<{ block: number }, [number, number]>(`SELECT block FROM ${table.history} WHERE block >= ? AND block < ? ORDER BY block LIMIT 1`).get(from, to)
+async function batchEnd(tx: SpoolTx, table: VersionedTable, from: number, to: number, limit: number): Promise<number | null> {
+  const first = await tx.get<{ block: number }>(`SELECT block FROM ${table.history} WHERE block >= ? AND block < ? ORDER BY block LIMIT 1`, from, to)
   if (!first) return null
-  const cut = db
-    .query<{ block: number }, [number, number, number]>(`SELECT block FROM ${table.history} WHERE block >= ? AND block < ? ORDER BY block LIMIT 1 OFFSET ?`)
-    .get(from, to, limit)
+  const cut = await tx.get<{ block: number }>(`SELECT block FROM ${table.history} WHERE block >= ? AND block < ? ORDER BY block LIMIT 1 OFFSET ?`, from, to, limit)
   if (!cut) return to
   // A block alone holds more rows than the batch: it goes whole all the same.
   return cut.block > first.block ? cut.block : cut.block + 1
 }
 
-function dropBelow(db: Database, table: VersionedTable, keepFrom: number, limit: number): number {
-  const end = batchEnd(db, table, Number.MIN_SAFE_INTEGER, keepFrom, limit)
-  return end === null ? 0 : db.run(`DELETE FROM ${table.history} WHERE block < ?`, [end]).changes
+async function dropBelow(tx: SpoolTx, table: VersionedTable, keepFrom: number, limit: number): Promise<number> {
+  const end = await batchEnd(tx, table, Number.MIN_SAFE_INTEGER, keepFrom, limit)
+  return end === null ? 0 : tx.run(`DELETE FROM ${table.history} WHERE block < ?`, end)
 }
 
 /**
@@ -98,22 +99,27 @@ function dropBelow(db: Database, table: VersionedTable, keepFrom: number, limit:
  * the batch's earliest row, unless the key has one there already (an earlier one). Batches go up
  * in block order, so each key keeps its earliest row after the reset point.
  */
-function foldInto(db: Database, table: VersionedTable, reset: number, below: number, limit: number): { rows: number; to: number } {
+async function foldInto(tx: SpoolTx, table: VersionedTable, reset: number, below: number, limit: number): Promise<{ rows: number; to: number }> {
   const from = reset + 2
-  const end = batchEnd(db, table, from, below, limit)
+  const end = await batchEnd(tx, table, from, below, limit)
   if (end === null) return { rows: 0, to: 0 }
   const keys = table.keys.join(', ')
   const all = [...table.keys, ...table.columns].join(', ')
-  // One min() in an aggregate query: SQLite takes the other columns from the row that holds it.
-  db.run(
-    `INSERT OR IGNORE INTO ${table.history} (block, ${all}, existed)
-       SELECT ?, ${all}, existed FROM (SELECT min(block), ${all}, existed FROM ${table.history} WHERE block >= ? AND block < ? GROUP BY ${keys})`,
-    [reset + 1, from, end],
+  // Each key's earliest row of the batch, by its rank in the key's rows (both engines number a window's rows).
+  await tx.run(
+    `INSERT INTO ${table.history} (block, ${all}, existed)
+       SELECT ?, ${all}, existed FROM (
+         SELECT ${all}, existed, row_number() OVER (PARTITION BY ${keys} ORDER BY block) AS nth FROM ${table.history} WHERE block >= ? AND block < ?
+       ) AS earliest WHERE nth = 1
+     ON CONFLICT DO NOTHING`,
+    reset + 1,
+    from,
+    end,
   )
-  const rows = db.run(`DELETE FROM ${table.history} WHERE block >= ? AND block < ?`, [from, end]).changes
+  const rows = await tx.run(`DELETE FROM ${table.history} WHERE block >= ? AND block < ?`, from, end)
   return { rows, to: end }
 }
 
-function hasRows(db: Database, table: VersionedTable, from: number, to: number): boolean {
-  return db.query(`SELECT 1 FROM ${table.history} WHERE block >= ? AND block < ? LIMIT 1`).get(Math.max(from, Number.MIN_SAFE_INTEGER), to) !== null
+async function hasRows(tx: SpoolTx, table: VersionedTable, from: number, to: number): Promise<boolean> {
+  return (await tx.get(`SELECT 1 AS found FROM ${table.history} WHERE block >= ? AND block < ? LIMIT 1`, Math.max(from, Number.MIN_SAFE_INTEGER), to)) !== null
 }

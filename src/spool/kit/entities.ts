@@ -1,15 +1,18 @@
-import type { Database, SQLQueryBindings } from 'bun:sqlite'
+import type { SpoolTx, SqlValue } from '../engine.ts'
 import type { VersionedTable } from './tables.ts'
 import { versionedRows, type VersionedRows } from './versioned.ts'
 
 /** A row as the pass holds it: its state (null: there is none) and the last block that changed it in this pass. */
-type Entry<E> = { entity: E | null; key: SQLQueryBindings[]; block: number | null }
+type Entry<E> = { entity: E | null; key: SqlValue[]; block: number | null }
+
+/** How a row stood before a block changed it (null: it did not exist), for the history. */
+type Remembered = { key: SqlValue[]; values: SqlValue[] | null; block: number }
 
 /**
  * The rows of a versioned table that one pass changes, held in memory while its logs are folded
- * in. The first time a row changes in a block, how it stood before is added to the history (the
- * pass's logs come in chain order, so a row's block only moves forward); the rows themselves are
- * written once, by flush, at the end of the pass. Lives for one pass: a pass that fails is rolled
+ * in. The first time a row changes in a block, how it stood before is kept for the history (the
+ * pass's logs come in chain order, so a row's block only moves forward); the history and the
+ * rows themselves are written once, by flush, at the end of the pass. Lives for one pass: a pass that fails is rolled
  * back by its transaction and leaves nothing behind here either.
  *
  * `id` is any string unique to the row (the key's bytes in hex, say); `key` is the row's key
@@ -18,25 +21,26 @@ type Entry<E> = { entity: E | null; key: SQLQueryBindings[]; block: number | nul
  */
 export class Entities<E> {
   private readonly entries = new Map<string, Entry<E>>()
+  private readonly remembered: Remembered[] = []
   private readonly rows: VersionedRows
 
   constructor(
-    db: Database,
+    tx: SpoolTx,
     spec: VersionedTable,
-    private readonly encode: (entity: E) => SQLQueryBindings[],
+    private readonly encode: (entity: E) => SqlValue[],
     private readonly decode: (row: Record<string, unknown>) => E,
   ) {
-    this.rows = versionedRows(db, spec)
+    this.rows = versionedRows(tx, spec)
   }
 
   /** The row as it stands, or null; reading does not mark it changed. */
-  find(id: string, key: SQLQueryBindings[]): E | null {
-    return this.entry(id, key).entity
+  async find(id: string, key: SqlValue[]): Promise<E | null> {
+    return (await this.entry(id, key)).entity
   }
 
   /** The row, about to change in `block`: made by `create` when there is none, else null. */
-  edit(id: string, key: SQLQueryBindings[], block: number, create?: () => E): E | null {
-    const entry = this.entry(id, key)
+  async edit(id: string, key: SqlValue[], block: number, create?: () => E): Promise<E | null> {
+    const entry = await this.entry(id, key)
     if (entry.entity === null && !create) return null
     this.changes(entry, block)
     entry.entity ??= create!()
@@ -44,8 +48,8 @@ export class Entities<E> {
   }
 
   /** Deletes the row in `block`; nothing when there is none. */
-  remove(id: string, key: SQLQueryBindings[], block: number): void {
-    const entry = this.entry(id, key)
+  async remove(id: string, key: SqlValue[], block: number): Promise<void> {
+    const entry = await this.entry(id, key)
     if (entry.entity === null) return
     this.changes(entry, block)
     entry.entity = null
@@ -55,45 +59,49 @@ export class Entities<E> {
    * Tells the pass what the row is (null: there is none) when the stream read it itself, with
    * others in one query, so that it is not looked up again; no effect once the pass holds the row.
    */
-  know(id: string, key: SQLQueryBindings[], row: E | null): void {
+  know(id: string, key: SqlValue[], row: E | null): void {
     if (!this.entries.has(id)) this.entries.set(id, { entity: row, key, block: null })
   }
 
   /**
-   * Writes every row the pass changed (or deletes it), in key order: rows changed at random
-   * places of a large table then share their pages, which a pass that changes thousands of rows
-   * of a table bigger than SQLite's cache needs (the order of the writes changes nothing else).
+   * Writes the history the pass kept, in chain order, then every row the pass changed (or
+   * deletes it), in key order: rows changed at random places of a large table then share their
+   * pages, which a pass that changes thousands of rows of a table bigger than SQLite's cache
+   * needs (the order of the writes changes nothing else). The statements are sent together:
+   * PostgreSQL's client queues them on the transaction's connection without a wait for each.
    */
-  flush(): void {
+  async flush(): Promise<void> {
     const changed = [...this.entries.values()].filter((entry) => entry.block !== null)
     changed.sort((a, b) => compareKeys(a.key, b.key))
-    for (const { entity, key } of changed) {
-      if (entity === null) this.rows.remove(key)
-      else this.rows.write(key, this.encode(entity))
-    }
+    const writes: Array<Promise<number>> = this.remembered.map(({ key, values, block }) => this.rows.remember(key, values, block))
+    for (const { entity, key } of changed) writes.push(entity === null ? this.rows.remove(key) : this.rows.write(key, this.encode(entity)))
     this.entries.clear()
+    this.remembered.length = 0
+    await Promise.all(writes)
   }
 
   /** Before the row's first change in `block`, how it stood goes into the history (when the pass keeps that block's). */
   private changes(entry: Entry<E>, block: number): void {
     if (entry.block === block) return
-    if (this.rows.keepsHistoryOf(block)) this.rows.remember(entry.key, entry.entity === null ? null : this.encode(entry.entity), block)
+    if (this.rows.keepsHistoryOf(block)) this.remembered.push({ key: entry.key, values: entry.entity === null ? null : this.encode(entry.entity), block })
     entry.block = block
   }
 
-  private entry(id: string, key: SQLQueryBindings[]): Entry<E> {
-    let entry = this.entries.get(id)
-    if (!entry) {
-      const row = this.rows.load(key)
-      entry = { entity: row ? this.decode(row) : null, key, block: null }
-      this.entries.set(id, entry)
-    }
+  private async entry(id: string, key: SqlValue[]): Promise<Entry<E>> {
+    const held = this.entries.get(id)
+    if (held) return held
+    const row = await this.rows.load(key)
+    // Known meanwhile (the stream read it with others while this one was asked for): that stands.
+    const known = this.entries.get(id)
+    if (known) return known
+    const entry = { entity: row ? this.decode(row) : null, key, block: null }
+    this.entries.set(id, entry)
     return entry
   }
 }
 
 /** Two keys of one table in SQLite's order: numbers, then text, then bytes; each by value. */
-export function compareKeys(a: readonly SQLQueryBindings[], b: readonly SQLQueryBindings[]): number {
+export function compareKeys(a: readonly SqlValue[], b: readonly SqlValue[]): number {
   for (let index = 0; index < a.length; index++) {
     const order = compareValues(a[index], b[index])
     if (order !== 0) return order
@@ -101,7 +109,7 @@ export function compareKeys(a: readonly SQLQueryBindings[], b: readonly SQLQuery
   return 0
 }
 
-function compareValues(a: SQLQueryBindings | undefined, b: SQLQueryBindings | undefined): number {
+function compareValues(a: SqlValue | undefined, b: SqlValue | undefined): number {
   // The two kinds keys are made of, first: a flush sorts thousands of them.
   if (typeof a === 'number' && typeof b === 'number') return a < b ? -1 : a > b ? 1 : 0
   if (a instanceof Uint8Array && b instanceof Uint8Array) return Buffer.compare(a, b)
@@ -113,7 +121,7 @@ function compareValues(a: SQLQueryBindings | undefined, b: SQLQueryBindings | un
 }
 
 /** SQLite's order of kinds: null, then numbers, then text, then bytes. */
-function rank(value: SQLQueryBindings | undefined): number {
+function rank(value: SqlValue | undefined): number {
   return value === null || value === undefined ? 0 : typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean' ? 1 : typeof value === 'string' ? 2 : 3
 }
 

@@ -1,6 +1,7 @@
 import { Database } from 'bun:sqlite'
 import { expect, test } from 'bun:test'
 import { txId } from '../codec.ts'
+import { sqliteWriter } from '../engine.ts'
 import { Entities } from './entities.ts'
 import { createdTable, eventTable, rollbackTables, tableNames, versionedHistorySql, versionedTable } from './tables.ts'
 
@@ -19,58 +20,64 @@ function setup() {
   db.run('CREATE TABLE holders (pool TEXT NOT NULL, holder TEXT NOT NULL, shares INTEGER NOT NULL, PRIMARY KEY (pool, holder))')
   db.run(versionedHistorySql(reserves))
   db.run(versionedHistorySql(holders))
-  let amounts = new Entities<{ amount: number }>(db, reserves, (row) => [row.amount], (row) => ({ amount: row.amount as number }))
-  let shares = new Entities<{ shares: number }>(db, holders, (row) => [row.shares], (row) => ({ shares: row.shares as number }))
+  const writer = sqliteWriter(db)
   /** What one block does: a pool made, a swap, reserves set, shares moved from one holder to another. */
-  const block = (number: number, pool: string, amount: number, from: string | null, to: string, index = 0) => {
-    db.run('INSERT OR IGNORE INTO pools (pool, created_block) VALUES (?, ?)', [pool, number])
-    db.run('INSERT INTO swaps (tx_id, log_index, pool) VALUES (?, 0, ?)', [txId(number, index), pool])
-    amounts.edit(pool, [pool], number, () => ({ amount: 0 }))!.amount = amount
-    if (from) shares.remove(`${pool}:${from}`, [pool, from], number)
-    shares.edit(`${pool}:${to}`, [pool, to], number, () => ({ shares: 1 }))
-  }
-  /** The end of a pass: rows written, and a new pass begins. */
-  const flush = () => {
-    amounts.flush()
-    shares.flush()
-    amounts = new Entities(db, reserves, (row) => [row.amount], (row) => ({ amount: row.amount as number }))
-    shares = new Entities(db, holders, (row) => [row.shares], (row) => ({ shares: row.shares as number }))
-  }
+  type Block = (number: number, pool: string, amount: number, from: string | null, to: string, index?: number) => Promise<void>
+  /** A pass: its blocks in one of the writer's transactions, and its rows written at its end. */
+  const pass = (blocks: (block: Block) => Promise<void>) =>
+    writer.transaction(async (tx) => {
+      const amounts = new Entities<{ amount: number }>(tx, reserves, (row) => [row.amount], (row) => ({ amount: row.amount as number }))
+      const shares = new Entities<{ shares: number }>(tx, holders, (row) => [row.shares], (row) => ({ shares: row.shares as number }))
+      await blocks(async (number, pool, amount, from, to, index = 0) => {
+        await tx.run('INSERT INTO pools (pool, created_block) VALUES (?, ?) ON CONFLICT DO NOTHING', pool, number)
+        await tx.run('INSERT INTO swaps (tx_id, log_index, pool) VALUES (?, 0, ?)', txId(number, index), pool)
+        ;(await amounts.edit(pool, [pool], number, () => ({ amount: 0 })))!.amount = amount
+        if (from) await shares.remove(`${pool}:${from}`, [pool, from], number)
+        await shares.edit(`${pool}:${to}`, [pool, to], number, () => ({ shares: 1 }))
+      })
+      await amounts.flush()
+      await shares.flush()
+    })
+  const rollback = (ancestor: number) => writer.transaction((tx) => rollbackTables(tx, TABLES, ancestor))
   const dump = () =>
     Object.fromEntries(
       TABLES.flatMap(tableNames).map((name) => [name, db.query<Record<string, unknown>, []>(`SELECT * FROM ${name}`).all().map((row) => JSON.stringify(row)).sort()]),
     )
-  return { db, block, flush, dump }
+  return { db, pass, rollback, dump }
 }
 
-test('every table is left as a run that stopped at the ancestor left it', () => {
-  const { db, block, flush, dump } = setup()
-  block(1, 'p', 10, null, 'alice')
-  block(2, 'p', 20, 'alice', 'bob')
-  flush()
+test('every table is left as a run that stopped at the ancestor left it', async () => {
+  const { db, pass, rollback, dump } = setup()
+  await pass(async (block) => {
+    await block(1, 'p', 10, null, 'alice')
+    await block(2, 'p', 20, 'alice', 'bob')
+  })
   const atTwo = dump()
-  block(3, 'p', 30, 'bob', 'carol')
-  block(3, 'q', 5, null, 'dave', 1)
-  flush()
-  block(4, 'q', 6, 'dave', 'erin')
-  flush()
+  await pass(async (block) => {
+    await block(3, 'p', 30, 'bob', 'carol')
+    await block(3, 'q', 5, null, 'dave', 1)
+  })
+  await pass(async (block) => {
+    await block(4, 'q', 6, 'dave', 'erin')
+  })
 
-  rollbackTables(db, TABLES, 2)
+  await rollback(2)
   expect(dump()).toEqual(atTwo)
   // The versioned rows are back as they stood, the holder deleted in block 3 is back.
   expect(db.query('SELECT pool, amount FROM reserves').all()).toEqual([{ pool: 'p', amount: 20 }])
   expect(db.query('SELECT pool, holder FROM holders').all()).toEqual([{ pool: 'p', holder: 'bob' }])
 })
 
-test('events above the ancestor are deleted by transaction, creations by block, nothing at or below it', () => {
-  const { db, block, flush } = setup()
-  block(1, 'p', 10, null, 'a')
-  block(5, 'q', 10, null, 'b')
-  flush()
-  rollbackTables(db, TABLES, 4)
+test('events above the ancestor are deleted by transaction, creations by block, nothing at or below it', async () => {
+  const { db, pass, rollback } = setup()
+  await pass(async (block) => {
+    await block(1, 'p', 10, null, 'a')
+    await block(5, 'q', 10, null, 'b')
+  })
+  await rollback(4)
   expect(db.query('SELECT tx_id FROM swaps').all()).toEqual([{ tx_id: txId(1, 0) }])
   expect(db.query('SELECT pool FROM pools').all()).toEqual([{ pool: 'p' }])
   expect(db.query('SELECT pool FROM reserves').all()).toEqual([{ pool: 'p' }])
-  rollbackTables(db, TABLES, 0)
+  await rollback(0)
   for (const name of TABLES.flatMap(tableNames)) expect([name, db.query(`SELECT count(*) AS n FROM ${name}`).get()]).toEqual([name, { n: 0 }])
 })

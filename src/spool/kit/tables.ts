@@ -1,5 +1,5 @@
-import type { Database } from 'bun:sqlite'
 import { txId } from '../codec.ts'
+import type { SpoolTx } from '../engine.ts'
 import { versionedRows } from './versioned.ts'
 
 // The stream kit: what every derived stream needs to survive a reorganisation, declared once per
@@ -57,18 +57,18 @@ export const tableNames = (table: StreamTable): string[] => (table.kind === 'ver
  * Leaves the declared tables as a run that stopped at the end of block `ancestor` would have
  * left them. Runs inside the spool's rollback transaction.
  */
-export function rollbackTables(db: Database, tables: readonly StreamTable[], ancestor: number): void {
+export async function rollbackTables(tx: SpoolTx, tables: readonly StreamTable[], ancestor: number): Promise<void> {
   const firstOrphanTx = txId(ancestor + 1, 0)
   for (const table of tables) {
     switch (table.kind) {
       case 'events':
-        db.run(`DELETE FROM ${table.table} WHERE ${table.txColumn} >= ?`, [firstOrphanTx])
+        await tx.run(`DELETE FROM ${table.table} WHERE ${table.txColumn} >= ?`, firstOrphanTx)
         break
       case 'created':
-        db.run(`DELETE FROM ${table.table} WHERE ${table.blockColumn} > ?`, [ancestor])
+        await tx.run(`DELETE FROM ${table.table} WHERE ${table.blockColumn} > ?`, ancestor)
         break
       case 'versioned':
-        versionedRows(db, table).rollback(ancestor)
+        await versionedRows(tx, table).rollback(ancestor)
         break
     }
   }

@@ -1,24 +1,43 @@
-import type { Database, SQLQueryBindings } from 'bun:sqlite'
+import type { SpoolTx, SqlValue } from '../engine.ts'
 import type { VersionedTable } from './tables.ts'
 
 /**
- * Per connection, the first block whose history the running pass keeps (set by runPass through
+ * Per writer, the first block whose history the running pass keeps (set by runPass through
  * keepingHistoryFrom). A rollback never reaches below the deepest reorganisation the spool
  * follows, so how a row stood before an older block is never read: a pass over old blocks, as
  * in a catch-up, writes the rows and not their history. The spool records how deep the history
  * it kept goes, and never rolls back below it (follower.ts).
  */
-const historyFrom = new WeakMap<Database, number>()
+const historyFrom = new WeakMap<SpoolTx, number>()
 
-/** Runs `pass` keeping the history of blocks `from` and later only. */
-export function keepingHistoryFrom<T>(db: Database, from: number, pass: () => T): T {
-  const before = historyFrom.get(db)
-  historyFrom.set(db, from)
+/** Runs `pass` keeping the history of blocks `from` and later only (the writer's passes take turns, so one is set at a time). */
+export async function keepingHistoryFrom<T>(tx: SpoolTx, from: number, pass: () => Promise<T>): Promise<T> {
+  const before = historyFrom.get(tx)
+  historyFrom.set(tx, from)
   try {
-    return pass()
+    return await pass()
   } finally {
-    if (before === undefined) historyFrom.delete(db)
-    else historyFrom.set(db, before)
+    if (before === undefined) historyFrom.delete(tx)
+    else historyFrom.set(tx, before)
+  }
+}
+
+const marks = (count: number) => Array.from({ length: count }, () => '?').join(', ')
+
+/** The SQL of a versioned table's statements, the same on both engines: an upsert is ON CONFLICT, a history entry already there stands. */
+export function versionedSql({ table, history, keys, columns }: VersionedTable) {
+  const all = [...keys, ...columns]
+  const byKey = keys.map((key) => `${key} = ?`).join(' AND ')
+  return {
+    load: `SELECT ${columns.join(', ')} FROM ${table} WHERE ${byKey}`,
+    write: `INSERT INTO ${table} (${all.join(', ')}) VALUES (${marks(all.length)})
+      ON CONFLICT (${keys.join(', ')}) DO UPDATE SET ${columns.map((column) => `${column} = excluded.${column}`).join(', ')}`,
+    remove: `DELETE FROM ${table} WHERE ${byKey}`,
+    // The first entry for a row and block stands: a pass that starts inside a block finds the row
+    // as the previous pass left it, halfway through that block, which is not how it stood before.
+    remember: `INSERT INTO ${history} (block, ${all.join(', ')}, existed) VALUES (${marks(all.length + 2)}) ON CONFLICT DO NOTHING`,
+    entriesAbove: `SELECT ${all.join(', ')}, existed FROM ${history} WHERE block > ? ORDER BY block`,
+    forgetAbove: `DELETE FROM ${history} WHERE block > ?`,
   }
 }
 
@@ -31,49 +50,37 @@ export function keepingHistoryFrom<T>(db: Database, from: number, pass: () => T)
  * (or delete the row), and drop the history above the block. The result is what a run that
  * never saw the orphaned blocks would have written.
  */
-export function versionedRows(db: Database, spec: VersionedTable) {
-  const { table, history, keys, columns } = spec
+export function versionedRows(tx: SpoolTx, spec: VersionedTable) {
+  const { keys, columns } = spec
   const all = [...keys, ...columns]
-  const byKey = keys.map((key) => `${key} = ?`).join(' AND ')
-  const marks = (count: number) => Array.from({ length: count }, () => '?').join(', ')
   const nulls = columns.map(() => null)
-  // db.query caches each statement on the connection, so these are compiled once.
-  const load = db.query<Record<string, unknown>, SQLQueryBindings[]>(`SELECT ${columns.join(', ')} FROM ${table} WHERE ${byKey}`)
-  const write = db.query(`INSERT OR REPLACE INTO ${table} (${all.join(', ')}) VALUES (${marks(all.length)})`)
-  const remove = db.query(`DELETE FROM ${table} WHERE ${byKey}`)
-  // The first entry for a row and block stands: a pass that starts inside a block finds the row
-  // as the previous pass left it, halfway through that block, which is not how it stood before.
-  const remember = db.query(`INSERT OR IGNORE INTO ${history} (block, ${all.join(', ')}, existed) VALUES (${marks(all.length + 2)})`)
-  const keptFrom = historyFrom.get(db) ?? Number.NEGATIVE_INFINITY
+  const sql = versionedSql(spec)
+  const keptFrom = historyFrom.get(tx) ?? Number.NEGATIVE_INFINITY
 
   return {
     /** The current row's columns, or null when there is none. */
-    load: (key: SQLQueryBindings[]) => load.get(...key),
+    load: (key: SqlValue[]) => tx.get<Record<string, unknown>>(sql.load, ...key),
     /** Whether the pass keeps how rows stood before `block`. */
     keepsHistoryOf: (block: number) => block >= keptFrom,
     /** Records how the row stood before `block` changed it: its columns, or null when there was none. */
-    remember: (key: SQLQueryBindings[], values: SQLQueryBindings[] | null, block: number) => {
-      remember.run(block, ...key, ...(values ?? nulls), values === null ? 0 : 1)
-    },
+    remember: (key: SqlValue[], values: SqlValue[] | null, block: number) => tx.run(sql.remember, block, ...key, ...(values ?? nulls), values === null ? 0 : 1),
     /** Writes the row as it stands now. */
-    write: (key: SQLQueryBindings[], values: SQLQueryBindings[]) => write.run(...key, ...values),
+    write: (key: SqlValue[], values: SqlValue[]) => tx.run(sql.write, ...key, ...values),
     /** Deletes the row. */
-    remove: (key: SQLQueryBindings[]) => remove.run(...key),
+    remove: (key: SqlValue[]) => tx.run(sql.remove, ...key),
     /** Puts every row changed above `ancestor` back as it stood at the end of `ancestor`, and forgets the history above it. */
-    rollback: (ancestor: number) => {
-      const entries = db
-        .query<Record<string, SQLQueryBindings>, [number]>(`SELECT ${all.join(', ')}, existed FROM ${history} WHERE block > ? ORDER BY block`)
-        .all(ancestor)
+    rollback: async (ancestor: number) => {
+      const entries = await tx.all<Record<string, SqlValue>>(sql.entriesAbove, ancestor)
       const restored = new Set<string>()
       for (const entry of entries) {
         const key = keys.map((name) => entry[name]!)
         const id = key.map((value) => (value instanceof Uint8Array ? Buffer.from(value).toString('hex') : String(value))).join('\u0000')
         if (restored.has(id)) continue
         restored.add(id)
-        if (entry.existed) write.run(...all.map((name) => entry[name]!))
-        else remove.run(...key)
+        if (entry.existed) await tx.run(sql.write, ...all.map((name) => entry[name]!))
+        else await tx.run(sql.remove, ...key)
       }
-      db.run(`DELETE FROM ${history} WHERE block > ?`, [ancestor])
+      await tx.run(sql.forgetAbove, ancestor)
     },
   }
 }

@@ -14,6 +14,13 @@ import { StackError } from '../../errors.ts'
 /** The smallest thing a lease needs of a client: a statement with parameters (Bun.sql and the `postgres` package both have it). */
 export type Queryable = { unsafe: (query: string, parameters?: unknown[]) => Promise<unknown> }
 
+/** The lease of the one instance that writes chain data (the indexer), and of the one that runs the faucet. */
+export const INDEXER_LEASE = 'indexer'
+export const FAUCET_LEASE = 'faucet'
+
+/** This instance's place in the indexer's lease, as the writer reports it: standing by, or writing at `epoch`. */
+export type IndexerLease = { holder: string; epoch: number | null; standby: boolean }
+
 /** Who holds a lease, as /health and `stack status` say it. */
 export type LeaseHolder = { holder: string; epoch: number; heartbeatAgeMs: number; acquiredAt: string }
 
@@ -32,6 +39,19 @@ const rows = (answer: unknown) => answer as Array<Record<string, unknown>>
 /** The lease table, in `schema` (a name the config checked). */
 export function leaseTable(schema: string): string {
   return `"${schema}".stack_leases`
+}
+
+/**
+ * Makes the schema and its lease table when they are not there yet: instances that start
+ * together take turns (a transaction-scoped advisory lock), since two CREATE ... IF NOT EXISTS at
+ * once may still collide.
+ */
+export async function prepareLease(db: Queryable & { begin: <T>(work: (tx: Queryable) => Promise<T>) => Promise<T> }, schema: string): Promise<void> {
+  await db.begin(async (tx) => {
+    await tx.unsafe('SELECT pg_advisory_xact_lock(hashtext($1))', [`stack-migrations:${schema}`])
+    await tx.unsafe(`CREATE SCHEMA IF NOT EXISTS "${schema}"`)
+    await createLeaseTable(tx, schema)
+  })
 }
 
 export async function createLeaseTable(db: Queryable, schema: string): Promise<void> {
@@ -98,6 +118,10 @@ export async function leaseHolder(db: Queryable, schema: string, name: string): 
   return { holder: String(row.holder), epoch: Number(row.epoch), heartbeatAgeMs: Math.round(Number(row.age)), acquiredAt: new Date(row.acquired_at as string | Date).toISOString() }
 }
 
+/** A holder renews its lease every second; a lease not renewed for five may be taken over. */
+export const LEASE_HEARTBEAT_MS = 1_000
+export const LEASE_TTL_MS = 5_000
+
 export type LeaseOptions = {
   db: Queryable
   schema: string
@@ -126,7 +150,7 @@ export type Lease = {
  * then renews it every heartbeat. A renewal the server refuses, or renewals failing for longer
  * than the ttl (the database away: another may have taken over), lose it for good.
  */
-export function holdLease({ db, schema, name, holder = instanceName(), heartbeatMs = 1_000, ttlMs = 5_000, onLost }: LeaseOptions): Lease {
+export function holdLease({ db, schema, name, holder = instanceName(), heartbeatMs = LEASE_HEARTBEAT_MS, ttlMs = LEASE_TTL_MS, onLost }: LeaseOptions): Lease {
   let epoch: number | null = null
   let stopped = false
   let timer: ReturnType<typeof setTimeout> | null = null

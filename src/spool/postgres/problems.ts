@@ -9,6 +9,9 @@ export class DatabaseError extends FatalError {
   override name = 'DatabaseError'
 }
 
+/** The role a database URL logs in as, for messages. */
+export const roleOf = (url: string) => decodeURIComponent(new URL(url).username) || '(the default user)'
+
 /** Bun.sql's errors: its own code, and the server's SQLSTATE as `errno`. */
 type PostgresFailure = { code?: unknown; errno?: unknown; message?: unknown }
 

@@ -14,7 +14,7 @@ const BOOL = 16
 const BYTEA = 17
 
 type Column = { name: string; type: number }
-type Answer = Array<Record<string, unknown>> & { columns?: Column[] }
+export type Answer = Array<Record<string, unknown>> & { columns?: Column[] }
 
 const asNumber = (value: unknown) => (value === null ? null : Number(value))
 const asBit = (value: unknown) => (value === null ? null : value ? 1 : 0)

@@ -1,5 +1,4 @@
-import type { Database } from 'bun:sqlite'
-import type { SpoolDb } from '../engine.ts'
+import type { Queries, SpoolDb } from '../engine.ts'
 
 // Blocks and mini-blocks as the spool holds them. Hashes and addresses are the raw bytes; wei
 // amounts decimal strings; lists are newest first unless a function says otherwise.
@@ -44,8 +43,8 @@ export async function latestBlockHeaders(db: SpoolDb, { limit, offset = 0, activ
  * The headers of the blocks the spool holds from `first` to `last` (both included), oldest first:
  * for a block stream reading the spool forward, on the writer's connection inside its pass.
  */
-export function blockHeaders(db: Database, first: number, last: number): BlockHeader[] {
-  return db.query<BlockHeader, [number, number]>(`SELECT ${HEADER} FROM blocks b WHERE b.number BETWEEN ? AND ? ORDER BY b.number`).all(first, last)
+export function blockHeaders(db: Queries, first: number, last: number): Promise<BlockHeader[]> {
+  return db.all<BlockHeader>(`SELECT ${HEADER} FROM blocks b WHERE b.number BETWEEN ? AND ? ORDER BY b.number`, first, last)
 }
 
 /** The times (unix seconds) of the newest `count` blocks, newest first. */

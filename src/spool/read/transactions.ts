@@ -1,5 +1,4 @@
-import type { Database } from 'bun:sqlite'
-import type { SpoolDb } from '../engine.ts'
+import type { Queries, SpoolDb } from '../engine.ts'
 import { TX_PER_BLOCK, txId } from '../codec.ts'
 import { hex } from '../../eth/bytes.ts'
 import { unpackTrace, type CallFrame, type TxCall } from '../traces.ts'
@@ -163,10 +162,8 @@ export async function createdContract(db: SpoolDb, id: number): Promise<Uint8Arr
 }
 
 /** The transactions of blocks `firstBlock` to `lastBlock`, in chain order, with who they went between: for a block stream, on the writer's connection. */
-export function txPartiesOfBlocks(db: Database, firstBlock: number, lastBlock: number): TxParties[] {
-  return db
-    .query<TxParties, [number, number]>('SELECT id, from_addr AS "from", to_addr AS "to", created FROM txs WHERE id >= ? AND id < ? ORDER BY id')
-    .all(txId(firstBlock, 0), txId(lastBlock + 1, 0))
+export function txPartiesOfBlocks(db: Queries, firstBlock: number, lastBlock: number): Promise<TxParties[]> {
+  return db.all<TxParties>('SELECT id, from_addr AS "from", to_addr AS "to", created FROM txs WHERE id >= ? AND id < ? ORDER BY id', txId(firstBlock, 0), txId(lastBlock + 1, 0))
 }
 
 /**
@@ -174,11 +171,13 @@ export function txPartiesOfBlocks(db: Database, firstBlock: number, lastBlock: n
  * create nothing, and SQLite skips those without handing them over), in transaction order: for a
  * block stream, on the writer's connection.
  */
-export function creationTraces(db: Database, firstBlock: number, lastBlock: number): Array<{ txId: number; trace: CallFrame }> {
-  return db
-    .query<StoredTrace & { txId: number }, [number, number]>(`SELECT r.tx_id AS "txId", ${TRACE} ${TRACE_FROM} WHERE r.tx_id >= ? AND r.tx_id < ? AND instr(r.trace, '"CREATE') > 0 ORDER BY r.tx_id`)
-    .all(txId(firstBlock, 0), txId(lastBlock + 1, 0))
-    .map((row) => ({ txId: row.txId, trace: traceOf(row) }))
+export async function creationTraces(db: Queries, firstBlock: number, lastBlock: number): Promise<Array<{ txId: number; trace: CallFrame }>> {
+  const rows = await db.all<StoredTrace & { txId: number }>(
+    `SELECT r.tx_id AS "txId", ${TRACE} ${TRACE_FROM} WHERE r.tx_id >= ? AND r.tx_id < ? AND r.trace LIKE '%"CREATE%' ORDER BY r.tx_id`,
+    txId(firstBlock, 0),
+    txId(lastBlock + 1, 0),
+  )
+  return rows.map((row) => ({ txId: row.txId, trace: traceOf(row) }))
 }
 
 /** A call a transaction made, as the spool holds it: its input and status (1 success, 0 reverted), its block's time in seconds. */
