@@ -9,6 +9,10 @@
 //    process: txlist's first and a later page, tokentx, getLogs by address and a block's reward;
 //    each engine's req/s and p99, and PostgreSQL's over SQLite's, with the bare Bun.serve ceiling
 //    of the same bytes in the same run.
+// 3. Derivation: every derived stream with work on this chain, from its first log to the head,
+//    on each engine, the passes the follower runs; per second, and PostgreSQL's over SQLite's.
+// 4. /api/blocks, /api/txs and /pools over the derived tables of each engine, every answer made
+//    anew, under wrk: req/s and p99, and PostgreSQL's over SQLite's.
 //
 // The chain: blocks of 100 transactions, every other one a token transfer with its Transfer log
 // to or from the address the reads ask for, the rest between other accounts. The server is
@@ -16,21 +20,32 @@
 // with fsync off like the embedded engine's synchronous = NORMAL: neither waits for the disk.
 
 import { SQL } from 'bun'
+import { copyFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Hex } from 'viem'
 import { createChain } from '../src/chain/client.ts'
 import { parseConfig } from '../src/config/load.ts'
 import { createEtherscanApp } from '../src/etherscan/app.ts'
+import { createExchangeApp } from '../src/exchange/app.ts'
+import { createExplorerApp } from '../src/explorer/app.ts'
 import { listen } from '../src/http/serve.ts'
 import { closeSpool, openReader, openSpool } from '../src/spool/db.ts'
-import { sqliteDb } from '../src/spool/engine.ts'
+import { sqliteDb, sqliteWriter, type SpoolDb } from '../src/spool/engine.ts'
 import { connectPostgres } from '../src/spool/postgres/connect.ts'
 import { COPIED_TABLES, copySpoolToPostgres, primaryKeyOf } from '../src/spool/postgres/importSqlite.ts'
+import { migratePostgres } from '../src/spool/postgres/migrate.ts'
+import { postgresSpoolMigrations } from '../src/spool/postgres/migrations.ts'
 import { postgresDb } from '../src/spool/postgres/reader.ts'
+import { postgresStreamMigrations } from '../src/spool/postgres/streamTables.ts'
+import { postgresWriter } from '../src/spool/postgres/writer.ts'
 import type { Spool } from '../src/spool/spool.ts'
-import { prepare, writeBatch } from '../src/spool/store.ts'
+import { writeBatch } from '../src/spool/store.ts'
+import { runPass } from '../src/spool/streams.ts'
+import { createStreams } from '../src/streams.ts'
+import { fixedSpool } from '../tests/helpers/fixedSpool.ts'
 import { startPostgresServer } from '../tests/helpers/postgresServer.ts'
 import { syntheticBundle, type SyntheticTx } from '../tests/helpers/spoolBlocks.ts'
+import { ROOT } from '../tests/helpers/stack.ts'
 import { againstCeiling, atExit, fileLogger, findWrk, fmt, HTTP_COLUMNS, httpCells, printTable, scratchDir } from './harness.ts'
 
 const [blockCount = 1000, seconds = 3, connections = 4] = process.argv.slice(2).map(Number)
@@ -63,9 +78,9 @@ function block(number: number) {
 const dir = scratchDir('postgres')
 const spoolPath = join(dir, 'spool.db')
 const writer = openSpool(spoolPath)
-const statements = prepare(writer)
+const spoolWriter = sqliteWriter(writer)
 for (let first = 0; first < blockCount; first += BLOCKS_PER_WRITE) {
-  writeBatch(writer, statements, Array.from({ length: Math.min(BLOCKS_PER_WRITE, blockCount - first) }, (_, offset) => block(first + offset)))
+  await writeBatch(spoolWriter, Array.from({ length: Math.min(BLOCKS_PER_WRITE, blockCount - first) }, (_, offset) => block(first + offset)))
 }
 closeSpool(writer)
 const file = openReader(spoolPath)
@@ -142,5 +157,80 @@ printTable(
 )
 await onFile.stop()
 await onPostgres.stop()
+
+// 3. Derivation: every stream derived from the spool to its head, on each engine.
+const streams = createStreams(parseConfig('', null))
+copyFileSync(spoolPath, join(dir, 'derive.db'))
+const deriving = openSpool(join(dir, 'derive.db'), streams.flatMap((stream) => stream.migrations))
+await migratePostgres(pool, 'stack', [...postgresSpoolMigrations, ...postgresStreamMigrations(streams)])
+const derivers = { SQLite: sqliteWriter(deriving), PostgreSQL: postgresWriter(pool, { schema: 'stack' }) }
+const derivation: string[][] = []
+for (const stream of streams) {
+  const measured: Record<string, { items: number; seconds: number }> = {}
+  for (const [engine, writer] of Object.entries(derivers)) {
+    let items = 0
+    const begun = performance.now()
+    for (;;) {
+      const pass = await runPass(writer, stream, head, { historyFrom: head - 64 })
+      items += stream.kind === 'blocks' ? (pass.txs ?? 0) : pass.logs
+      if (pass.caughtUp) break
+    }
+    measured[engine] = { items, seconds: (performance.now() - begun) / 1000 }
+  }
+  if (measured.SQLite!.items !== measured.PostgreSQL!.items) throw new Error(`${stream.name}: the engines derived different amounts`)
+  if (measured.SQLite!.items === 0) continue
+  const rate = (engine: string) => measured[engine]!.items / measured[engine]!.seconds
+  for (const engine of Object.keys(derivers)) {
+    const unit = stream.kind === 'blocks' ? 'transactions' : 'logs'
+    derivation.push([`${stream.name}, ${engine}`, `${fmt.count(measured[engine]!.items)} ${unit}`, measured[engine]!.seconds.toFixed(2), fmt.count(rate(engine)), (rate(engine) / rate('SQLite')).toFixed(2)])
+  }
+}
+printTable(
+  `Derivation from the same spool on each engine: each stream from its first log to the head, the passes the follower runs`,
+  ['stream, engine', 'derived', 'seconds', 'per second', 'of SQLite'],
+  derivation,
+  ["streams with nothing to derive on this chain (no pools, no fee router) are left out; the tally counts the transactions of the blocks it reads", 'PostgreSQL: the rows a pass changes read in queries of up to 500 keys, what it writes sent as multi-row inserts queued behind each other; the rest of its gap is a round trip for each state row a pass reads alone'],
+)
+
+// 4. The explorer's and the exchange index's routes over the derived tables, each answer made
+// anew on each request (no answer kept), so that each engine's reads are what is measured.
+const routesConfig = parseConfig(
+  `[data]\ndir = "${dir}"\n[chain]\nrpc = "http://127.0.0.1:9"\nws = "ws://127.0.0.1:9"\n[registry]\nsource = "${join(ROOT, 'registry')}"\n[explorer]\nport = 0\nrateLimitPerMinute = 1000000000\n[exchange]\nport = 0\n`,
+  null,
+)
+const routesContext = { ...context, config: routesConfig }
+const derivedFile = openReader(join(dir, 'derive.db'))
+const movingSpool = (reader: SpoolDb) => {
+  let version = 0
+  return { ...fixedSpool(dir, reader), version: () => ++version }
+}
+const appsOn = (reader: SpoolDb) => ({
+  explorer: listen(createExplorerApp(routesContext, movingSpool(reader), { answerCacheMs: 0, collectionCacheMs: 0 }), 'explorer', '127.0.0.1', 0, logs.log),
+  exchange: listen(createExchangeApp(routesContext, movingSpool(reader)), 'exchange', '127.0.0.1', 0, logs.log),
+})
+const served = { SQLite: appsOn(sqliteDb(derivedFile)), PostgreSQL: appsOn(postgresDb(pool)) }
+const pages: Array<[string, 'explorer' | 'exchange', string]> = [
+  ['/api/blocks', 'explorer', '/api/blocks'],
+  ['/api/txs', 'explorer', '/api/txs'],
+  ['/pools', 'exchange', '/pools'],
+]
+const routeRows: string[][] = []
+for (const [name, service, path] of pages) {
+  const [fromFile, fromPostgres] = await Promise.all([fetch(`${served.SQLite[service].url}${path}`).then((r) => r.text()), fetch(`${served.PostgreSQL[service].url}${path}`).then((r) => r.text())])
+  if (fromFile !== fromPostgres) throw new Error(`${name}: the engines answer differently`)
+  const embedded = await againstCeiling(served.SQLite[service].url, [path], { connections, seconds })
+  const postgres = await againstCeiling(served.PostgreSQL[service].url, [path], { connections, seconds })
+  routeRows.push([`${name}, SQLite`, ...httpCells(embedded), '1.00'])
+  routeRows.push([`${name}, PostgreSQL`, ...httpCells(postgres), (postgres.route.perSecond / embedded.route.perSecond).toFixed(2)])
+}
+printTable(
+  `The explorer's and the exchange index's routes over each engine, every answer made anew, wrk from a second process, ${connections} connections, ${seconds} s per route`,
+  ['route', ...HTTP_COLUMNS, 'of SQLite'],
+  routeRows,
+  ['each answer checked equal, byte for byte, between the engines before it is loaded', 'no pools on this chain: /pools reads the pair and pool tables and their state, and finds none'],
+)
+for (const apps of Object.values(served)) for (const app of Object.values(apps)) await app.stop()
+derivedFile.close()
+deriving.close()
 await pool.close()
 file.close()

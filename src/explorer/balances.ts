@@ -61,10 +61,10 @@ export function balancePass(tx: SpoolTx) {
     (held) => [tokenIdKey(held.balance.toString())],
     (row) => ({ balance: BigInt(tokenIdFromKey(row.balance as string)) }),
   )
+  const entry = (token: Uint8Array, holder: Uint8Array) => ({ id: `${hexOf(token)}:${hexOf(holder)}`, key: [token, holder] })
   const move = async (token: Uint8Array, holder: Uint8Array, delta: bigint, block: number) => {
     if (isZero(holder) || delta === 0n) return
-    const id = `${hexOf(token)}:${hexOf(holder)}`
-    const key = [token, holder]
+    const { id, key } = entry(token, holder)
     const held = (await balances.find(id, key))?.balance ?? 0n
     const next = clamp(held + delta)
     if (next === held) return
@@ -72,6 +72,9 @@ export function balancePass(tx: SpoolTx) {
     ;(await balances.edit(id, key, block, () => ({ balance: next })))!.balance = next
   }
   return {
+    /** Reads together the balances `transfers` (ERC-20 movements) will move. */
+    preload: (transfers: readonly Transfer[]) =>
+      balances.preload(transfers.flatMap((transfer) => [transfer.from, transfer.to].filter((holder) => !isZero(holder)).map((holder) => entry(transfer.token, holder)))),
     /** An ERC-20 movement into the balances of its two ends. */
     async apply(transfer: Transfer, block: number) {
       const amount = BigInt(transfer.amount)

@@ -6,7 +6,7 @@ import { blob } from '../eth/bytes.ts'
 import { eventSelector } from '../eth/events.ts'
 import { addressTopic, addressWord, hexOf, uint } from '../eth/words.ts'
 import type { SpoolTx } from '../spool/engine.ts'
-import { Entities } from '../spool/kit/entities.ts'
+import { appendedRows, Entities } from '../spool/kit/entities.ts'
 import { createdTable, eventTable, versionedHistorySql, versionedTable } from '../spool/kit/tables.ts'
 import type { Migration } from '../spool/migrations.ts'
 import type { SpoolLog, StreamDefinition } from '../spool/streams.ts'
@@ -111,22 +111,21 @@ export async function applyFeeLogs(tx: SpoolTx, logs: SpoolLog[], router: string
   const insertRouter = `INSERT INTO explorer_fee_routers (router, treasury, token, burn_bps, burn_address, block_number) VALUES (?, ?, ?, ?, ?, ?)
     ON CONFLICT (router) DO UPDATE SET treasury = excluded.treasury, token = excluded.token, burn_bps = excluded.burn_bps,
       burn_address = excluded.burn_address, block_number = excluded.block_number`
-  const insertMovement = `INSERT INTO explorer_fee_movements (tx_id, log_index, block_number, router, kind, source, account, eth, token, eth_burned, token_burned)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+  const movements = appendedRows(tx, 'INSERT INTO explorer_fee_movements (tx_id, log_index, block_number, router, kind, source, account, eth, token, eth_burned, token_burned)')
   for (const log of logs) {
     if (hexOf(log.address) !== router || !log.topic0) continue
     const topic = `0x${hexOf(log.topic0)}`
     const block = log.blockNumber
     const movement = (kind: string, source: number | null, account: Uint8Array, eth: bigint, token: bigint, burned: [bigint, bigint] | null) =>
-      tx.run(insertMovement, log.txId, log.logIndex, block, routerBlob, kind, source, account, eth.toString(), token.toString(), burned?.[0].toString() ?? null, burned?.[1].toString() ?? null)
+      movements.add(log.txId, log.logIndex, block, routerBlob, kind, source, account, eth.toString(), token.toString(), burned?.[0].toString() ?? null, burned?.[1].toString() ?? null)
     if (topic === FEE_TOPICS.Configured) {
-      await tx.run(insertRouter, routerBlob, addressTopic(log.topic1), addressTopic(log.topic2), Number(uint(log.data, 0)), addressWord(log.data, 1), block)
+      tx.queue(insertRouter, routerBlob, addressTopic(log.topic1), addressTopic(log.topic2), Number(uint(log.data, 0)), addressWord(log.data, 1), block)
     } else if (topic === FEE_TOPICS.FeeReceived) {
       const source = Number(uint(log.topic1!, 0))
       const isEther = hexOf(addressTopic(log.topic3)) === ZERO_ADDRESS
       const amount = uint(log.data, 0)
       await add(`received:${sourceName(source)}:${isEther ? 'eth' : 'token'}`, amount, block)
-      await movement('received', source, addressTopic(log.topic2), isEther ? amount : 0n, isEther ? 0n : amount, null)
+      movement('received', source, addressTopic(log.topic2), isEther ? amount : 0n, isEther ? 0n : amount, null)
     } else if (topic === FEE_TOPICS.Distributed) {
       const [ethBurned, ethToTreasury, tokenBurned, tokenToTreasury] = [0, 1, 2, 3].map((index) => uint(log.data, index)) as [bigint, bigint, bigint, bigint]
       await add('burned:eth', ethBurned, block)
@@ -134,16 +133,17 @@ export async function applyFeeLogs(tx: SpoolTx, logs: SpoolLog[], router: string
       await add('treasury:eth', ethToTreasury, block)
       await add('treasury:token', tokenToTreasury, block)
       await add('distributions', 0n, block)
-      await movement('distributed', null, addressTopic(log.topic1), ethBurned + ethToTreasury, tokenBurned + tokenToTreasury, [ethBurned, tokenBurned])
+      movement('distributed', null, addressTopic(log.topic1), ethBurned + ethToTreasury, tokenBurned + tokenToTreasury, [ethBurned, tokenBurned])
     } else if (topic === FEE_TOPICS.Claimed) {
       const [eth, token] = [uint(log.data, 0), uint(log.data, 1)]
       await add('claimed:eth', eth, block)
       await add('claimed:token', token, block)
       await add('claims', 0n, block)
-      await movement('claimed', null, addressTopic(log.topic1), eth, token, null)
+      movement('claimed', null, addressTopic(log.topic1), eth, token, null)
     }
   }
-  await totals.flush()
+  totals.flush()
+  movements.flush()
 }
 
 /** The router the config names, as the stream compares emitters: 40 lower-case hex digits, or null. */

@@ -1,7 +1,7 @@
 import type { Config } from '../config/load.ts'
 import { hexOf } from '../eth/words.ts'
-import type { SpoolTx, SqlValue } from '../spool/engine.ts'
-import { Entities } from '../spool/kit/entities.ts'
+import type { SpoolTx } from '../spool/engine.ts'
+import { appendedRows, Entities } from '../spool/kit/entities.ts'
 import { eventTable, versionedHistorySql, versionedTable } from '../spool/kit/tables.ts'
 import type { Migration } from '../spool/migrations.ts'
 import type { SpoolLog, StreamDefinition } from '../spool/streams.ts'
@@ -106,12 +106,7 @@ type Holding = { amount: bigint; lastTx: number }
  */
 function passState(tx: SpoolTx) {
   return {
-    insert: (...values: SqlValue[]) =>
-      tx.run(
-        `INSERT INTO explorer_transfers (tx_id, log_index, seq, block_number, token, kind, from_addr, to_addr, token_id, amount)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        ...values,
-      ),
+    transfers: appendedRows(tx, 'INSERT INTO explorer_transfers (tx_id, log_index, seq, block_number, token, kind, from_addr, to_addr, token_id, amount)'),
     holdersOf: (token: Uint8Array, tokenId: string) =>
       tx.all<{ holder: Uint8Array; amount: string; last_tx: number }>('SELECT holder, amount, last_tx FROM explorer_nft_holdings WHERE token = ? AND token_id = ?', token, tokenId),
     tokens: new Entities<TokenCounts>(
@@ -181,7 +176,7 @@ async function hold(pass: PassState, transfer: Transfer, tokenHex: string, key: 
 
 async function applyTransfer(pass: PassState, transfer: Transfer, id: number, block: number): Promise<void> {
   const key = transfer.tokenId === null ? null : tokenIdKey(transfer.tokenId)
-  await pass.insert(id, transfer.logIndex, transfer.seq, block, transfer.token, transfer.kind, transfer.from, transfer.to, key, transfer.amount)
+  pass.transfers.add(id, transfer.logIndex, transfer.seq, block, transfer.token, transfer.kind, transfer.from, transfer.to, key, transfer.amount)
   const tokenHex = hexOf(transfer.token)
   const counts = (await pass.tokens.edit(tokenHex, [transfer.token], block, () => ({ kind: transfer.kind, transfers: 0, minted: 0, firstTx: id })))!
   counts.transfers++
@@ -192,12 +187,18 @@ async function applyTransfer(pass: PassState, transfer: Transfer, id: number, bl
 
 export async function applyLogs(tx: SpoolTx, logs: SpoolLog[]): Promise<void> {
   const pass = passState(tx)
-  for (const log of logs) {
-    for (const transfer of decodeTransfers(log)) await applyTransfer(pass, transfer, log.txId, log.blockNumber)
+  const decoded = logs.map((log) => ({ log, transfers: decodeTransfers(log) }))
+  // The counts and balances the pass will move, read together rather than one by one.
+  const transfers = decoded.flatMap(({ transfers }) => transfers)
+  await pass.tokens.preload(transfers.map((transfer) => ({ id: hexOf(transfer.token), key: [transfer.token] })))
+  await pass.balances.preload(transfers.filter((transfer) => transfer.tokenId === null))
+  for (const { log, transfers } of decoded) {
+    for (const transfer of transfers) await applyTransfer(pass, transfer, log.txId, log.blockNumber)
   }
-  await pass.tokens.flush()
-  await pass.holdings.flush()
-  await pass.balances.flush()
+  pass.transfers.flush()
+  pass.tokens.flush()
+  pass.holdings.flush()
+  pass.balances.flush()
 }
 
 /** The `explorer` derived stream: token and NFT transfers, per contract and per holder. */

@@ -1,4 +1,5 @@
 import type { SpoolTx } from '../../spool/engine.ts'
+import { appendedRows } from '../../spool/kit/entities.ts'
 import type { SpoolLog } from '../../spool/streams.ts'
 import { clEvents } from '../events.ts'
 import { addressTopic, addressWord, hexOf, int, intTopic, selectorOf, smallInt, uint } from '../../eth/words.ts'
@@ -33,9 +34,7 @@ export async function applyCl(tx: SpoolTx, logs: SpoolLog[], factory: string): P
     const pool = await pass.pools.edit(poolId, [log.address], log.blockNumber)
     if (pool) await pass.poolEvent(log, event, poolId, pool) // else not a pool of our factory
   }
-  await pass.pools.flush()
-  await pass.ticks.flush()
-  await pass.positions.flush()
+  pass.flush()
 }
 
 /** One pass's statements and the rows it holds, and what each event does to them. */
@@ -44,24 +43,41 @@ class ClPass {
   readonly ticks: ReturnType<typeof tickStates>
   readonly positions: ReturnType<typeof positionStates>
 
-  constructor(private readonly tx: SpoolTx) {
+  private readonly tiers
+  private readonly created
+  private readonly swaps
+  private readonly events
+
+  constructor(tx: SpoolTx) {
     this.pools = poolStates(tx)
     this.ticks = tickStates(tx)
     this.positions = positionStates(tx)
+    this.tiers = appendedRows(tx, 'INSERT INTO cl_tiers (fee, tick_spacing, enabled_block)')
+    this.created = appendedRows(tx, 'INSERT INTO cl_pools (pool, token0, token1, fee, tick_spacing, created_block, created_tx, created_log)')
+    this.swaps = appendedRows(tx, 'INSERT INTO cl_swaps (tx_id, log_index, block, pool, sender, recipient, amount0, amount1, sqrt_price_x96, liquidity, tick)')
+    this.events = appendedRows(tx, 'INSERT INTO cl_events (tx_id, log_index, block, pool, kind, owner, sender, recipient, tick_lower, tick_upper, liquidity, amount0, amount1)')
+  }
+
+  /** Writes what the pass changed and appended. */
+  flush(): void {
+    this.pools.flush()
+    this.ticks.flush()
+    this.positions.flush()
+    this.tiers.flush()
+    this.created.flush()
+    this.swaps.flush()
+    this.events.flush()
   }
 
   /** A fee tier enabled or a pool created, by the configured factory. */
   async factoryEvent(log: SpoolLog, event: number): Promise<void> {
     const { blockNumber: block, data } = log
     if (event === FEE_AMOUNT_ENABLED) {
-      await this.tx.run('INSERT INTO cl_tiers (fee, tick_spacing, enabled_block) VALUES (?, ?, ?)', intTopic(log.topic1), intTopic(log.topic2), block)
+      this.tiers.add(intTopic(log.topic1), intTopic(log.topic2), block)
       return
     }
     const pool = addressWord(data, 1)
-    await this.tx.run(
-      'INSERT INTO cl_pools (pool, token0, token1, fee, tick_spacing, created_block, created_tx, created_log) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      pool, addressTopic(log.topic1), addressTopic(log.topic2), intTopic(log.topic3), smallInt(data, 0), block, log.txId, log.logIndex,
-    )
+    this.created.add(pool, addressTopic(log.topic1), addressTopic(log.topic2), intTopic(log.topic3), smallInt(data, 0), block, log.txId, log.logIndex)
     await this.pools.edit(hexOf(pool), [pool], block, emptyPool)
   }
 
@@ -82,9 +98,7 @@ class ClPass {
         pool.balance0 += amount0
         pool.balance1 += amount1
         pool.swapCount++
-        await this.tx.run(
-          `INSERT INTO cl_swaps (tx_id, log_index, block, pool, sender, recipient, amount0, amount1, sqrt_price_x96, liquidity, tick)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        this.swaps.add(
           log.txId, log.logIndex, log.blockNumber, log.address, addressTopic(log.topic1), addressTopic(log.topic2),
           `${amount0}`, `${amount1}`, `${pool.sqrtPriceX96}`, `${pool.liquidity}`, pool.tick,
         )
@@ -103,7 +117,7 @@ class ClPass {
         held.liquidity += amount
         held.deposited0 += amount0
         held.deposited1 += amount1
-        await this.event(log, 'mint', owner, addressWord(data, 0), null, lower, upper, `${amount}`, `${amount0}`, `${amount1}`)
+        this.event(log, 'mint', owner, addressWord(data, 0), null, lower, upper, `${amount}`, `${amount0}`, `${amount1}`)
         break
       }
       case BURN: {
@@ -118,7 +132,7 @@ class ClPass {
         held.withdrawn0 += amount0
         held.withdrawn1 += amount1
         // Only the position's owner can burn it, so the owner is also the sender.
-        await this.event(log, 'burn', owner, owner, null, lower, upper, `${-amount}`, `${-amount0}`, `${-amount1}`)
+        this.event(log, 'burn', owner, owner, null, lower, upper, `${-amount}`, `${-amount0}`, `${-amount1}`)
         break
       }
       case COLLECT: {
@@ -131,7 +145,7 @@ class ClPass {
         const held = await this.position(log, poolId, owner, lower, upper)
         held.collected0 += amount0
         held.collected1 += amount1
-        await this.event(log, 'collect', owner, owner, addressWord(data, 0), lower, upper, null, `${-amount0}`, `${-amount1}`)
+        this.event(log, 'collect', owner, owner, addressWord(data, 0), lower, upper, null, `${-amount0}`, `${-amount1}`)
         break
       }
       case FLASH:
@@ -171,15 +185,11 @@ class ClPass {
   }
 
   /** A mint, burn or collect as a row of cl_events: amounts as decimal strings, signed from the pool's side. */
-  private async event(
+  private event(
     log: SpoolLog, kind: string, owner: Uint8Array, sender: Uint8Array | null, recipient: Uint8Array | null,
     lower: number, upper: number, liquidity: string | null, amount0: string, amount1: string,
-  ): Promise<void> {
-    await this.tx.run(
-      `INSERT INTO cl_events (tx_id, log_index, block, pool, kind, owner, sender, recipient, tick_lower, tick_upper, liquidity, amount0, amount1)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      log.txId, log.logIndex, log.blockNumber, log.address, kind, owner, sender, recipient, lower, upper, liquidity, amount0, amount1,
-    )
+  ): void {
+    this.events.add(log.txId, log.logIndex, log.blockNumber, log.address, kind, owner, sender, recipient, lower, upper, liquidity, amount0, amount1)
   }
 }
 

@@ -1,4 +1,5 @@
 import type { SpoolTx } from '../../spool/engine.ts'
+import { appendedRows } from '../../spool/kit/entities.ts'
 import type { SpoolLog } from '../../spool/streams.ts'
 import { v2Events } from '../events.ts'
 import { addressTopic, addressWord, hexOf, selectorOf, uint, uintDecimal } from '../../eth/words.ts'
@@ -13,11 +14,9 @@ const { PairCreated, Sync, Swap, Mint, Burn } = v2Events
  */
 export async function applyV2(tx: SpoolTx, logs: SpoolLog[], factory: string): Promise<void> {
   const states = pairStates(tx)
-  const insertPair = 'INSERT INTO v2_pairs (pair, token0, token1, created_block, created_tx, created_log) VALUES (?, ?, ?, ?, ?, ?)'
-  const insertSwap = `INSERT INTO v2_swaps (tx_id, log_index, block, pair, sender, recipient, amount0_in, amount1_in, amount0_out, amount1_out)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-  const insertLiquidity = `INSERT INTO v2_liquidity (tx_id, log_index, block, pair, kind, sender, recipient, amount0, amount1)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
+  const pairs = appendedRows(tx, 'INSERT INTO v2_pairs (pair, token0, token1, created_block, created_tx, created_log)')
+  const swaps = appendedRows(tx, 'INSERT INTO v2_swaps (tx_id, log_index, block, pair, sender, recipient, amount0_in, amount1_in, amount0_out, amount1_out)')
+  const liquidity = appendedRows(tx, 'INSERT INTO v2_liquidity (tx_id, log_index, block, pair, kind, sender, recipient, amount0, amount1)')
 
   for (const log of logs) {
     const topic = selectorOf(log.topic0)
@@ -25,7 +24,7 @@ export async function applyV2(tx: SpoolTx, logs: SpoolLog[], factory: string): P
     if (topic === PairCreated.head) {
       if (hexOf(log.address) !== factory) continue
       const pair = addressWord(data, 0)
-      await tx.run(insertPair, pair, addressTopic(log.topic1), addressTopic(log.topic2), block, log.txId, log.logIndex)
+      pairs.add(pair, addressTopic(log.topic1), addressTopic(log.topic2), block, log.txId, log.logIndex)
       await states.edit(hexOf(pair), [pair], block, emptyPairState)
       continue
     }
@@ -39,21 +38,24 @@ export async function applyV2(tx: SpoolTx, logs: SpoolLog[], factory: string): P
         break
       case Swap.head: {
         const [in0, in1, out0, out1] = [uint(data, 0), uint(data, 1), uint(data, 2), uint(data, 3)]
-        await tx.run(insertSwap, log.txId, log.logIndex, block, log.address, addressTopic(log.topic1), addressTopic(log.topic2), `${in0}`, `${in1}`, `${out0}`, `${out1}`)
+        swaps.add(log.txId, log.logIndex, block, log.address, addressTopic(log.topic1), addressTopic(log.topic2), `${in0}`, `${in1}`, `${out0}`, `${out1}`)
         state.swapCount++
         state.volume0 += in0
         state.volume1 += in1
         break
       }
       case Mint.head:
-        await tx.run(insertLiquidity, log.txId, log.logIndex, block, log.address, 'mint', addressTopic(log.topic1), null, uintDecimal(data, 0), uintDecimal(data, 1))
+        liquidity.add(log.txId, log.logIndex, block, log.address, 'mint', addressTopic(log.topic1), null, uintDecimal(data, 0), uintDecimal(data, 1))
         state.mintCount++
         break
       case Burn.head:
-        await tx.run(insertLiquidity, log.txId, log.logIndex, block, log.address, 'burn', addressTopic(log.topic1), addressTopic(log.topic2), uintDecimal(data, 0), uintDecimal(data, 1))
+        liquidity.add(log.txId, log.logIndex, block, log.address, 'burn', addressTopic(log.topic1), addressTopic(log.topic2), uintDecimal(data, 0), uintDecimal(data, 1))
         state.burnCount++
         break
     }
   }
-  await states.flush()
+  states.flush()
+  pairs.flush()
+  swaps.flush()
+  liquidity.flush()
 }

@@ -23,6 +23,7 @@ export class Entities<E> {
   private readonly entries = new Map<string, Entry<E>>()
   private readonly remembered: Remembered[] = []
   private readonly rows: VersionedRows
+  private readonly keyOf: (row: Record<string, unknown>) => SqlValue[]
 
   constructor(
     tx: SpoolTx,
@@ -31,6 +32,7 @@ export class Entities<E> {
     private readonly decode: (row: Record<string, unknown>) => E,
   ) {
     this.rows = versionedRows(tx, spec)
+    this.keyOf = (row) => spec.keys.map((name) => row[name] as SqlValue)
   }
 
   /** The row as it stands, or null; reading does not mark it changed. */
@@ -56,6 +58,31 @@ export class Entities<E> {
   }
 
   /**
+   * Reads the rows of `wanted` the pass does not hold yet, many a query, before it changes them:
+   * a pass that knows which rows its logs touch asks for them together rather than one round trip
+   * each (PostgreSQL). Each is `id` and `key` as `edit` takes them.
+   */
+  async preload(wanted: ReadonlyArray<{ id: string; key: SqlValue[] }>): Promise<void> {
+    const missing = new Map<string, SqlValue[]>()
+    for (const { id, key } of wanted) if (!this.entries.has(id) && !missing.has(id)) missing.set(id, key)
+    const ids = [...missing.keys()]
+    for (let start = 0; start < ids.length; start += PRELOAD_KEYS) {
+      const chunk = ids.slice(start, start + PRELOAD_KEYS)
+      const byKey = new Map(chunk.map((id) => [keyText(missing.get(id)!), id]))
+      const found = new Map<string, Record<string, unknown>>()
+      for (const row of await this.rows.loadMany(chunk.map((id) => missing.get(id)!))) {
+        const id = byKey.get(keyText(this.keyOf(row)))
+        if (id !== undefined) found.set(id, row)
+      }
+      for (const id of chunk) {
+        if (this.entries.has(id)) continue
+        const row = found.get(id)
+        this.entries.set(id, { entity: row ? this.decode(row) : null, key: missing.get(id)!, block: null })
+      }
+    }
+  }
+
+  /**
    * Tells the pass what the row is (null: there is none) when the stream read it itself, with
    * others in one query, so that it is not looked up again; no effect once the pass holds the row.
    */
@@ -67,17 +94,21 @@ export class Entities<E> {
    * Writes the history the pass kept, in chain order, then every row the pass changed (or
    * deletes it), in key order: rows changed at random places of a large table then share their
    * pages, which a pass that changes thousands of rows of a table bigger than SQLite's cache
-   * needs (the order of the writes changes nothing else). The statements are sent together:
-   * PostgreSQL's client queues them on the transaction's connection without a wait for each.
+   * needs (the order of the writes changes nothing else). The statements are queued (SpoolTx):
+   * on PostgreSQL they go out one behind the other, with no round trip each.
    */
-  async flush(): Promise<void> {
+  flush(): void {
     const changed = [...this.entries.values()].filter((entry) => entry.block !== null)
     changed.sort((a, b) => compareKeys(a.key, b.key))
-    const writes: Array<Promise<number>> = this.remembered.map(({ key, values, block }) => this.rows.remember(key, values, block))
-    for (const { entity, key } of changed) writes.push(entity === null ? this.rows.remove(key) : this.rows.write(key, this.encode(entity)))
+    this.rows.remember(this.remembered)
+    const written: Array<{ key: SqlValue[]; values: SqlValue[] }> = []
+    for (const { entity, key } of changed) {
+      if (entity === null) this.rows.remove(key)
+      else written.push({ key, values: this.encode(entity) })
+    }
+    this.rows.write(written)
     this.entries.clear()
     this.remembered.length = 0
-    await Promise.all(writes)
   }
 
   /** Before the row's first change in `block`, how it stood goes into the history (when the pass keeps that block's). */
@@ -99,6 +130,12 @@ export class Entities<E> {
     return entry
   }
 }
+
+/** How many keys one preload query asks for. */
+const PRELOAD_KEYS = 500
+
+/** A key as text that two engines' values of it share: bytes as hex, numbers and text as they print. */
+const keyText = (key: readonly SqlValue[]) => key.map((value) => (value instanceof Uint8Array ? Buffer.from(value).toString('hex') : String(value))).join('\u0000')
 
 /** Two keys of one table in SQLite's order: numbers, then text, then bytes; each by value. */
 export function compareKeys(a: readonly SqlValue[], b: readonly SqlValue[]): number {
@@ -125,3 +162,16 @@ function rank(value: SqlValue | undefined): number {
   return value === null || value === undefined ? 0 : typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean' ? 1 : typeof value === 'string' ? 2 : 3
 }
 
+
+/**
+ * Rows a pass appends to one table (its events, its creations), written together when the pass
+ * flushes them (SpoolTx.queueRows): `into` is `INSERT INTO table (columns)`. Nothing in the pass
+ * reads them back before it ends.
+ */
+export function appendedRows(tx: SpoolTx, into: string) {
+  const rows: SqlValue[][] = []
+  return {
+    add: (...values: SqlValue[]) => void rows.push(values),
+    flush: () => tx.queueRows(into, rows.splice(0)),
+  }
+}

@@ -28,14 +28,18 @@ const marks = (count: number) => Array.from({ length: count }, () => '?').join('
 export function versionedSql({ table, history, keys, columns }: VersionedTable) {
   const all = [...keys, ...columns]
   const byKey = keys.map((key) => `${key} = ?`).join(' AND ')
+  const upsert = `ON CONFLICT (${keys.join(', ')}) DO UPDATE SET ${columns.map((column) => `${column} = excluded.${column}`).join(', ')}`
   return {
     load: `SELECT ${columns.join(', ')} FROM ${table} WHERE ${byKey}`,
-    write: `INSERT INTO ${table} (${all.join(', ')}) VALUES (${marks(all.length)})
-      ON CONFLICT (${keys.join(', ')}) DO UPDATE SET ${columns.map((column) => `${column} = excluded.${column}`).join(', ')}`,
+    write: `INSERT INTO ${table} (${all.join(', ')}) VALUES (${marks(all.length)}) ${upsert}`,
+    /** `write` as an insert of many rows: its head and its conflict clause. */
+    writeInto: `INSERT INTO ${table} (${all.join(', ')})`,
+    upsert,
     remove: `DELETE FROM ${table} WHERE ${byKey}`,
-    // The first entry for a row and block stands: a pass that starts inside a block finds the row
-    // as the previous pass left it, halfway through that block, which is not how it stood before.
-    remember: `INSERT INTO ${history} (block, ${all.join(', ')}, existed) VALUES (${marks(all.length + 2)}) ON CONFLICT DO NOTHING`,
+    // The first entry for a row and block stands (ON CONFLICT DO NOTHING, where it is queued): a
+    // pass that starts inside a block finds the row as the previous pass left it, halfway through
+    // that block, which is not how it stood before.
+    rememberInto: `INSERT INTO ${history} (block, ${all.join(', ')}, existed)`,
     entriesAbove: `SELECT ${all.join(', ')}, existed FROM ${history} WHERE block > ? ORDER BY block`,
     forgetAbove: `DELETE FROM ${history} WHERE block > ?`,
   }
@@ -60,14 +64,24 @@ export function versionedRows(tx: SpoolTx, spec: VersionedTable) {
   return {
     /** The current row's columns, or null when there is none. */
     load: (key: SqlValue[]) => tx.get<Record<string, unknown>>(sql.load, ...key),
+    /** The current rows of `wanted` keys that exist, each with its key columns, in one query (a single-column key by IN, else an OR of each key). */
+    loadMany: (wanted: ReadonlyArray<SqlValue[]>) => {
+      const where = keys.length === 1 ? `${keys[0]} IN (${marks(wanted.length)})` : wanted.map(() => `(${keys.map((key) => `${key} = ?`).join(' AND ')})`).join(' OR ')
+      return tx.all<Record<string, unknown>>(`SELECT ${all.join(', ')} FROM ${spec.table} WHERE ${where}`, ...wanted.flat())
+    },
     /** Whether the pass keeps how rows stood before `block`. */
     keepsHistoryOf: (block: number) => block >= keptFrom,
-    /** Records how the row stood before `block` changed it: its columns, or null when there was none. */
-    remember: (key: SqlValue[], values: SqlValue[] | null, block: number) => tx.run(sql.remember, block, ...key, ...(values ?? nulls), values === null ? 0 : 1),
-    /** Writes the row as it stands now. */
-    write: (key: SqlValue[], values: SqlValue[]) => tx.run(sql.write, ...key, ...values),
+    /** Records how rows stood before `block` changed them: their columns, or null when there was none. */
+    remember: (entries: ReadonlyArray<{ key: SqlValue[]; values: SqlValue[] | null; block: number }>) =>
+      tx.queueRows(
+        sql.rememberInto,
+        entries.map(({ key, values, block }) => [block, ...key, ...(values ?? nulls), values === null ? 0 : 1]),
+        'ON CONFLICT DO NOTHING',
+      ),
+    /** Writes rows as they stand now: each its key and its other columns. */
+    write: (rows: ReadonlyArray<{ key: SqlValue[]; values: SqlValue[] }>) => tx.queueRows(sql.writeInto, rows.map(({ key, values }) => [...key, ...values]), sql.upsert),
     /** Deletes the row. */
-    remove: (key: SqlValue[]) => tx.run(sql.remove, ...key),
+    remove: (key: SqlValue[]) => tx.queue(sql.remove, ...key),
     /** Puts every row changed above `ancestor` back as it stood at the end of `ancestor`, and forgets the history above it. */
     rollback: async (ancestor: number) => {
       const entries = await tx.all<Record<string, SqlValue>>(sql.entriesAbove, ancestor)
@@ -77,8 +91,8 @@ export function versionedRows(tx: SpoolTx, spec: VersionedTable) {
         const id = key.map((value) => (value instanceof Uint8Array ? Buffer.from(value).toString('hex') : String(value))).join('\u0000')
         if (restored.has(id)) continue
         restored.add(id)
-        if (entry.existed) await tx.run(sql.write, ...all.map((name) => entry[name]!))
-        else await tx.run(sql.remove, ...key)
+        if (entry.existed) tx.queue(sql.write, ...all.map((name) => entry[name]!))
+        else tx.queue(sql.remove, ...key)
       }
       await tx.run(sql.forgetAbove, ancestor)
     },

@@ -3,7 +3,7 @@ import { postgresDialect, type SpoolTx, type SpoolWriter, type SqlValue } from '
 import { notifyHead } from './heads.ts'
 import type { Queryable } from './lease.ts'
 import { sqliteValues, type Answer } from './reader.ts'
-import { insertRows, numbered } from './store.ts'
+import { insertRows, MAX_PARAMETERS, numbered } from './store.ts'
 
 // The spool's writer on PostgreSQL (engine.ts's SpoolWriter): the SQL both engines take, over a
 // pool whose search_path is the spool's schema. Every transaction first passes the writer's
@@ -18,15 +18,48 @@ export type PostgresWriterOptions = {
   fence?: (tx: Queryable) => Promise<void>
 }
 
-/** The writer's statements inside one transaction (or, for reads, on the pool). */
-function statementsOf(client: Queryable): SpoolTx {
-  const all = async <T>(sql: string, ...params: SqlValue[]): Promise<T[]> => sqliteValues<T>((await client.unsafe(numbered(sql), params)) as Answer)
+/** The writer's statements inside one transaction (or, for reads, on the pool), and what waits for those queued. */
+function statementsOf(client: Queryable): SpoolTx & { settled: () => Promise<void> } {
+  let queued: Array<Promise<unknown>> = []
+  // Statements queued go out behind one another on the transaction's connection; a read, a run or
+  // the commit waits for them first, so that it sees their rows and their failure fails it.
+  const settled = async () => {
+    while (queued.length > 0) {
+      const waiting = queued
+      queued = []
+      await Promise.all(waiting)
+    }
+  }
+  const send = async (sql: string, params: SqlValue[]) => {
+    await settled()
+    return client.unsafe(numbered(sql), params)
+  }
+  const all = async <T>(sql: string, ...params: SqlValue[]): Promise<T[]> => sqliteValues<T>((await send(sql, params)) as Answer)
   return {
     engine: 'postgres',
     dialect: postgresDialect,
     all,
     get: async <T>(sql: string, ...params: SqlValue[]) => (await all<T>(sql, ...params))[0] ?? null,
-    run: async (sql: string, ...params: SqlValue[]) => Number(((await client.unsafe(numbered(sql), params)) as { count?: number }).count ?? 0),
+    run: async (sql: string, ...params: SqlValue[]) => Number(((await send(sql, params)) as { count?: number }).count ?? 0),
+    queue: (sql: string, ...params: SqlValue[]) => {
+      const sent = client.unsafe(numbered(sql), params)
+      // Its failure is the transaction's, said by the next wait; never an unhandled rejection meanwhile.
+      sent.catch(() => {})
+      queued.push(sent)
+    },
+    queueRows: (into, rows, then = '') => {
+      if (rows.length === 0) return
+      const width = rows[0]!.length
+      const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / width))
+      for (let start = 0; start < rows.length; start += perStatement) {
+        const chunk = rows.slice(start, start + perStatement)
+        const values = chunk.map((_, index) => `(${Array.from({ length: width }, (_, column) => `$${index * width + column + 1}`).join(', ')})`)
+        const sent = client.unsafe(`${into} VALUES ${values.join(', ')} ${then}`, chunk.flat())
+        sent.catch(() => {})
+        queued.push(sent)
+      }
+    },
+    settled,
   }
 }
 
@@ -51,13 +84,16 @@ export function postgresWriter(sql: SQL, { schema, fence = async () => {} }: Pos
           await fence(client)
           const tx = statementsOf(client)
           clients.set(tx, client)
-          return work(tx)
+          const result = await work(tx)
+          await tx.settled()
+          return result
         }),
       )
       turn = done.catch(() => {})
       return done as Promise<T>
     },
     insertMany: async (tx, table, columns, rows, conflict) => {
+      await (tx as ReturnType<typeof statementsOf>).settled()
       await insertRows(clientOf(tx), schema, table, columns, rows as unknown[][], { conflict })
     },
     announce: (tx, head) => notifyHead(clientOf(tx), schema, head),
