@@ -24,6 +24,8 @@ export type DatabaseTarget = {
   schema: string
   poolSize: number
   statementTimeoutMs: number
+  /** How long after an indexer's last heartbeat a standby may take its lease over. */
+  leaseMs: number
 }
 
 export type Config = ConfigFile & {
@@ -133,6 +135,7 @@ function databaseTarget(database: ConfigFile['database'], env: Record<string, st
     schema: database.schema,
     poolSize: database.poolSize,
     statementTimeoutMs: database.statementTimeoutMs,
+    leaseMs: database.leaseMs,
   }
 }
 

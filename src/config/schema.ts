@@ -105,6 +105,12 @@ export const ConfigSchema = T.Object(
         default: 30_000,
         description: 'milliseconds after which the database cancels a statement, from 0 (none) to 3600000',
       }),
+      leaseMs: T.Integer({
+        minimum: 1000,
+        maximum: 60_000,
+        default: 5000,
+        description: "milliseconds after an indexer's last heartbeat (it beats five times in them) before a standby may take its lease over, from 1000 to 60000",
+      }),
     }),
     data: table('data', {
       dir: T.String({

@@ -84,6 +84,13 @@ export class Follower {
   private heads: NewHeadsSubscription | null = null
   private wake: (() => void) | null = null
   private identityChecked = false
+  /** The end of the last work that may not overlap another: a stream's pass, a reorganisation. */
+  private turn: Promise<unknown> = Promise.resolve()
+  private readonly exclusive = <T>(work: () => Promise<T>): Promise<T> => {
+    const done = this.turn.then(work)
+    this.turn = done.catch(() => {})
+    return done
+  }
 
   constructor(
     private readonly writer: SpoolWriter,
@@ -103,7 +110,7 @@ export class Follower {
       nodeLost: () => (this.identityChecked = false),
     })
     this.copier = new Copier(writer, { ...options, requestTimeoutMs, changed, reorganise: (from) => this.reorganise(from) }, this.failures)
-    this.streams = new StreamScheduler(writer, { ...options, catchingUp: () => this.copier.catchUpStatus !== null, changed }, this.failures)
+    this.streams = new StreamScheduler(writer, { ...options, catchingUp: () => this.copier.catchUpStatus !== null, changed, exclusive: this.exclusive }, this.failures)
   }
 
   /** Runs until the signal aborts. Throws only for what cannot be retried (another chain, a reorg too deep). */
@@ -195,9 +202,13 @@ export class Follower {
 
   /** Walks back from `from` to the newest block the node and the spool agree on, and drops the rest. */
   private async reorganise(from: number): Promise<void> {
-    const ancestor = await findAncestor(this.writer, this.options.rpc, from, this.options)
-    this.copier.rolledBack(ancestor, (await getCursor(this.writer)) - ancestor)
-    if (await rollBack(this.writer, ancestor, this.options)) this.changed()
+    // No stream's pass between reading where the spool stands and rolling it back.
+    const rolled = await this.exclusive(async () => {
+      const ancestor = await findAncestor(this.writer, this.options.rpc, from, this.options)
+      this.copier.rolledBack(ancestor, (await getCursor(this.writer)) - ancestor)
+      return rollBack(this.writer, ancestor, this.options)
+    })
+    if (rolled) this.changed()
   }
 
   private async idle(signal: AbortSignal): Promise<void> {

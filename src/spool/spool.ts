@@ -13,9 +13,12 @@ import { checkIdentity, SpoolIdentityError } from './identity.ts'
 import { sqliteDb, sqliteWriter, type SpoolDb } from './engine.ts'
 import { connectPostgres } from './postgres/connect.ts'
 import { followHeads, type HeadFollower } from './postgres/heads.ts'
-import { holdLease, INDEXER_LEASE, LEASE_HEARTBEAT_MS, leaseHolder, prepareLease, type IndexerLease, type Lease, type LeaseHolder } from './postgres/lease.ts'
+import { HEARTBEATS_PER_LEASE, holdLease, INDEXER_LEASE, leaseHolder, prepareLease, type IndexerLease, type Lease, type LeaseHolder } from './postgres/lease.ts'
+import { appliedMigrations, migratePostgres, refuseNewerSchema } from './postgres/migrate.ts'
+import { postgresSpoolMigrations } from './postgres/migrations.ts'
 import { asDatabaseError, roleOf } from './postgres/problems.ts'
 import { postgresDb } from './postgres/reader.ts'
+import { postgresStreamMigrations } from './postgres/streamTables.ts'
 import { postgresWriter } from './postgres/writer.ts'
 import type { MeterReading } from './meter.ts'
 import type { Migration } from './migrations.ts'
@@ -69,8 +72,6 @@ export type SpoolDatabase = {
   claim: (name: string, onLost: (error: Error) => void) => Promise<{ lease: Lease; holder: null } | { lease: null; holder: LeaseHolder | null }>
 }
 
-/** How long a claim waits for a lease whose holder has stopped renewing it (it lapses after LEASE_TTL_MS). */
-const CLAIM_WAIT_MS = 7_000
 /** How long who holds the indexer's lease is told again without asking the database. */
 const HOLDER_FRESH_MS = 1_000
 
@@ -183,7 +184,7 @@ async function startOnFile(config: SpoolConfig, wiring: SpoolWiring, log: Logger
  */
 async function startOnPostgres(config: SpoolConfig, target: DatabaseTarget, wiring: SpoolWiring, log: Logger, options: StartOptions): Promise<Spool> {
   const { failureRepeatMs, resetBlock = null, role = 'all' } = options
-  const { url, where, schema, poolSize, statementTimeoutMs } = target
+  const { url, where, schema, poolSize, statementTimeoutMs, leaseMs } = target
   const pool = connectPostgres(url, { schema, max: poolSize, statementTimeoutMs })
   try {
     await pool.unsafe('SELECT 1')
@@ -197,12 +198,13 @@ async function startOnPostgres(config: SpoolConfig, target: DatabaseTarget, wiri
   let worker: RunningWorker | null = null
   let heads: HeadFollower | null = null
   if (role === 'api') {
+    await prepareSchema(pool, target, wiring.streams, log)
     // The indexer's health as it last published it, read again at every notification it sends.
     const refresh = async () => state.set((await publishedHealth(reader)) ?? state.health())
     heads = await followHeads(pool, schema, () => void refresh().catch(() => {}), () => {})
     await refresh().catch(() => {})
   } else {
-    worker = runWorker(wiring, writerSettings(config, where, { url, where, schema, statementTimeoutMs }, { failureRepeatMs, resetBlock }), state, log, (held) => (lease = held))
+    worker = runWorker(wiring, writerSettings(config, where, { url, where, schema, statementTimeoutMs, leaseMs }, { failureRepeatMs, resetBlock }), state, log, (held) => (lease = held))
   }
   // Who holds the indexer's lease, asked of the database at most once a second (every /health tells it).
   let asked: { at: number; holder: Promise<LeaseHolder | null> } | null = null
@@ -214,7 +216,7 @@ async function startOnPostgres(config: SpoolConfig, target: DatabaseTarget, wiri
   return {
     path: `${where} (schema "${schema}")`,
     reader,
-    database: { where, schema, role, lease: () => lease, holder, claim: (name, onLost) => claimLease(pool, schema, name, onLost) },
+    database: { where, schema, role, lease: () => lease, holder, claim: (name, onLost) => claimLease(pool, schema, name, leaseMs, onLost) },
     verifications: () => verificationWriter(postgresWriter(pool, { schema })),
     ...state.view(),
     fatal: worker?.fatal ?? new Promise(() => {}),
@@ -228,17 +230,50 @@ async function startOnPostgres(config: SpoolConfig, target: DatabaseTarget, wiri
 }
 
 /**
+ * The schema as this stack's migrations leave it, for an api instance that may start before any
+ * indexer: it answers as a fresh stack does (empty tables, not missing ones). A schema a newer
+ * stack migrated is refused in one line. The migrations run once whoever runs them (postgres/
+ * migrate.ts); a role that may not create them waits for the indexer's, saying so.
+ */
+async function prepareSchema(pool: SQL, { schema, where, url }: DatabaseTarget, streams: StreamDefinition[], log: Logger): Promise<void> {
+  const migrations = [...postgresSpoolMigrations, ...postgresStreamMigrations(streams)]
+  let applied: string[]
+  try {
+    applied = await appliedMigrations(pool, schema)
+  } catch (error) {
+    throw asDatabaseError(error, where, roleOf(url))
+  }
+  refuseNewerSchema(applied, migrations, schema)
+  if (migrations.every((migration) => applied.includes(migration.id))) return
+  try {
+    await migratePostgres(pool, schema, migrations)
+  } catch (error) {
+    if ((error as { errno?: unknown }).errno !== '42501') throw asDatabaseError(error, where, roleOf(url))
+    log.warn({ database: where, schema }, 'this role may not make the schema\'s tables: the api answers once the indexer has made them')
+  }
+}
+
+/**
  * Holds the lease `name` when this instance can have it: at once when it is free; after a wait
  * when its holder has stopped renewing it (a restart right after the holder died); never while a
  * live holder renews it.
  */
-async function claimLease(pool: SQL, schema: string, name: string, onLost: (error: Error) => void): Promise<{ lease: Lease; holder: null } | { lease: null; holder: LeaseHolder | null }> {
+async function claimLease(
+  pool: SQL,
+  schema: string,
+  name: string,
+  leaseMs: number,
+  onLost: (error: Error) => void,
+): Promise<{ lease: Lease; holder: null } | { lease: null; holder: LeaseHolder | null }> {
   await prepareLease(pool, schema)
-  const lease = holdLease({ db: pool, schema, name, onLost })
+  const heartbeatMs = leaseMs / HEARTBEATS_PER_LEASE
+  const lease = holdLease({ db: pool, schema, name, ttlMs: leaseMs, heartbeatMs, onLost })
   const holder = await Promise.race([lease.acquired.then(() => null), Bun.sleep(500).then(() => leaseHolder(pool, schema, name))])
   if (holder === null) return { lease, holder: null }
-  const lapsing = holder.heartbeatAgeMs > 2 * LEASE_HEARTBEAT_MS
-  if (lapsing && (await Promise.race([lease.acquired.then(() => true), Bun.sleep(CLAIM_WAIT_MS).then(() => false)]))) return { lease, holder: null }
+  const lapsing = holder.heartbeatAgeMs > 2 * heartbeatMs
+  // It lapses at most the lease's time after its last heartbeat; a heartbeat more to take it.
+  const wait = leaseMs + 2 * heartbeatMs
+  if (lapsing && (await Promise.race([lease.acquired.then(() => true), Bun.sleep(wait).then(() => false)]))) return { lease, holder: null }
   await lease.stop()
   return { lease: null, holder: await leaseHolder(pool, schema, name) }
 }

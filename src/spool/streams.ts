@@ -6,6 +6,7 @@ import { boundHistory, exactAncestor, type HistoryBound } from './kit/bound.ts'
 import { rollbackTables, type StreamTable } from './kit/tables.ts'
 import { keepingHistoryFrom } from './kit/versioned.ts'
 import type { Migration } from './migrations.ts'
+import { getCursor } from './store.ts'
 import type { TxLog } from './read/transactions.ts'
 
 /** A pass takes at most 5000 logs. */
@@ -112,9 +113,11 @@ export type PassOptions = { logs?: number; blocks?: BlockPassLimits; historyFrom
  */
 export function runPass(writer: SpoolWriter, stream: StreamDefinition, spoolCursor: number, options: PassOptions = {}): Promise<PassResult> {
   const { logs = MAX_LOGS_PER_PASS, blocks = BLOCK_PASS_LIMITS, historyFrom = Number.NEGATIVE_INFINITY } = options
-  return writer.transaction((tx) =>
-    keepingHistoryFrom(tx, historyFrom, () => (stream.kind === 'blocks' ? runBlockPass(tx, stream, spoolCursor, blocks) : runLogPass(tx, stream, spoolCursor, logs))),
-  )
+  return writer.transaction(async (tx) => {
+    // Never past the spool's cursor as it stands in this transaction (a rollback since the caller read it).
+    const head = Math.min(spoolCursor, await getCursor(tx))
+    return keepingHistoryFrom(tx, historyFrom, () => (stream.kind === 'blocks' ? runBlockPass(tx, stream, head, blocks) : runLogPass(tx, stream, head, logs)))
+  })
 }
 
 /** How many logs of one signature a merge reads at a time. */

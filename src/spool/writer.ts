@@ -9,7 +9,7 @@ import { Follower, REQUEST_TIMEOUT_MS, type FollowerSettings } from './follower.
 import { PUBLISHED_HEALTH, type SpoolHealth } from './health.ts'
 import { SpoolMeter, type MeterReading } from './meter.ts'
 import { connectPostgres } from './postgres/connect.ts'
-import { checkFence, holdLease, INDEXER_LEASE, prepareLease, type IndexerLease, type Lease, type Queryable } from './postgres/lease.ts'
+import { checkFence, HEARTBEATS_PER_LEASE, holdLease, INDEXER_LEASE, prepareLease, type IndexerLease, type Lease, type Queryable } from './postgres/lease.ts'
 import { migratePostgres } from './postgres/migrate.ts'
 import { postgresSpoolMigrations } from './postgres/migrations.ts'
 import { databaseProblem, roleOf } from './postgres/problems.ts'
@@ -23,8 +23,8 @@ declare const self: Worker
 /** How often the follower's observations reach the metrics. */
 const METER_EVERY_MS = 1000
 
-/** The database the writer writes when the spool is on PostgreSQL (null: the embedded file at `path`): its URL, where it is (for messages), the schema, the statement timeout. */
-export type WriterDatabase = { url: string; where: string; schema: string; statementTimeoutMs: number }
+/** The database the writer writes when the spool is on PostgreSQL (null: the embedded file at `path`): its URL, where it is (for messages), the schema, the statement timeout, the lease's time. */
+export type WriterDatabase = { url: string; where: string; schema: string; statementTimeoutMs: number; leaseMs: number }
 
 /** The follower's settings and the node's addresses: all the worker needs, as plain data. */
 export type WriterSettings = FollowerSettings & { rpc: string; ws: string | null; database: WriterDatabase | null }
@@ -157,9 +157,11 @@ async function runPostgresWriter(
   post: (message: FromWorker) => void,
   signal: AbortSignal,
 ): Promise<void> {
-  const { url, where, schema, statementTimeoutMs } = settings.database
-  // Few connections: the writer's transactions take turns; the lease has its heartbeat.
-  const pool = connectPostgres(url, { schema, max: 3, statementTimeoutMs })
+  const { url, where, schema, statementTimeoutMs, leaseMs } = settings.database
+  // Few connections: the writer's transactions take turns; the lease has its heartbeat. A
+  // transaction left idle past the lease's time (this process frozen inside a batch) is ended by
+  // the server, so that the lease's row it share-locked does not keep a standby from taking over.
+  const pool = connectPostgres(url, { schema, max: 3, statementTimeoutMs, idleInTransactionMs: leaseMs })
   const lost = new AbortController()
   let lease: Lease | null = null
   const say = (level: 'info' | 'warn' | 'error', fields: Record<string, unknown>, message: string) => post({ type: 'log', level, fields: { database: where, schema, ...fields }, message })
@@ -169,6 +171,8 @@ async function runPostgresWriter(
       db: pool,
       schema,
       name: INDEXER_LEASE,
+      ttlMs: leaseMs,
+      heartbeatMs: leaseMs / HEARTBEATS_PER_LEASE,
       onLost: (error) => {
         post({ type: 'lease', lease: { holder: lease!.holder, epoch: null, standby: false } })
         post({ type: 'fatal', message: error.message })
@@ -184,7 +188,8 @@ async function runPostgresWriter(
     const fence = (tx: Queryable) => checkFence(tx, schema, INDEXER_LEASE, epoch)
     await migratePostgres(pool, schema, [...postgresSpoolMigrations, ...postgresStreamMigrations(streams)], fence)
     const writer = postgresWriter(pool, { schema, fence })
-    await follow(writer, settings, streams, post, AbortSignal.any([signal, lost.signal]), publishing(writer, say))
+    const stopped = AbortSignal.any([signal, lost.signal])
+    await follow(writer, settings, streams, post, stopped, publishing(writer, say, stopped))
   } catch (error) {
     if (!lost.signal.aborted) post({ type: 'fatal', message: databaseProblem(error, where, roleOf(url)) ?? (error instanceof Error ? error.message : String(error)) })
   } finally {
@@ -201,9 +206,11 @@ const PUBLISH_EVERY_MS = 250
  * instances, at most every PUBLISH_EVERY_MS: the latest health of each interval goes, in a
  * transaction of its own behind the writer's fence.
  */
-function publishing(writer: SpoolWriter, say: (level: 'warn', fields: Record<string, unknown>, message: string) => void): (health: SpoolHealth) => void {
+function publishing(writer: SpoolWriter, say: (level: 'warn', fields: Record<string, unknown>, message: string) => void, stopped: AbortSignal): (health: SpoolHealth) => void {
   let latest: SpoolHealth | null = null
   let timer: ReturnType<typeof setTimeout> | null = null
+  // Nothing is published once the writer stops: its connections close.
+  stopped.addEventListener('abort', () => timer !== null && clearTimeout(timer), { once: true })
   const flush = async () => {
     timer = null
     const health = latest!
@@ -219,7 +226,7 @@ function publishing(writer: SpoolWriter, say: (level: 'warn', fields: Record<str
   }
   return (health) => {
     latest = health
-    timer ??= setTimeout(() => void flush(), PUBLISH_EVERY_MS)
+    if (!stopped.aborted) timer ??= setTimeout(() => void flush(), PUBLISH_EVERY_MS)
   }
 }
 

@@ -16,6 +16,8 @@ import { waitFor } from '../helpers/wait.ts'
 const SCHEMA = 'chain'
 const BLOCKS = 400
 const TXS_PER_BLOCK = 25
+/** A lease of 2.5 s (heartbeats every half second): each takeover waits that out. */
+const LEASE_MS = 2500
 /** What each request to the node costs, in front of it: the catch-up lasts through every kill. */
 const NODE_DELAY_MS = 100
 
@@ -64,6 +66,7 @@ async function holderAndStandby(): Promise<{ holder: RunningStack; standby: Runn
 async function takeover(stacks: RunningStack[], above: number): Promise<RunningStack> {
   let found: RunningStack | undefined
   await waitFor(() => (found = stacks.find((stack) => (writing(stack)?.epoch ?? 0) > above)) !== undefined, 'a standby to take the lease over', 20_000)
+  expect(writing(found!)!.epoch).toBe(above + 1)
   return found!
 }
 
@@ -89,7 +92,7 @@ beforeAll(async () => {
   await fillBlocks(node, { blocks: BLOCKS, txsPerBlock: TXS_PER_BLOCK })
   slowNode = delayed(node.rpcUrl, NODE_DELAY_MS)
   // Small requests, one at a time, to a slow node: the catch-up lasts through every kill.
-  toml = `[chain]\nrpc = "${slowNode.url}"\nws = "${node.wsUrl}"\n[registry]\nsource = "${ROOT}/registry"\n[spool]\nbatchBlocks = 2\nconcurrency = 1\n[database]\nschema = "${SCHEMA}"\n`
+  toml = `[chain]\nrpc = "${slowNode.url}"\nws = "${node.wsUrl}"\n[registry]\nsource = "${ROOT}/registry"\n[spool]\nbatchBlocks = 2\nconcurrency = 1\n[database]\nschema = "${SCHEMA}"\nleaseMs = ${LEASE_MS}\n`
 }, 240_000)
 
 /** The node at `target`, each request answered `ms` later. */

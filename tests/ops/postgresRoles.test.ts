@@ -60,6 +60,10 @@ beforeAll(async () => {
     const stats = await dev.api<{ indexedBlock: number; derivedLag: number }>('/stats')
     return stats.indexedBlock === head && stats.derivedLag === 0
   }, 'the embedded stack at the stopped head', 30_000)
+  // Every route asked once of the embedded stack now: what it resolves from the node (an NFT's
+  // token URI) in the background is in hand by the time the routes are compared.
+  const routes = await seededRoutes(dev.stack.urls.explorer!, dev.stack.urls.exchange!)
+  for (const [service, paths] of [['explorer', routes.explorer], ['exchange', routes.exchange]] as const) for (const path of paths) await answerOf(`${dev.stack.urls[service]}${path}`)
   const url = await (await testPostgres()).database('roles')
   env = { ...(process.env as Record<string, string>), STACK_DATABASE_URL: url, FAUCET_OPERATOR_KEY: '' }
   toml = `[chain]\nrpc = "${started.rpc}"\nws = "${started.ws}"\n[registry]\nsource = "${ROOT}/registry"\n[explorer]\nport = 0\nrateLimitPerMinute = 1000000000\n[database]\nschema = "chain"\n`
@@ -74,6 +78,7 @@ beforeAll(async () => {
       const stats = (await (await fetch(`${api.urls.explorer}/api/stats`)).json()) as { indexedBlock: number; derivedLag: number }
       return stats.indexedBlock === head && stats.derivedLag === 0
     }, 'the api instance at the stopped head', 120_000)
+    for (const [service, paths] of [['explorer', routes.explorer], ['exchange', routes.exchange]] as const) for (const path of paths) await answerOf(`${api.urls[service]}${path}`)
   }
 }, 300_000)
 
@@ -158,6 +163,27 @@ test('a reorganisation is followed alike: the indexer rolls back on PostgreSQL, 
   await allAt(head)
   expect(await compareRoutes()).toBeGreaterThan(60)
 }, 240_000)
+
+test('an api instance started before any indexer answers as a fresh stack does before its first block', async () => {
+  // Both against a node that never answers: neither has a block; the api's schema is one no indexer made.
+  const unreached = `[chain]\nrpc = "http://127.0.0.1:9"\nws = "ws://127.0.0.1:9"\n[registry]\nsource = "${ROOT}/registry"\n`
+  const onFile = configDir(unreached)
+  const onDatabase = configDir(`${unreached}[database]\nschema = "nothing_yet"\n`)
+  dirs.push(onFile.dir, onDatabase.dir)
+  const fresh = await startStack(fromSource, ['start', '--config', onFile.file], { cwd: onFile.dir, timeoutMs: 30_000 })
+  const early = await startStack(fromSource, ['start', '--role', 'api', '--config', onDatabase.file], { cwd: onDatabase.dir, env, timeoutMs: 30_000, listeners: 4 })
+  try {
+    for (const [service, path] of [['explorer', '/api/blocks'], ['explorer', '/api/txs'], ['explorer', '/api/tokens'], ['exchange', '/pools'], ['exchange', '/swaps'], ['etherscan', '/api?module=proxy&action=eth_blockNumber']] as const) {
+      const [embedded, database] = await Promise.all([answerOf(`${fresh.urls[service]}${path}`), answerOf(`${early.urls[service]}${path}`)])
+      expect([service, path, database]).toEqual([service, path, embedded])
+    }
+    const stats = (await (await fetch(`${early.urls.explorer}/api/stats`)).json()) as { indexedBlock: number | null }
+    expect(stats.indexedBlock).toBeNull()
+  } finally {
+    await early.stop()
+    await fresh.stop()
+  }
+}, 90_000)
 
 test('/health on an api instance says its role and who holds the indexer lease; on the embedded stack, nothing of it', async () => {
   const holder = indexer.lines.find((line) => line.msg === 'holds the indexer lease: writing')!.holder as string

@@ -201,6 +201,31 @@ test('a rollback leaves the tables as a run that stopped at the ancestor, and th
   expect(dump(db)).toEqual(dump(stopped))
 })
 
+test('a pass told a head the spool no longer holds (read before a rollback) stops at the spool\'s cursor', async () => {
+  const stream = toyStream()
+  const db = spool(stream)
+  const writer = sqliteWriter(db)
+  await sixBlocks(db)
+  await rollbackTo(writer, 2)
+  // The caller read the head (5) before the rollback took the spool back to block 2.
+  while (!(await runPass(writer, stream, 5)).caughtUp);
+  expect((await readStreamCursor(writer, 'toy')).blockNumber).toBe(2)
+  // The new blocks 3 to 5 are derived when they come, not skipped as seen.
+  for (let number = 3; number <= 5; number++) await writeBlock(db, number, sends(1, B), 1)
+  await derive(db, stream, 5)
+  expect((await readStreamCursor(writer, 'toy')).blockNumber).toBe(5)
+  expect(dump(db).toy_blocks).toEqual(dump(await derivedAfresh(stream)).toy_blocks)
+})
+
+/** A spool of blocks 0 to 2 of sixBlocks and three new ones of one transaction from B each, derived in one run. */
+async function derivedAfresh(stream: BlockStream): Promise<Database> {
+  const db = spool(stream)
+  for (let number = 0; number <= 2; number++) await writeBlock(db, number, sends([0, 2, 5][number]!))
+  for (let number = 3; number <= 5; number++) await writeBlock(db, number, sends(1, B), 1)
+  await derive(db, stream, 5)
+  return db
+}
+
 test('pruning drops the history below a block from every versioned table, and a rollback above it stays exact', async () => {
   const stream = toyStream()
   const db = spool(stream)
@@ -297,7 +322,8 @@ test('a log pass carries the logs of its signatures in chain order, a limit at a
       for (const log of logs) seen.push(`${log.blockNumber}:${log.txId}:${log.logIndex}`)
     },
   }
-  // The spool's cursor at block 35: nothing after it is carried.
+  // The spool holds the 40 blocks; passes asked to go no further than block 35 carry nothing after it.
+  db.run("INSERT INTO meta (key, value) VALUES ('cursor', '39') ON CONFLICT (key) DO UPDATE SET value = excluded.value")
   while (!(await runPass(writer, stream, 35, { logs: 7 })).caughtUp);
   expect(seen).toEqual(expected)
   expect(sizes.slice(0, -1).every((size) => size === 7)).toBe(true)

@@ -9,12 +9,12 @@ import { uintDecimal } from '../../eth/words.ts'
 import {
   addressTxIds,
   blockFees,
-  blockHash,
   internalCallTxIds,
   internalCalls,
   internalCallsOf,
   minedBlocks,
   spoolHead,
+  spoolTip,
   type BlockRange,
   type ListPage,
   transferLogs,
@@ -51,15 +51,10 @@ type Window = { head: string; ids: number[]; whole: boolean }
 
 function addressWindows(db: SpoolDb) {
   const windows = createCache<string, Window>({ max: KEPT_WINDOWS })
-  /** The spool's head and its hash: a block added or taken back by a reorganisation changes it. */
-  const headKey = async () => {
-    const head = await spoolHead(db)
-    const hash = head === null ? null : await blockHash(db, head)
-    return `${head}:${hash ? hex(hash) : ''}`
-  }
-  return async (address: Uint8Array, range: BlockRange, page: ListPage): Promise<number[]> => {
+  /** `tip`: the spool's head and its hash (spoolTip), which a block added or taken back by a reorganisation changes. */
+  return async (address: Uint8Array, range: BlockRange, page: ListPage, tip: { head: number | null; hash: Uint8Array | null }): Promise<number[]> => {
     const key = `${hex(address)}:${range.first}:${range.last}:${page.newestFirst}`
-    const head = await headKey()
+    const head = `${tip.head}:${tip.hash ? hex(tip.hash) : ''}`
     const end = page.offset + page.limit
     let window = windows.get(key)
     if (!window || window.head !== head || (!window.whole && window.ids.length < end)) {
@@ -104,10 +99,11 @@ export function accountModule({ db, rpc, book, tokenInfo }: AccountDeps): Ethers
 
   const txlist = async (fields: Fields): Promise<EtherscanAnswer> => {
     const address = addressParam(fields)
-    const top = await head()
+    const tip = await spoolTip(db)
+    const top = tip.head ?? -1
     const range = blockRange(fields, top)
     const page = listPage(fields)
-    const txs = await txsInFull(db, await txIdsOf(address, range, page))
+    const txs = await txsInFull(db, await txIdsOf(address, range, page, tip))
     if (txs.length === 0) return nothingFound(NO_TRANSACTIONS)
     const calls = txs.map((tx): RowCall => ({ to: lower(tx.to), input: lower(tx.input) }))
     const names = await functionNames(book, calls)

@@ -19,7 +19,7 @@ async function scheduled(streams: StreamDefinition[], catchingUp = false, maxLog
   const { lines, log } = keptLog()
   const failures = new FollowerFailures({ path, rpcUrl: node.url, requestTimeoutMs: 1000, repeatMs: 30_000, log, changed: () => {}, nodeLost: () => {} })
   let changes = 0
-  const scheduler = new StreamScheduler(writer, { streams, maxLogsPerPass, startBlock: 0, maxReorgDepth: 5, catchingUp: () => catchingUp, changed: () => changes++ }, failures)
+  const scheduler = new StreamScheduler(writer, { streams, maxLogsPerPass, startBlock: 0, maxReorgDepth: 5, catchingUp: () => catchingUp, changed: () => changes++, exclusive: (work) => work() }, failures)
   const abort = new AbortController()
   const running = scheduler.run(abort.signal)
   return {

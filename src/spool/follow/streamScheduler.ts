@@ -15,6 +15,12 @@ export type SchedulerOptions = ReorgDepth & {
   catchingUp: () => boolean
   /** Something the health shows changed. */
   changed: () => void
+  /**
+   * Runs `work` while no reorganisation runs (the follower's lock): a pass reads the spool's
+   * cursor and the depth of history to keep, then writes, and a rollback in between would leave
+   * it deriving blocks the spool no longer holds.
+   */
+  exclusive: <T>(work: () => Promise<T>) => Promise<T>
 }
 
 /**
@@ -51,7 +57,7 @@ export class StreamScheduler {
     while (!signal.aborted) {
       for (const stream of streams) {
         if (signal.aborted || dueAt.get(stream.name)! > Date.now()) continue
-        const caughtUp = await this.pass(stream, maxLogsPerPass)
+        const caughtUp = await this.options.exclusive(() => this.pass(stream, maxLogsPerPass))
         // While the spool catches up, copying what the node may soon drop comes first: a stream
         // takes one short pass every 15 s, and runs flat out once the spool is at the head.
         dueAt.set(stream.name, caughtUp ? Date.now() + CAUGHT_UP_SLEEP_MS : this.options.catchingUp() ? Date.now() + STREAMS_WHILE_CATCHING_UP_MS : 0)

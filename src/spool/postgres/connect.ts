@@ -11,16 +11,22 @@ export type PostgresOptions = {
   max?: number
   /** A statement running longer is cancelled by the server; 0 for none. */
   statementTimeoutMs?: number
+  /**
+   * A transaction that sends nothing for longer is ended by the server, its locks let go; 0 for
+   * none. The writer's: a holder frozen inside a batch would otherwise keep the lease's row
+   * locked, and no standby could take over.
+   */
+  idleInTransactionMs?: number
 }
 
 /** The pool; it connects on its first query, and again on its own after a connection is lost. */
-export function connectPostgres(url: string, { schema, max = 10, statementTimeoutMs = 0 }: PostgresOptions): SQL {
+export function connectPostgres(url: string, { schema, max = 10, statementTimeoutMs = 0, idleInTransactionMs = 0 }: PostgresOptions): SQL {
   return new SQL({
     url,
     max,
     // Server-side prepared statements are not kept: a transaction-mode pooler in between
     // (PgBouncer) hands each transaction another server connection.
     prepare: false,
-    connection: { search_path: `"${schema}"`, statement_timeout: String(statementTimeoutMs) },
+    connection: { search_path: `"${schema}"`, statement_timeout: String(statementTimeoutMs), idle_in_transaction_session_timeout: String(idleInTransactionMs) },
   } as ConstructorParameters<typeof SQL>[0])
 }

@@ -118,9 +118,11 @@ export async function leaseHolder(db: Queryable, schema: string, name: string): 
   return { holder: String(row.holder), epoch: Number(row.epoch), heartbeatAgeMs: Math.round(Number(row.age)), acquiredAt: new Date(row.acquired_at as string | Date).toISOString() }
 }
 
-/** A holder renews its lease every second; a lease not renewed for five may be taken over. */
+/** A holder renews its lease every second; a lease not renewed for five may be taken over (unless told: database.leaseMs). */
 export const LEASE_HEARTBEAT_MS = 1_000
 export const LEASE_TTL_MS = 5_000
+/** A holder renews its lease this many times in the time after which it may be taken over. */
+export const HEARTBEATS_PER_LEASE = 5
 
 export type LeaseOptions = {
   db: Queryable

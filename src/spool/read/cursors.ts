@@ -3,6 +3,18 @@ import type { SpoolDb } from '../engine.ts'
 import { STREAM_CURSOR_SQL, streamCursorOf, type StreamCursor, type StreamCursorRow } from '../streams.ts'
 
 /** The last block the spool holds in full; null before the first. */
+/**
+ * The spool's head and its block's hash, in one query: a key that changes when a block is added or
+ * taken back by a reorganisation (null and null before the first block).
+ */
+export async function spoolTip(db: SpoolDb): Promise<{ head: number | null; hash: Uint8Array | null }> {
+  const row = await db.get<{ cursor: string; hash: Uint8Array | null }>(
+    `SELECT m.value AS cursor, b.hash FROM meta m LEFT JOIN blocks b ON b.number = CAST(m.value AS BIGINT) WHERE m.key = 'cursor'`,
+  )
+  const cursor = row === null ? -1 : Number(row.cursor)
+  return cursor >= 0 ? { head: cursor, hash: row!.hash } : { head: null, hash: null }
+}
+
 export async function spoolHead(db: SpoolDb): Promise<number | null> {
   const value = (await db.get<{ value: string }>(GET_META_SQL, 'cursor'))?.value
   const cursor = value === undefined ? -1 : Number(value)
