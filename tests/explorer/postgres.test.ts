@@ -1,8 +1,6 @@
 import type { SQL } from 'bun'
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { createRpc } from '../../src/chain/rpc.ts'
 import { createExchangeApp } from '../../src/exchange/app.ts'
 import { createExplorerApp } from '../../src/explorer/app.ts'
 import type { Listening } from '../../src/http/serve.ts'
@@ -13,7 +11,7 @@ import { postgresDb } from '../../src/spool/postgres/reader.ts'
 import { fixedSpool } from '../helpers/fixedSpool.ts'
 import { answerOf, seededRoutes } from '../helpers/routes.ts'
 import { frozenOnBothEngines } from '../helpers/spoolEngines.ts'
-import { startSeededDevStack, type SeededDevStack } from '../helpers/seededDevStack.ts'
+import { stillSeededDevStack, type StillDevStack } from '../helpers/seededDevStack.ts'
 import { serveOnFreePort, testContext } from '../helpers/service.ts'
 import { ROOT } from '../helpers/stack.ts'
 import { waitFor } from '../helpers/wait.ts'
@@ -23,24 +21,18 @@ import { waitFor } from '../helpers/wait.ts'
 // the embedded engine has them, and each route of both services asked of an app over each
 // engine, with the node stopped so that nothing moves: the same bytes from both.
 
-let dev: SeededDevStack
+let dev: StillDevStack
 let file: Database
 let pool: SQL
 const apps: Listening[] = []
 let on: { sqlite: { explorer: string; exchange: string }; postgres: { explorer: string; exchange: string } }
 
 beforeAll(async () => {
-  dev = await startSeededDevStack(100_000)
-  const nodeUrl = dev.stack.lines.find((line) => line.msg === 'dev chain started')!.rpc as string
-  const node = createRpc(nodeUrl)
-  // The chain stands still from here: no block, so every answer is of one head on both engines.
-  await node.call('evm_setIntervalMining', [0])
-  await node.call('evm_setAutomine', [false])
+  // The chain stands still: no block, so every answer is of one head on both engines.
+  dev = await stillSeededDevStack()
+  const { nodeUrl, node } = dev
   const head = Number(await node.call<string>('eth_blockNumber'))
-  await waitFor(async () => {
-    const stats = await dev.api<{ indexedBlock: number; derivedLag: number }>('/stats')
-    return stats.indexedBlock === head && stats.derivedLag === 0
-  }, 'the spool and its streams at the stopped head', 30_000)
+  await waitFor(async () => (await dev.api<{ indexedBlock: number }>('/stats')).indexedBlock === head, 'the spool at the head', 30_000)
   const { frozen, ...copies } = await frozenOnBothEngines(join(dev.dir, 'data', 'spool.db'), 'explorer', { derived: true })
   ;({ file, pool } = copies)
 
@@ -61,8 +53,6 @@ afterAll(async () => {
   for (const app of apps) await app.stop()
   await pool?.close()
   file?.close()
-  await dev?.stack.stop()
-  if (dev) rmSync(dev.dir, { recursive: true, force: true })
 })
 
 test('every route of the explorer and the exchange index answers the same from PostgreSQL as from the embedded file', async () => {

@@ -2,12 +2,12 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { SQL } from 'bun'
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { createRpc } from '../../src/chain/rpc.ts'
+import type { Rpc } from '../../src/chain/rpc.ts'
 import { openReader } from '../../src/spool/db.ts'
 import { insertRows } from '../../src/spool/postgres/store.ts'
 import { testPostgres } from '../helpers/postgres.ts'
 import { answerOf, seededRoutes } from '../helpers/routes.ts'
-import { startSeededDevStack, type SeededDevStack } from '../helpers/seededDevStack.ts'
+import { stillSeededDevStack, type StillDevStack } from '../helpers/seededDevStack.ts'
 import { configDir, fromSource, ROOT, runOnce, startStack, type RunningStack } from '../helpers/stack.ts'
 import { waitFor } from '../helpers/wait.ts'
 
@@ -16,12 +16,12 @@ import { waitFor } from '../helpers/wait.ts'
 // every route of the explorer and the exchange index answers the same from each api instance
 // as from the embedded stack, but for the fields that name the moment (docs/operating.md).
 
-let dev: SeededDevStack
+let dev: StillDevStack
 let indexer: RunningStack
 const apis: RunningStack[] = []
 const dirs: string[] = []
 let head: number
-let node: ReturnType<typeof createRpc>
+let node: Rpc
 let env: Record<string, string>
 let toml: string
 
@@ -49,12 +49,9 @@ function withoutTheMoment(answer: string): string {
 }
 
 beforeAll(async () => {
-  dev = await startSeededDevStack(1_000_000_000)
-  const started = dev.stack.lines.find((line) => line.msg === 'dev chain started')!
-  node = createRpc(started.rpc as string)
-  // The chain stands still from here: both stacks answer of one head.
-  await node.call('evm_setIntervalMining', [0])
-  await node.call('evm_setAutomine', [false])
+  // The chain stands still: both stacks answer of one head.
+  dev = await stillSeededDevStack()
+  node = dev.node
   head = Number(await node.call<string>('eth_blockNumber'))
   await waitFor(async () => {
     const stats = await dev.api<{ indexedBlock: number; derivedLag: number }>('/stats')
@@ -66,7 +63,7 @@ beforeAll(async () => {
   for (const [service, paths] of [['explorer', routes.explorer], ['exchange', routes.exchange]] as const) for (const path of paths) await answerOf(`${dev.stack.urls[service]}${path}`)
   const url = await (await testPostgres()).database('roles')
   env = { ...(process.env as Record<string, string>), STACK_DATABASE_URL: url, FAUCET_OPERATOR_KEY: '' }
-  toml = `[chain]\nrpc = "${started.rpc}"\nws = "${started.ws}"\n[registry]\nsource = "${ROOT}/registry"\n[explorer]\nport = 0\nrateLimitPerMinute = 1000000000\n[database]\nschema = "chain"\n`
+  toml = `[chain]\nrpc = "${dev.nodeUrl}"\nws = "${dev.nodeWs}"\n[registry]\nsource = "${ROOT}/registry"\n[explorer]\nport = 0\nrateLimitPerMinute = 1000000000\n[database]\nschema = "chain"\n`
   indexer = await startInstance('indexer')
   // The verifications `stack dev` made of its own contracts are no chain data: the operator makes
   // them again on the database (or `stack db import` carries them); here they are copied over.
@@ -104,8 +101,6 @@ async function copyVerifications(url: string): Promise<void> {
 afterAll(async () => {
   for (const api of apis) await api.stop()
   await indexer?.stop()
-  await dev?.stack.stop()
-  if (dev) rmSync(dev.dir, { recursive: true, force: true })
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
 })
 

@@ -1,8 +1,7 @@
 import type { SQL } from 'bun'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { copyFileSync, rmSync } from 'node:fs'
+import { copyFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { createRpc } from '../../src/chain/rpc.ts'
 import { parseConfig } from '../../src/config/load.ts'
 import { openReader, openSpool, type Database } from '../../src/spool/db.ts'
 import { sqliteWriter, type SpoolWriter } from '../../src/spool/engine.ts'
@@ -15,7 +14,7 @@ import { getCursor, rollbackTo } from '../../src/spool/store.ts'
 import { boundStreamHistory, readStreamCursor, rollbackStream, runPass, type StreamDefinition } from '../../src/spool/streams.ts'
 import { createStreams } from '../../src/streams.ts'
 import { sqliteRows } from '../helpers/engines.ts'
-import { startSeededDevStack, type SeededDevStack } from '../helpers/seededDevStack.ts'
+import { stillSeededDevStack, type StillDevStack } from '../helpers/seededDevStack.ts'
 import { frozenOnBothEngines } from '../helpers/spoolEngines.ts'
 import { waitFor } from '../helpers/wait.ts'
 
@@ -31,7 +30,7 @@ const tables = [...new Set(streams.flatMap((stream) => stream.tables.flatMap(tab
 /** Small passes: many of them, several ending inside a block. */
 const PASS = { logs: 37, blocks: { txs: 23, blocks: 9 } }
 
-let dev: SeededDevStack
+let dev: StillDevStack
 let fresh: Database
 let pool: SQL
 let head: number
@@ -77,20 +76,15 @@ async function expectEqualTables(): Promise<number> {
 }
 
 beforeAll(async () => {
-  dev = await startSeededDevStack(100_000)
-  const nodeUrl = dev.stack.lines.find((line) => line.msg === 'dev chain started')!.rpc as string
-  const node = createRpc(nodeUrl)
-  await node.call('evm_setIntervalMining', [0])
-  await node.call('evm_setAutomine', [false])
-  head = Number(await node.call<string>('eth_blockNumber'))
+  dev = await stillSeededDevStack()
+  head = Number(await dev.node.call<string>('eth_blockNumber'))
   await waitFor(async () => (await dev.api<{ indexedBlock: number }>('/stats')).indexedBlock === head, 'the spool at the stopped head', 30_000)
   const frozen = await frozenOnBothEngines(join(dev.dir, 'data', 'spool.db'), 'streams')
   frozen.file.close()
   frozenPath = frozen.frozen
   pool = frozen.pool
-  await dev.stack.stop()
   // The embedded side: the same copy, its streams' rows and cursors taken away, derived again here.
-  const path = join(dev.dir, 'fresh.db')
+  const path = join(dev.dir, 'fresh-streams.db')
   copyFileSync(frozen.frozen, path)
   fresh = openSpool(path, streams.flatMap((stream) => stream.migrations))
   for (const table of tables) fresh.run(`DELETE FROM ${table}`)
@@ -106,8 +100,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await pool?.close()
   fresh?.close()
-  await dev?.stack.stop()
-  if (dev) rmSync(dev.dir, { recursive: true, force: true })
 })
 
 describe('the derived streams on both engines', () => {
