@@ -67,7 +67,7 @@ export async function start(config: Config, options: StartOptions): Promise<void
   const spool = await startSpool(config, spoolWiring(config), log, { role })
   const faucet = await faucetLease(spool, key !== null, log)
   const names = serviceNames.filter((name) => role !== 'indexer' && (name !== 'faucet' || faucet.serve))
-  const services = await serve({ config, log, chain }, spool, faucet.release ? [faucet.release] : [], names)
+  const services = await serve({ config, log, chain }, spool, [], names, faucet.release ? [faucet.release] : [])
   const operator = key && faucet.serve ? privateKeyToAccount(key).address : null
   await announce(runtimeOf(config, services, 'start', { operator, publicDevKey: operator === devAccounts.operator.address }, spool), options, config.database.target)
 }
@@ -93,22 +93,30 @@ async function faucetLease(spool: Spool, hasKey: boolean, log: Logger): Promise<
 }
 
 /**
- * Opens the services over the spool and arranges the stop: on a signal, or when the spool stops
- * for good, the listeners close first, then the spool, then whatever `also` holds (the dev chain),
- * and the runtime file `stack status` reads goes last.
+ * Opens the services `names` over the spool and arranges the stop: on a signal, or when the spool
+ * stops for good, the listeners close first, then the leases this instance holds are given up
+ * (the faucet's: a standby need not wait for it to lapse), then the spool, then whatever `also`
+ * holds (the dev chain), and the runtime file `stack status` reads goes last.
  */
-async function serve(context: ServiceContext, spool: Spool, also: Array<() => Promise<void>>, names: readonly ServiceName[] = serviceNames): Promise<Listening[]> {
+async function serve(
+  context: ServiceContext,
+  spool: Spool,
+  also: Array<() => Promise<void>>,
+  names: readonly ServiceName[] = serviceNames,
+  leases: Array<() => Promise<void>> = [],
+): Promise<Listening[]> {
   let services: Listening[]
   try {
     services = await startServices(context, spool, names)
   } catch (error) {
+    for (const stop of leases) await stop()
     await spool.stop()
     for (const stop of also) await stop()
     throw error
   }
   guardProcess(context.log)
   const forget = async () => removeRuntime(context.config.dataDir)
-  const closers = [() => Promise.all(services.map((service) => service.stop())).then(() => undefined), spool.stop, ...also, forget]
+  const closers = [() => Promise.all(services.map((service) => service.stop())).then(() => undefined), ...leases, spool.stop, ...also, forget]
   onShutdown(context.log, closers)
   void spool.fatal.then(async (error) => {
     context.log.fatal({ error: error.message }, 'stopping: the spool cannot go on')

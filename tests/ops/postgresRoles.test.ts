@@ -3,6 +3,7 @@ import { SQL } from 'bun'
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Rpc } from '../../src/chain/rpc.ts'
+import { DEV_OPERATOR_KEY } from '../../src/devnet/accounts.ts'
 import { openReader } from '../../src/spool/db.ts'
 import { insertRows } from '../../src/spool/postgres/store.ts'
 import { testPostgres } from '../helpers/postgres.ts'
@@ -177,6 +178,32 @@ test('an api instance started before any indexer answers as a fresh stack does b
   } finally {
     await early.stop()
     await fresh.stop()
+  }
+}, 90_000)
+
+test('the faucet opens on one instance with the key; a second with it stands aside; once the first has stopped, the next one opens it', async () => {
+  const withKey = { ...env, FAUCET_OPERATOR_KEY: DEV_OPERATOR_KEY }
+  const start = async (listeners: number) => {
+    const { dir, file } = instanceConfig()
+    return startStack(fromSource, ['start', '--role', 'api', '--config', file], { cwd: dir, env: withKey, timeoutMs: 30_000, listeners })
+  }
+  const first = await start(5)
+  try {
+    expect(first.urls.faucet).toBeDefined()
+    const second = await start(4)
+    try {
+      expect(second.urls.faucet).toBeUndefined()
+      expect(second.lines.find((line) => line.msg === 'another instance serves the faucet (it holds the faucet lease): this one does not open the faucet')).toBeDefined()
+    } finally {
+      await second.stop()
+    }
+    // A clean stop gives the lease up: the next instance with the key opens the faucet at once.
+    await first.stop()
+    const third = await start(5)
+    expect(third.urls.faucet).toBeDefined()
+    await third.stop()
+  } finally {
+    if (first.child.exitCode === null && first.child.signalCode === null) await first.stop()
   }
 }, 90_000)
 
