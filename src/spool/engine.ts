@@ -62,8 +62,6 @@ export interface SpoolTx extends Queries {
  */
 export interface SpoolWriter extends Queries {
   transaction<T>(work: (tx: SpoolTx) => Promise<T>): Promise<T>
-  /** Inserts `rows` (each its values in `columns`'s order) into one of the spool's tables, the engine's fastest way; `conflict` is an ON CONFLICT clause. */
-  insertMany(tx: SpoolTx, table: string, columns: readonly string[], rows: readonly SqlValue[][], conflict?: string): Promise<void>
   /** Inside `tx`: the spool's new head, told to the instances that read it elsewhere once `tx` commits (nothing to tell on the embedded engine). */
   announce(tx: SpoolTx, head: number): Promise<void>
 }
@@ -154,14 +152,14 @@ export function sqliteWriter(db: Database): SpoolWriter {
       for (const row of rows) insert.run(...row)
     },
   }
-  let turn: Promise<unknown> = Promise.resolve()
+  const inTurn = takingTurns()
   return {
     engine: 'sqlite',
     dialect: sqliteDialect,
     all: statements.all,
     get: statements.get,
-    transaction: <T>(work: (tx: SpoolTx) => Promise<T>): Promise<T> => {
-      const done = turn.then(async () => {
+    transaction: <T>(work: (tx: SpoolTx) => Promise<T>): Promise<T> =>
+      inTurn(async () => {
         db.run('BEGIN IMMEDIATE')
         try {
           const result = await work(statements)
@@ -171,15 +169,20 @@ export function sqliteWriter(db: Database): SpoolWriter {
           if (db.inTransaction) db.run('ROLLBACK')
           throw error
         }
-      })
-      turn = done.catch(() => {})
-      return done
-    },
-    // A statement a row, compiled once (the connection's cache): SQLite's inserts cost no round trip.
-    insertMany: async (_tx, table, columns, rows, conflict = '') => {
-      const insert = db.query<unknown, SqlValue[]>(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ${conflict}`)
-      for (const row of rows) insert.run(...row)
-    },
+      }),
     announce: async () => {},
+  }
+}
+
+/**
+ * Runs each `work` handed to it after the one before has ended (whether it failed or not): the
+ * writer's transactions, and the follower's work that may not overlap another.
+ */
+export function takingTurns(): <T>(work: () => Promise<T>) => Promise<T> {
+  let turn: Promise<unknown> = Promise.resolve()
+  return <T>(work: () => Promise<T>): Promise<T> => {
+    const done = turn.then(work)
+    turn = done.catch(() => {})
+    return done
   }
 }

@@ -4,7 +4,7 @@ import { FatalError } from '../errors.ts'
 import { quantity } from '../eth/quantity.ts'
 import { sleep } from '../time/sleep.ts'
 import { getMeta } from './db.ts'
-import type { SpoolWriter } from './engine.ts'
+import { takingTurns, type SpoolWriter } from './engine.ts'
 import { Copier } from './follow/copier.ts'
 import { FollowerFailures, type FollowerLog } from './follow/failures.ts'
 import { findAncestor, rollBack, tipMatches } from './follow/reorg.ts'
@@ -84,13 +84,8 @@ export class Follower {
   private heads: NewHeadsSubscription | null = null
   private wake: (() => void) | null = null
   private identityChecked = false
-  /** The end of the last work that may not overlap another: a stream's pass, a reorganisation. */
-  private turn: Promise<unknown> = Promise.resolve()
-  private readonly exclusive = <T>(work: () => Promise<T>): Promise<T> => {
-    const done = this.turn.then(work)
-    this.turn = done.catch(() => {})
-    return done
-  }
+  /** Work that may not overlap another: a stream's pass, a reorganisation. */
+  private readonly exclusive = takingTurns()
 
   constructor(
     private readonly writer: SpoolWriter,

@@ -176,7 +176,7 @@ export async function writeBatch(writer: SpoolWriter, bundles: BlockBundle[]): P
   const sink = Object.fromEntries(tables.map((table) => [table, (...values: SpoolValue[]) => void rows[table].push(values)])) as RowSink
   const logs = batchRows(bundles, sink)
   await writer.transaction(async (tx) => {
-    for (const table of tables) if (rows[table].length > 0) await writer.insertMany(tx, table, BATCH_COLUMNS[table], rows[table], BATCH_CONFLICTS[table])
+    for (const table of tables) tx.queueRows(`INSERT INTO ${table} (${BATCH_COLUMNS[table].join(', ')})`, rows[table], BATCH_CONFLICTS[table])
     await moveCursor(writer, tx, quantity(bundles.at(-1)!.block.number))
   })
   return logs

@@ -151,7 +151,7 @@ async function restoreBlocks(writer: SpoolWriter, ancestor: number): Promise<voi
         const rows = frozen.query<Record<string, unknown>, [number]>(`SELECT * FROM ${table} WHERE ${where}`).all(bound)
         if (rows.length === 0) continue
         const columns = Object.keys(rows[0]!)
-        await writer.insertMany(tx, table, columns, rows.map((row) => columns.map((column) => row[column] as never)))
+        tx.queueRows(`INSERT INTO ${table} (${columns.join(', ')})`, rows.map((row) => columns.map((column) => row[column] as never)))
       }
       await tx.run("UPDATE meta SET value = ? WHERE key = 'cursor'", String(head))
     })

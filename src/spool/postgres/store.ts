@@ -1,7 +1,7 @@
 import type { Queryable } from './lease.ts'
 
-// Bulk inserts on PostgreSQL: many rows a statement, for the writer's batches of blocks
-// (writer.ts) and the copy of an embedded spool (importSqlite.ts).
+// Bulk inserts on PostgreSQL for the copy of an embedded spool (importSqlite.ts), many rows a
+// statement; the writer queues its own (writer.ts).
 
 /** The most parameters one INSERT carries (PostgreSQL's protocol allows 65,535). */
 export const MAX_PARAMETERS = 60_000

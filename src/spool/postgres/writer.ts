@@ -1,15 +1,16 @@
 import type { SQL } from 'bun'
-import { postgresDialect, type SpoolTx, type SpoolWriter, type SqlValue } from '../engine.ts'
+import { postgresDialect, takingTurns, type SpoolTx, type SpoolWriter, type SqlValue } from '../engine.ts'
 import { notifyHead } from './heads.ts'
 import type { Queryable } from './lease.ts'
 import { sqliteValues, type Answer } from './reader.ts'
-import { insertRows, MAX_PARAMETERS, numbered } from './store.ts'
+import { MAX_PARAMETERS, numbered } from './store.ts'
 
 // The spool's writer on PostgreSQL (engine.ts's SpoolWriter): the SQL both engines take, over a
 // pool whose search_path is the spool's schema. Every transaction first passes the writer's
 // fence (lease.ts checkFence: this instance still holds the indexer's lease, and the row stays
 // share-locked until the commit), so an instance that lost the lease writes nothing, whatever it
-// believes. A batch of blocks goes as inserts of many rows each; a new head is notified at commit.
+// believes. Rows queued together (a batch of blocks, a pass's writes) go as inserts of many rows
+// each; a new head is notified at commit.
 
 export type PostgresWriterOptions = {
   /** The schema that holds the spool (a name the config checked). */
@@ -69,33 +70,27 @@ export function postgresWriter(sql: SQL, { schema, fence = async () => {} }: Pos
   const clients = new WeakMap<SpoolTx, Queryable>()
   const clientOf = (tx: SpoolTx) => {
     const client = clients.get(tx)
-    if (!client) throw new Error('a bulk write or a head outside one of the writer\'s transactions')
+    if (!client) throw new Error('a head told outside one of the writer\'s transactions')
     return client
   }
-  let turn: Promise<unknown> = Promise.resolve()
+  const inTurn = takingTurns()
   return {
     engine: 'postgres',
     dialect: postgresDialect,
     all: pool.all,
     get: pool.get,
-    transaction: <T>(work: (tx: SpoolTx) => Promise<T>): Promise<T> => {
-      const done = turn.then(() =>
-        sql.begin(async (client) => {
-          await fence(client)
-          const tx = statementsOf(client)
-          clients.set(tx, client)
-          const result = await work(tx)
-          await tx.settled()
-          return result
-        }),
-      )
-      turn = done.catch(() => {})
-      return done as Promise<T>
-    },
-    insertMany: async (tx, table, columns, rows, conflict) => {
-      await (tx as ReturnType<typeof statementsOf>).settled()
-      await insertRows(clientOf(tx), schema, table, columns, rows as unknown[][], { conflict })
-    },
+    transaction: <T>(work: (tx: SpoolTx) => Promise<T>): Promise<T> =>
+      inTurn(
+        () =>
+          sql.begin(async (client) => {
+            await fence(client)
+            const tx = statementsOf(client)
+            clients.set(tx, client)
+            const result = await work(tx)
+            await tx.settled()
+            return result
+          }) as Promise<T>,
+      ),
     announce: (tx, head) => notifyHead(clientOf(tx), schema, head),
   }
 }
