@@ -167,7 +167,7 @@ describe('secrets come from the environment only', () => {
 describe('the database', () => {
   test('none by default: the embedded spool file', () => {
     const config = parseConfig('', null, {})
-    expect(config.database).toEqual({ url: '', schema: 'stack', poolSize: 10, statementTimeoutMs: 30_000, leaseMs: 5000, target: null })
+    expect(config.database).toEqual({ url: '', replicaUrl: '', schema: 'stack', poolSize: 10, statementTimeoutMs: 30_000, leaseMs: 5000, target: null })
   })
 
   test('database.url names it; where it is is said without user or password', () => {
@@ -179,7 +179,30 @@ describe('the database', () => {
       poolSize: 20,
       statementTimeoutMs: 30_000,
       leaseMs: 2000,
+      replica: null,
     })
+  })
+
+  test('database.replicaUrl names a replica for the api role to read, with the same password; STACK_DATABASE_REPLICA_URL takes its place', () => {
+    const toml = '[database]\nurl = "postgres://stack@primary:5432/chain"\nreplicaUrl = "postgres://stack@standby-1/chain?sslmode=require"\n'
+    expect(parseConfig(toml, null, { STACK_DATABASE_PASSWORD: 'secret' }).database.target!.replica).toEqual({
+      url: 'postgres://stack:secret@standby-1/chain?sslmode=require',
+      where: 'standby-1:5432/chain',
+    })
+    expect(parseConfig(toml, null, { STACK_DATABASE_REPLICA_URL: 'postgres://stack@standby-2:6432/chain' }).database.target!.replica!.where).toBe('standby-2:6432/chain')
+  })
+
+  test('a replica without a database, with a password in the file, or not postgres:// is refused, the URL never echoed', () => {
+    expect(problems('[database]\nreplicaUrl = "postgres://stack@standby/chain"\n')).toEqual([
+      'database.replicaUrl: a replica is read beside the database it replicates: set database.url (or STACK_DATABASE_URL) too',
+    ])
+    expect(problems('', { STACK_DATABASE_REPLICA_URL: 'postgres://stack@standby/chain' })).toHaveLength(1)
+    expect(problems('[database]\nurl = "postgres://stack@primary/chain"\nreplicaUrl = "postgres://stack:hunter2@standby/chain"\n')).toEqual([
+      'database.replicaUrl: a password is never read from the config file; set STACK_DATABASE_PASSWORD in the environment',
+    ])
+    const fromEnv = problems('[database]\nurl = "postgres://stack@primary/chain"\n', { STACK_DATABASE_REPLICA_URL: 'mysql://u:hunter2@standby/chain' })
+    expect(fromEnv).toEqual(['environment STACK_DATABASE_REPLICA_URL: expected a postgres:// URL'])
+    expect(fromEnv.join()).not.toContain('hunter2')
   })
 
   test('STACK_DATABASE_URL takes its place, and the password comes from STACK_DATABASE_PASSWORD only', () => {

@@ -13,6 +13,9 @@ export const SECRET_ENV = { faucetKey: 'FAUCET_OPERATOR_KEY', databasePassword: 
 /** The database's URL from the environment, in place of `database.url` (a name no other program sets). */
 export const DATABASE_URL_ENV = 'STACK_DATABASE_URL'
 
+/** Its read replica's URL from the environment, in place of `database.replicaUrl`. */
+export const REPLICA_URL_ENV = 'STACK_DATABASE_REPLICA_URL'
+
 export type Secrets = { faucetKey: `0x${string}` | null }
 
 /** The database the spool lives in, when not the embedded file. */
@@ -26,6 +29,8 @@ export type DatabaseTarget = {
   statementTimeoutMs: number
   /** How long after an indexer's last heartbeat a standby may take its lease over. */
   leaseMs: number
+  /** A streaming replica of the database the api role reads from (it listens on the primary); null to read the primary. */
+  replica: { url: string; where: string } | null
 }
 
 export type Config = ConfigFile & {
@@ -110,33 +115,51 @@ export function parseConfig(text: string, file: string | null, env: Record<strin
  * is refused: like the faucet's key, it comes from the environment only.
  */
 function databaseTarget(database: ConfigFile['database'], env: Record<string, string | undefined>, problems: string[]): DatabaseTarget | null {
-  const fromEnv = env[DATABASE_URL_ENV]?.trim() ?? ''
-  const text = fromEnv !== '' ? fromEnv : database.url
+  const password = env[SECRET_ENV.databasePassword]
+  const primary = postgresUrl({ key: 'database.url', env: DATABASE_URL_ENV }, database.url, env, password, problems)
+  if (!primary) {
+    if (problems.length === 0 && (database.replicaUrl !== '' || (env[REPLICA_URL_ENV]?.trim() ?? '') !== '')) {
+      problems.push('database.replicaUrl: a replica is read beside the database it replicates: set database.url (or STACK_DATABASE_URL) too')
+    }
+    return null
+  }
+  const replica = postgresUrl({ key: 'database.replicaUrl', env: REPLICA_URL_ENV }, database.replicaUrl, env, password, problems)
+  if (problems.length > 0) return null
+  return {
+    ...primary,
+    schema: database.schema,
+    poolSize: database.poolSize,
+    statementTimeoutMs: database.statementTimeoutMs,
+    leaseMs: database.leaseMs,
+    replica,
+  }
+}
+
+/**
+ * A database's URL from the environment variable `names.env` or, when that is unset, from the
+ * config key `names.key`, with the password of STACK_DATABASE_PASSWORD (the replica of a
+ * database has the same roles); null when neither names one, or when it is not one (said in
+ * `problems`, never echoing the value: it may hold a password).
+ */
+function postgresUrl(names: { key: string; env: string }, configured: string, env: Record<string, string | undefined>, password: string | undefined, problems: string[]): { url: string; where: string } | null {
+  const fromEnv = env[names.env]?.trim() ?? ''
+  const text = fromEnv !== '' ? fromEnv : configured
   if (text === '') return null
   let url: URL
   try {
     url = new URL(text)
     if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') throw new Error('not postgres')
   } catch {
-    // Never echo the value: it may hold a password.
-    problems.push(fromEnv !== '' ? `environment ${DATABASE_URL_ENV}: expected a postgres:// URL` : 'database.url: expected a postgres:// URL')
+    problems.push(fromEnv !== '' ? `environment ${names.env}: expected a postgres:// URL` : `${names.key}: expected a postgres:// URL`)
     return null
   }
   if (fromEnv === '' && url.password !== '') {
-    problems.push(`database.url: a password is never read from the config file; set ${SECRET_ENV.databasePassword} in the environment`)
+    problems.push(`${names.key}: a password is never read from the config file; set ${SECRET_ENV.databasePassword} in the environment`)
     return null
   }
-  const password = env[SECRET_ENV.databasePassword]
   if (password) url.password = encodeURIComponent(password)
-  const name = decodeURIComponent(url.pathname.slice(1)) || '(the user\'s default database)'
-  return {
-    url: url.toString(),
-    where: `${url.hostname}:${url.port || '5432'}/${name}`,
-    schema: database.schema,
-    poolSize: database.poolSize,
-    statementTimeoutMs: database.statementTimeoutMs,
-    leaseMs: database.leaseMs,
-  }
+  const name = decodeURIComponent(url.pathname.slice(1)) || "(the user's default database)"
+  return { url: url.toString(), where: `${url.hostname}:${url.port || '5432'}/${name}` }
 }
 
 function tomlProblem(text: string, error: unknown): string {

@@ -93,6 +93,12 @@ export const ConfigSchema = T.Object(
         description:
           'empty (the embedded spool file under data.dir), or a postgres:// URL without a password (the password comes from STACK_DATABASE_PASSWORD; STACK_DATABASE_URL in the environment takes the place of this key; TLS through its sslmode)',
       }),
+      replicaUrl: T.String({
+        pattern: '^(|postgres(ql)?://[^\\s]+)$',
+        default: '',
+        description:
+          'empty (the api role reads the database itself), or the postgres:// URL of a streaming replica of database.url for the api role to read (it still listens for new heads on the primary); no password (STACK_DATABASE_PASSWORD is used); STACK_DATABASE_REPLICA_URL in the environment takes the place of this key',
+      }),
       schema: T.String({
         pattern: '^[a-z_][a-z0-9_]{0,49}$',
         default: 'stack',

@@ -11,13 +11,14 @@ import { emptyHealth, publishedHealth, type SpoolHealth } from './health.ts'
 import { describeCatchUp } from './progress.ts'
 import { checkIdentity, SpoolIdentityError } from './identity.ts'
 import { sqliteDb, sqliteWriter, type SpoolDb } from './engine.ts'
-import { connectPostgres } from './postgres/connect.ts'
+import { connectPostgres, type PostgresOptions } from './postgres/connect.ts'
 import { followHeads, type HeadFollower } from './postgres/heads.ts'
 import { HEARTBEATS_PER_LEASE, holdLease, INDEXER_LEASE, leaseHolder, prepareLease, type IndexerLease, type Lease, type LeaseHolder } from './postgres/lease.ts'
 import { appliedMigrations, migratePostgres, refuseNewerSchema } from './postgres/migrate.ts'
 import { postgresSpoolMigrations } from './postgres/migrations.ts'
 import { asDatabaseError, roleOf } from './postgres/problems.ts'
 import { postgresDb } from './postgres/reader.ts'
+import { checkReplica, replicaWait, type ReplicaWait } from './postgres/replica.ts'
 import { postgresStreamMigrations } from './postgres/streamTables.ts'
 import { postgresWriter } from './postgres/writer.ts'
 import type { MeterReading } from './meter.ts'
@@ -70,6 +71,8 @@ export type SpoolDatabase = {
    * stopped (`onLost` if another takes it over); else gives who holds it.
    */
   claim: (name: string, onLost: (error: Error) => void) => Promise<{ lease: Lease; holder: null } | { lease: null; holder: LeaseHolder | null }>
+  /** The replica the api role reads, and how long it has been behind a head the primary told of; null when it reads the primary. */
+  replica: { where: string; behindMs: () => number } | null
 }
 
 /** How long who holds the indexer's lease is told again without asking the database. */
@@ -80,11 +83,14 @@ const HOLDER_FRESH_MS = 1_000
  * the schema, and who holds the indexer's lease (null when nobody does, or the database did not
  * answer; `/health` stays a liveness probe and answers either way).
  */
-export async function databaseHealth(spool: Spool): Promise<{ database?: { role: Role; schema: string; indexer: LeaseHolder | null } }> {
+export async function databaseHealth(
+  spool: Spool,
+): Promise<{ database?: { role: Role; schema: string; indexer: LeaseHolder | null; replica?: { where: string; behindMs: number } } }> {
   const { database } = spool
   if (!database) return {}
   const indexer = await database.holder().catch(() => null)
-  return { database: { role: database.role, schema: database.schema, indexer } }
+  const replica = database.replica ? { replica: { where: database.replica.where, behindMs: database.replica.behindMs() } } : {}
+  return { database: { role: database.role, schema: database.schema, indexer, ...replica } }
 }
 
 /** What the spool reads of the config: where its file goes, the node, and its own settings. */
@@ -185,25 +191,39 @@ async function startOnFile(config: SpoolConfig, wiring: SpoolWiring, log: Logger
 async function startOnPostgres(config: SpoolConfig, target: DatabaseTarget, wiring: SpoolWiring, log: Logger, options: StartOptions): Promise<Spool> {
   const { failureRepeatMs, resetBlock = null, role = 'all' } = options
   const { url, where, schema, poolSize, statementTimeoutMs, leaseMs } = target
-  const pool = connectPostgres(url, { schema, max: poolSize, statementTimeoutMs })
-  try {
-    await pool.unsafe('SELECT 1')
-  } catch (error) {
-    await pool.close()
-    throw asDatabaseError(error, where, roleOf(url))
-  }
-  const reader = postgresDb(pool)
+  const pool = await connected(url, where, { schema, max: poolSize, statementTimeoutMs })
   const state = new SpoolState(config.chain.chainId)
+  let reader = postgresDb(pool)
   let lease: IndexerLease | null = null
   let worker: RunningWorker | null = null
   let heads: HeadFollower | null = null
+  let replica: { pool: SQL; where: string; wait: ReplicaWait } | null = null
   if (role === 'api') {
-    await prepareSchema(pool, target, wiring.streams, log)
-    // The indexer's health as it last published it, read again at every notification it sends.
-    const refresh = async () => state.set((await publishedHealth(reader)) ?? state.health())
+    if (target.replica) {
+      const replicaPool = await connected(target.replica.url, target.replica.where, { schema, max: poolSize, statementTimeoutMs }).catch(async (error) => {
+        await pool.close()
+        throw error
+      })
+      replica = { pool: replicaPool, where: target.replica.where, wait: replicaWait(pool, replicaPool) }
+      reader = postgresDb(replicaPool)
+    }
+    try {
+      await prepareSchema(pool, target, wiring.streams, log)
+      if (replica) await checkReplica(pool, replica.pool, { primary: where, replica: replica.where }).catch((error) => Promise.reject(asDatabaseError(error, replica!.where, roleOf(url))))
+    } catch (error) {
+      await Promise.all([pool.close(), replica?.pool.close()])
+      throw error
+    }
+    // At every head the indexer tells of (and at each subscription): the replica first replays
+    // as far as the primary had written, then the indexer's health is read again, as published.
+    const refresh = coalesced(async () => {
+      await replica?.wait.reach()
+      state.set((await publishedHealth(reader)) ?? state.health())
+    })
     heads = await followHeads(pool, schema, () => void refresh().catch(() => {}), () => {})
     await refresh().catch(() => {})
   } else {
+    if (target.replica) log.info({ replica: target.replica.where }, 'database.replicaUrl is read by api instances only: this one writes, and reads the primary')
     worker = runWorker(wiring, writerSettings(config, where, { url, where, schema, statementTimeoutMs, leaseMs }, { failureRepeatMs, resetBlock }), state, log, (held) => (lease = held))
   }
   // Who holds the indexer's lease, asked of the database at most once a second (every /health tells it).
@@ -212,20 +232,61 @@ async function startOnPostgres(config: SpoolConfig, target: DatabaseTarget, wiri
     if (!asked || performance.now() - asked.at > HOLDER_FRESH_MS) asked = { at: performance.now(), holder: leaseHolder(pool, schema, INDEXER_LEASE) }
     return asked.holder
   }
-  log.info({ database: where, schema, role }, 'spool started on PostgreSQL')
+  log.info({ database: where, schema, role, ...(replica ? { replica: replica.where } : {}) }, 'spool started on PostgreSQL')
   return {
     path: `${where} (schema "${schema}")`,
     reader,
-    database: { where, schema, role, lease: () => lease, holder, claim: (name, onLost) => claimLease(pool, schema, name, leaseMs, onLost) },
+    database: {
+      where,
+      schema,
+      role,
+      lease: () => lease,
+      holder,
+      claim: (name, onLost) => claimLease(pool, schema, name, leaseMs, onLost),
+      replica: replica && { where: replica.where, behindMs: replica.wait.behindMs },
+    },
     verifications: () => verificationWriter(postgresWriter(pool, { schema })),
     ...state.view(),
     fatal: worker?.fatal ?? new Promise(() => {}),
     stop: async () => {
       await heads?.stop().catch(() => {})
       await worker?.stop()
-      await pool.close()
+      await Promise.all([pool.close(), replica?.pool.close()])
       showStatus(null)
     },
+  }
+}
+
+/** A pool of connections to the database at `where`, checked at once: one that cannot be used is said in one line. */
+async function connected(url: string, where: string, options: PostgresOptions): Promise<SQL> {
+  const pool = connectPostgres(url, options)
+  try {
+    await pool.unsafe('SELECT 1')
+  } catch (error) {
+    await pool.close()
+    throw asDatabaseError(error, where, roleOf(url))
+  }
+  return pool
+}
+
+/**
+ * `work` run once at a time: a call while it runs asks for one more run after it (however many
+ * calls came meanwhile), and resolves when that run ends.
+ */
+function coalesced(work: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | null = null
+  let next: Promise<void> | null = null
+  const run = (): Promise<void> => {
+    running = work().finally(() => (running = null))
+    return running
+  }
+  return () => {
+    if (!running) return run()
+    next ??= running.catch(() => {}).then(() => {
+      next = null
+      return run()
+    })
+    return next
   }
 }
 
