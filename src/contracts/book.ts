@@ -4,7 +4,7 @@ import { createCache, type Clock } from '../cache.ts'
 import { fromChain, type Chain } from '../chain/client.ts'
 import { NodeUnreachableError } from '../errors.ts'
 import { checksum } from '../eth/address.ts'
-import { verifiedByCodeHash, verifiedCodeShapes, verifiedContract, verifiedProxy, type MatchKind, type VerifiedContract } from '../spool/verified.ts'
+import { verifiedByCodeHash, verifiedCodeShapes, verifiedContracts, verifiedProxy, type MatchKind, type VerifiedContract } from '../spool/verified.ts'
 import { bare, maskedRuntimeHash } from '../verify/bytecode.ts'
 import type { ArtifactIndex } from './artifacts.ts'
 import { detectProxy, type DetectedProxy } from './proxy.ts'
@@ -94,6 +94,8 @@ export function createContractBook(reader: SpoolDb, options: ContractBookOptions
     clock,
   })
   const proxies = createCache<string, { found: DetectedProxy | null }>({ max: 10_000, ttl: PROXY_TTL_MS, clock })
+  // The verifications of the addresses looked up together (a page's) read in one query, not one each.
+  const verificationOf = gathered((addresses) => verifiedContracts(reader, addresses))
 
   async function codeOf(address: string): Promise<{ code: string; hashes: Map<string, Hex> } | null> {
     if (!chain) return null
@@ -120,7 +122,7 @@ export function createContractBook(reader: SpoolDb, options: ContractBookOptions
 
   async function lookup(address: string, depth: number): Promise<KnownContract | null> {
     if (!ADDRESS.test(address)) return null
-    const own = await verifiedContract(reader, address)
+    const own = await verificationOf(address.toLowerCase())
     let known: Omit<KnownContract, 'proxy'> | null = own
       ? { address: checksum(address), name: own.name, abi: own.details.abi as Abi, by: { kind: 'verified', match: own.match, verification: own } }
       : null
@@ -166,5 +168,33 @@ async function unlessUnreachable<T>(read: () => Promise<T>, otherwise: T): Promi
   } catch (error) {
     if (error instanceof NodeUnreachableError) return otherwise
     throw error
+  }
+}
+
+/**
+ * `load` of many keys, asked one key at a time: the keys asked for in one turn of the event loop
+ * are loaded together, and each caller is given its own value (null when `load` found none).
+ */
+function gathered<V>(load: (keys: string[]) => Promise<Map<string, V>>): (key: string) => Promise<V | null> {
+  let waiting: Map<string, Array<PromiseWithResolvers<V | null>>> | null = null
+  const flush = (batch: Map<string, Array<PromiseWithResolvers<V | null>>>) => {
+    waiting = null
+    load([...batch.keys()]).then(
+      (found) => {
+        for (const [key, callers] of batch) for (const caller of callers) caller.resolve(found.get(key) ?? null)
+      },
+      (error) => {
+        for (const callers of batch.values()) for (const caller of callers) caller.reject(error)
+      },
+    )
+  }
+  return (key) => {
+    if (!waiting) {
+      const batch = (waiting = new Map())
+      setImmediate(() => flush(batch))
+    }
+    const caller = Promise.withResolvers<V | null>()
+    waiting.set(key, [...(waiting.get(key) ?? []), caller])
+    return caller.promise
   }
 }

@@ -55,7 +55,10 @@ async function bookOver(address: Address) {
     },
   })
   writer.close()
-  const real = createContractBook(sqliteDb(db))
+  const queries: string[] = []
+  const reader = sqliteDb(db)
+  const counted = { ...reader, all: <T,>(sql: string, ...params: Parameters<typeof reader.all>[1][]) => (queries.push(sql), reader.all<T>(sql, ...params)) }
+  const real = createContractBook(counted)
   const asked: string[] = []
   let failing = false
   const book: ContractBook = {
@@ -66,8 +69,18 @@ async function bookOver(address: Address) {
     },
     proxyOf: real.proxyOf,
   }
-  return { book, asked, fail: (on: boolean) => (failing = on) }
+  return { book, asked, queries, fail: (on: boolean) => (failing = on) }
 }
+
+test("the verifications of a page's targets are read in one query", async () => {
+  const { book, queries } = await bookOver(VERIFIED)
+  const others = Array.from({ length: 30 }, (_, n) => `0x${(n + 1).toString(16).padStart(40, '0')}`)
+  const known = new KnownContracts(book, 3000)
+  const found = await known.all([VERIFIED, ...others])
+  expect(queries.filter((sql) => sql.includes('FROM verified_contracts'))).toHaveLength(1)
+  expect(found.get(VERIFIED.toLowerCase())?.name).toBe('Ledger')
+  expect(others.map((address) => found.get(address))).toEqual(others.map(() => null))
+})
 
 test("a page's methods are named with one lookup per distinct target, by the verified ABI, else the table", async () => {
   const { book, asked } = await bookOver(VERIFIED)

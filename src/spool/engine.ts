@@ -9,6 +9,9 @@ import type { Database } from 'bun:sqlite'
 /** What a statement binds: text, integers, bytes, null. */
 export type SqlValue = string | number | bigint | Uint8Array | null
 
+/** `count` placeholders, for a list of values (`IN (...)`, a row of VALUES). */
+export const marks = (count: number) => Array.from({ length: count }, () => '?').join(', ')
+
 export type SpoolEngine = 'sqlite' | 'postgres'
 
 /** A read-only view of the spool and its derived streams' tables. */

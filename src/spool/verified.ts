@@ -3,7 +3,7 @@ import type { Address, Hex } from 'viem'
 import { addressKey, checksum } from '../eth/address.ts'
 import { blob, hex } from '../eth/bytes.ts'
 import type { MatchKind, VerificationOrigin, VerifiedDetails } from '../verify/record.ts'
-import { sqliteWriter, type SpoolDb, type SpoolWriter } from './engine.ts'
+import { marks, sqliteWriter, type SpoolDb, type SpoolWriter } from './engine.ts'
 
 export type { MatchKind, VerificationOrigin, VerifiedDetails }
 
@@ -68,6 +68,21 @@ const BY_ADDRESS = `SELECT ${COLUMNS} FROM verified_contracts WHERE address = ?`
 export async function verifiedContract(db: SpoolDb, address: string): Promise<VerifiedContract | null> {
   const row = await db.get<Row>(BY_ADDRESS, blob(addressKey(address)))
   return row ? fromRow(row) : null
+}
+
+/** The most addresses one query of verifiedContracts asks for. */
+const ADDRESSES_PER_QUERY = 500
+
+/** The verifications of `addresses`, by their lower-case hex (0x and 40 digits); an address with none is absent. */
+export async function verifiedContracts(db: SpoolDb, addresses: readonly string[]): Promise<Map<string, VerifiedContract>> {
+  const keys = [...new Set(addresses.map(addressKey))]
+  const found = new Map<string, VerifiedContract>()
+  for (let start = 0; start < keys.length; start += ADDRESSES_PER_QUERY) {
+    const chunk = keys.slice(start, start + ADDRESSES_PER_QUERY)
+    const rows = await db.all<Row>(`SELECT ${COLUMNS} FROM verified_contracts WHERE address IN (${marks(chunk.length)})`, ...chunk.map(blob))
+    for (const row of rows) found.set(`0x${addressKey(row.address)}`, fromRow(row))
+  }
+  return found
 }
 
 export async function verifiedByCodeHash(db: SpoolDb, codeHash: Hex): Promise<VerifiedContract | null> {

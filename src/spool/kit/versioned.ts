@@ -1,4 +1,4 @@
-import type { SpoolTx, SqlValue } from '../engine.ts'
+import { marks, type SpoolTx, type SqlValue } from '../engine.ts'
 import type { VersionedTable } from './tables.ts'
 
 /**
@@ -21,8 +21,6 @@ export async function keepingHistoryFrom<T>(tx: SpoolTx, from: number, pass: () 
     else historyFrom.set(tx, before)
   }
 }
-
-const marks = (count: number) => Array.from({ length: count }, () => '?').join(', ')
 
 /** The SQL of a versioned table's statements, the same on both engines: an upsert is ON CONFLICT, a history entry already there stands. */
 export function versionedSql({ table, history, keys, columns }: VersionedTable) {

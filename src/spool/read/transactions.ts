@@ -1,4 +1,4 @@
-import type { Queries, SpoolDb } from '../engine.ts'
+import { marks, type Queries, type SpoolDb } from '../engine.ts'
 import { TX_PER_BLOCK, txId } from '../codec.ts'
 import { hex } from '../../eth/bytes.ts'
 import { unpackTrace, type CallFrame, type TxCall } from '../traces.ts'
@@ -191,8 +191,6 @@ export async function callsFromTo(db: SpoolDb, from: Uint8Array, to: Uint8Array,
 export async function txCount(db: SpoolDb): Promise<number> {
   return (await db.get<{ n: number }>('SELECT count(*) AS n FROM txs'))!.n
 }
-
-const marks = (count: number) => Array.from({ length: count }, () => '?').join(', ')
 
 /** A transaction of the same sender next to another, by nonce. */
 export type SenderNeighbour = { hash: Uint8Array; nonce: number }
