@@ -24,8 +24,12 @@ export function connectPostgres(url: string, { schema, max = 10, statementTimeou
   return new SQL({
     url,
     max,
-    // Server-side prepared statements are not kept: a transaction-mode pooler in between
-    // (PgBouncer) hands each transaction another server connection.
+    // Server-side prepared statements are not kept, though each statement is then parsed and
+    // planned anew: a transaction-mode pooler in between (PgBouncer) hands each transaction
+    // another server connection; Bun.sql's cache of named statements has given one query's rows
+    // to another under concurrent load (oven-sh/bun#33665, #30494); and a statement it keeps
+    // fails for good once a table it reads is made again (#29484), as a stream's migration does
+    // under running api instances.
     prepare: false,
     connection: { search_path: `"${schema}"`, statement_timeout: String(statementTimeoutMs), idle_in_transaction_session_timeout: String(idleInTransactionMs) },
   } as ConstructorParameters<typeof SQL>[0])
