@@ -204,7 +204,8 @@ async function startOnPostgres(config: SpoolConfig, target: DatabaseTarget, wiri
         await pool.close()
         throw error
       })
-      replica = { pool: replicaPool, where: target.replica.where, wait: replicaWait(pool, replicaPool) }
+      const behind = (ms: number) => log.warn({ replica: target.replica!.where, behindMs: ms }, 'the replica is behind the primary: answers stay at the head it has replayed')
+      replica = { pool: replicaPool, where: target.replica.where, wait: replicaWait(pool, replicaPool, behind) }
       reader = postgresDb(replicaPool)
     }
     try {
@@ -214,14 +215,17 @@ async function startOnPostgres(config: SpoolConfig, target: DatabaseTarget, wiri
       await Promise.all([pool.close(), replica?.pool.close()])
       throw error
     }
+    // The indexer's health as it last published it (on a replica: as far as it has replayed).
+    const takeUp = async () => state.set((await publishedHealth(reader)) ?? state.health())
     // At every head the indexer tells of (and at each subscription): the replica first replays
-    // as far as the primary had written, then the indexer's health is read again, as published.
+    // as far as the primary had written, then the health is read again.
     const refresh = coalesced(async () => {
       await replica?.wait.reach()
-      state.set((await publishedHealth(reader)) ?? state.health())
+      await takeUp()
     })
     heads = await followHeads(pool, schema, () => void refresh().catch(() => {}), () => {})
-    await refresh().catch(() => {})
+    // What the database holds now, without waiting for a replica that is behind to catch up.
+    await takeUp().catch(() => {})
   } else {
     if (target.replica) log.info({ replica: target.replica.where }, 'database.replicaUrl is read by api instances only: this one writes, and reads the primary')
     worker = runWorker(wiring, writerSettings(config, where, { url, where, schema, statementTimeoutMs, leaseMs }, { failureRepeatMs, resetBlock }), state, log, (held) => (lease = held))

@@ -9,8 +9,9 @@ import { waitFor } from '../helpers/wait.ts'
 
 // An api instance reading a streaming replica while it listens on the primary, on a server and a
 // replica of this file's own (the replica's replay is paused): a head the indexer writes is
-// taken up only once the replica has replayed it, and then without another head to wake it; a
-// replica that is none, or cannot be reached, is refused in one line.
+// taken up only once the replica has replayed it, and then without another head to wake it; an
+// instance started while the replica is behind serves what it holds; a replica that is none, or
+// cannot be reached, is refused in one line.
 
 const SCHEMA = 'chain'
 
@@ -22,6 +23,8 @@ let url: string
 let toml: string
 let indexer: RunningStack
 let api: RunningStack
+/** Every api instance started, stopped at the end. */
+const apis: RunningStack[] = []
 const dirs: string[] = []
 
 function env(replicaUrl: string): Record<string, string> {
@@ -34,7 +37,16 @@ function folder(): { dir: string; file: string } {
   return made
 }
 
-const stats = async () => (await (await fetch(`${api.urls.explorer}/api/stats`)).json()) as { indexedBlock: number; derivedLag: number }
+/** An api instance reading the replica, in a folder of its own; resolves once its four listeners answer. */
+async function startApi(): Promise<RunningStack> {
+  const { dir, file } = folder()
+  const started = await startStack(fromSource, ['start', '--role', 'api', '--config', file], { cwd: dir, env: env(replica.urlOf(url)), timeoutMs: 60_000, listeners: 4 })
+  apis.push(started)
+  return started
+}
+
+/** The head an api instance answers of. */
+const indexedBlock = async (instance = api) => ((await (await fetch(`${instance.urls.explorer}/api/stats`)).json()) as { indexedBlock: number }).indexedBlock
 const cursor = async () => Number(((await primary.unsafe(`SELECT value FROM "${SCHEMA}".meta WHERE key = 'cursor'`)) as Array<{ value: string }>)[0]?.value ?? -1)
 const health = async () => (await (await fetch(`${api.urls.explorer}/api/health`)).json()) as { database: { role: string; replica?: { where: string; behindMs: number } } }
 
@@ -54,15 +66,14 @@ beforeAll(async () => {
     listeners: 0,
     until: (line) => line.msg === 'holds the indexer lease: writing',
   })
-  const forApi = folder()
-  api = await startStack(fromSource, ['start', '--role', 'api', '--config', forApi.file], { cwd: forApi.dir, env: env(replica.urlOf(url)), timeoutMs: 60_000, listeners: 4 })
+  api = await startApi()
   const head = await node.head()
-  await waitFor(async () => (await stats()).indexedBlock === head, 'the api instance at the head, read from the replica', 60_000)
+  await waitFor(async () => (await indexedBlock()) === head, 'the api instance at the head, read from the replica', 60_000)
 }, 180_000)
 
 afterAll(async () => {
   await replica?.resumeReplay().catch(() => {})
-  await api?.stop()
+  for (const instance of apis) await instance.stop()
   await indexer?.stop()
   await primary?.close()
   await node?.stop()
@@ -80,12 +91,16 @@ test('a head the primary holds is taken up once the replica has replayed it, and
   // The primary holds it and has told of it; the replica has not replayed it: the instance
   // answers from the head it had, and says how long its replica has been behind.
   await Bun.sleep(1000)
-  expect((await stats()).indexedBlock).toBe(before)
+  expect(await indexedBlock()).toBe(before)
   expect((await fetch(`${api.urls.explorer}/api/block/${next}`)).status).toBe(404)
   expect((await health()).database.replica!.behindMs).toBeGreaterThan(500)
+  // An instance started meanwhile serves what the replica holds, rather than wait for it.
+  const late = await startApi()
+  expect(await indexedBlock(late)).toBe(before)
   // Replayed, the head is taken up without another block to tell of it.
   await replica.resumeReplay()
-  await waitFor(async () => (await stats()).indexedBlock === next, 'the api instance at the head the replica replayed', 10_000)
+  await waitFor(async () => (await indexedBlock()) === next, 'the api instance at the head the replica replayed', 10_000)
+  await waitFor(async () => (await indexedBlock(late)) === next, 'the later instance too', 10_000)
   expect((await fetch(`${api.urls.explorer}/api/block/${next}`)).status).toBe(200)
   expect((await health()).database.replica!.behindMs).toBe(0)
   expect(await node.head()).toBe(next)

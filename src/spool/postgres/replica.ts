@@ -36,17 +36,32 @@ export async function checkReplica(primary: Queryable, replica: Queryable, where
   }
 }
 
-/** Waits, each time it is asked, for `replica` to replay the log of `primary` as far as it had been written then. */
-export function replicaWait(primary: Queryable, replica: Queryable): ReplicaWait {
+/** How long a replica may be behind before it is said in the log (once, until it catches up). */
+export const LATE_MS = 30_000
+
+/**
+ * Waits, each time it is asked, for `replica` to replay the log of `primary` as far as it had
+ * been written then; `late` is told once when it has been behind for LATE_MS.
+ */
+export function replicaWait(primary: Queryable, replica: Queryable, late: (behindMs: number) => void = () => {}): ReplicaWait {
   let behindSince: number | null = null
+  let told = false
+  const behindMs = () => (behindSince === null ? 0 : Math.round(performance.now() - behindSince))
   return {
     reach: async () => {
       const { lsn } = first(await primary.unsafe('SELECT pg_current_wal_lsn()::text AS lsn'))
       behindSince ??= performance.now()
       // A standby promoted meanwhile replays nothing: its replay position is null, and it holds what it holds.
-      while (!first(await replica.unsafe('SELECT coalesce(pg_last_wal_replay_lsn() >= $1::pg_lsn, true) AS reached', [lsn])).reached) await Bun.sleep(POLL_MS)
+      while (!first(await replica.unsafe('SELECT coalesce(pg_last_wal_replay_lsn() >= $1::pg_lsn, true) AS reached', [lsn])).reached) {
+        if (!told && behindMs() >= LATE_MS) {
+          told = true
+          late(behindMs())
+        }
+        await Bun.sleep(POLL_MS)
+      }
       behindSince = null
+      told = false
     },
-    behindMs: () => (behindSince === null ? 0 : Math.round(performance.now() - behindSince)),
+    behindMs,
   }
 }
