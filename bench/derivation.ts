@@ -5,8 +5,8 @@
 // counts, as this machine's speed moves by a third from one second to the next.
 import { copyFileSync, rmSync } from 'node:fs'
 import type { Database, SQLQueryBindings } from 'bun:sqlite'
-import { openSpool } from '../src/spool/db.ts'
-import { sqliteWriter } from '../src/spool/engine.ts'
+import { openSpool } from '../src/spool/sqlite/db.ts'
+import { sqliteWriter } from '../src/spool/sqlite/engine.ts'
 import { tableNames } from '../src/spool/kit/tables.ts'
 import type { Migration } from '../src/spool/migrations.ts'
 import { MAX_LOGS_PER_PASS, runPass, type StreamDefinition } from '../src/spool/streams.ts'

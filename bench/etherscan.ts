@@ -9,13 +9,13 @@
 // spread through a table twice their size. The listener runs with its real conventions (a log
 // line per request at the default level, through a buffer into a file) and its per-client limit
 // raised, so the bench measures the work, not the 429s.
-import { sqliteDb, sqliteWriter } from '../src/spool/engine.ts'
+import { sqliteDb, sqliteWriter } from '../src/spool/sqlite/engine.ts'
 import type { Hex } from 'viem'
 import { createChain } from '../src/chain/client.ts'
 import { parseConfig } from '../src/config/load.ts'
 import { createEtherscanApp } from '../src/etherscan/app.ts'
 import { listen } from '../src/http/serve.ts'
-import { closeSpool, openReader, openSpool } from '../src/spool/db.ts'
+import { closeSpool, openReader, openSpool } from '../src/spool/sqlite/db.ts'
 import type { BlockBundle, RawTx } from '../src/spool/fetchBlocks.ts'
 import type { Spool } from '../src/spool/spool.ts'
 import { writeBatch } from '../src/spool/store.ts'

@@ -4,7 +4,7 @@
 import type { Database } from 'bun:sqlite'
 import { clEvents, v2Events } from '../src/exchange/events.ts'
 import { txId } from '../src/spool/codec.ts'
-import { SET_META_SQL } from '../src/spool/db.ts'
+import { SET_META_SQL } from '../src/spool/meta.ts'
 
 // Event data, word by word, as a contract would have encoded it.
 const word = (value: bigint | number) => {

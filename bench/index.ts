@@ -7,14 +7,14 @@
 // a second process on /pools, /cl/pool/{address} and /swaps?limit=500, next to a bare Bun.serve
 // in a process of its own returning the same bytes and headers (the ceiling of this machine for
 // that answer), measured in the same run.
-import { sqliteDb, sqliteWriter } from '../src/spool/engine.ts'
+import { sqliteDb, sqliteWriter } from '../src/spool/sqlite/engine.ts'
 import { join } from 'node:path'
 import type { Database } from 'bun:sqlite'
 import { createChain } from '../src/chain/client.ts'
 import { parseConfig } from '../src/config/load.ts'
 import { createExchangeApp } from '../src/exchange/app.ts'
 import { listen } from '../src/http/serve.ts'
-import { closeSpool, openReader, openSpool } from '../src/spool/db.ts'
+import { closeSpool, openReader, openSpool } from '../src/spool/sqlite/db.ts'
 import { runPass } from '../src/spool/streams.ts'
 import { createStreams } from '../src/streams.ts'
 import { startDevChain } from '../tests/helpers/devChain.ts'

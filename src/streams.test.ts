@@ -2,7 +2,7 @@ import { Database } from 'bun:sqlite'
 import { expect, test } from 'bun:test'
 import { parseConfig } from './config/load.ts'
 import { tableNames } from './spool/kit/tables.ts'
-import { migrate, spoolMigrations } from './spool/migrations.ts'
+import { migrate, spoolMigrations } from './spool/sqlite/migrations.ts'
 import { createStreams } from './streams.ts'
 
 // The spool rolls back only what a stream declares: a table created by a stream's migrations and

@@ -1,4 +1,4 @@
-import { getMeta } from './db.ts'
+import { getMeta } from './meta.ts'
 import type { Queries } from './engine.ts'
 import type { PacerState } from './pacer.ts'
 import type { CatchUp } from './progress.ts'

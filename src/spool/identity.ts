@@ -1,5 +1,5 @@
 import type { Rpc } from '../chain/rpc.ts'
-import { getMeta, setMeta } from './db.ts'
+import { getMeta, setMeta } from './meta.ts'
 import type { SpoolWriter } from './engine.ts'
 import { FatalError } from '../errors.ts'
 import { quantity } from '../eth/quantity.ts'

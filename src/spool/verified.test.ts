@@ -1,10 +1,10 @@
-import { sqliteDb, sqliteWriter } from './engine.ts'
+import { sqliteDb, sqliteWriter } from './sqlite/engine.ts'
 import { afterEach, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Address, Hex } from 'viem'
-import { openSpool } from './db.ts'
+import { openSpool } from './sqlite/db.ts'
 import { rollbackTo } from './store.ts'
 import { openVerificationWriter, verifiedByCodeHash, verifiedCodeShapes, verifiedContract, verifiedProxy, type NewVerification } from './verified.ts'
 

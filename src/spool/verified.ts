@@ -3,7 +3,8 @@ import type { Address, Hex } from 'viem'
 import { addressKey, checksum } from '../eth/address.ts'
 import { blob, hex } from '../eth/bytes.ts'
 import type { MatchKind, VerificationOrigin, VerifiedDetails } from '../verify/record.ts'
-import { marks, sqliteWriter, type SpoolDb, type SpoolWriter } from './engine.ts'
+import { marks, type SpoolDb, type SpoolWriter } from './engine.ts'
+import { sqliteWriter } from './sqlite/engine.ts'
 
 export type { MatchKind, VerificationOrigin, VerifiedDetails }
 

@@ -3,8 +3,10 @@
 // root (src/spoolWorker.ts): a worker cannot be sent functions, so the entry builds the derived
 // streams itself, from the data startSpool posts, and hands them to serveSpoolWriter.
 import { createRpc } from '../chain/rpc.ts'
-import { closeSpool, openSpool, setMeta, type Database } from './db.ts'
-import { sqliteWriter, type SpoolWriter } from './engine.ts'
+import { closeSpool, openSpool, type Database } from './sqlite/db.ts'
+import { setMeta } from './meta.ts'
+import { sqliteWriter } from './sqlite/engine.ts'
+import type { SpoolWriter } from './engine.ts'
 import { Follower, REQUEST_TIMEOUT_MS, type FollowerSettings } from './follower.ts'
 import { PUBLISHED_HEALTH, type SpoolHealth } from './health.ts'
 import { SpoolMeter, type MeterReading } from './meter.ts'

@@ -2,7 +2,7 @@ import { Database } from 'bun:sqlite'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { devAccounts } from '../../src/devnet/accounts.ts'
-import { SPOOL_FILE } from '../../src/spool/db.ts'
+import { SPOOL_FILE } from '../../src/spool/sqlite/db.ts'
 import { seededExplorer, send, waitFor, type SeededExplorer } from './helpers.ts'
 
 // Live parts: mini-blocks the spool lacks come from the node, and with

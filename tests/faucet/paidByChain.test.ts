@@ -1,4 +1,4 @@
-import { sqliteDb } from '../../src/spool/engine.ts'
+import { sqliteDb } from '../../src/spool/sqlite/engine.ts'
 import { afterAll, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -8,7 +8,7 @@ import { faucetAbi } from '../../src/faucet/contract.ts'
 import { utcDay } from '../../src/faucet/quota/day.ts'
 import { successfulCalls } from '../../src/faucet/read/faucetReader.ts'
 import { paidByChain } from '../../src/faucet/reconcile.ts'
-import { openSpool } from '../../src/spool/db.ts'
+import { openSpool } from '../../src/spool/sqlite/db.ts'
 import { writeBlock } from '../helpers/spoolBlocks.ts'
 
 // What the chain shows the faucet paid, read from a spool written with a small synthetic chain:

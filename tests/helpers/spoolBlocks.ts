@@ -1,7 +1,7 @@
 import type { Database } from 'bun:sqlite'
 import type { Hex } from 'viem'
 import type { BlockBundle } from '../../src/spool/fetchBlocks.ts'
-import { sqliteWriter } from '../../src/spool/engine.ts'
+import { sqliteWriter } from '../../src/spool/sqlite/engine.ts'
 import { writeBatch } from '../../src/spool/store.ts'
 import type { CallFrame } from '../../src/spool/traces.ts'
 

@@ -1,4 +1,4 @@
-import { sqliteDb } from '../../src/spool/engine.ts'
+import { sqliteDb } from '../../src/spool/sqlite/engine.ts'
 import type { Database } from 'bun:sqlite'
 import { addressKey } from '../../src/eth/address.ts'
 import { tallyTables } from '../../src/explorer/tallyStream.ts'

@@ -1,4 +1,4 @@
-import { openReader } from '../../src/spool/db.ts'
+import { openReader } from '../../src/spool/sqlite/db.ts'
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { decodeEventLog, parseEther, parseUnits, type Address, type Hash, type Hex } from 'viem'
 import { devAccounts } from '../../src/devnet/accounts.ts'

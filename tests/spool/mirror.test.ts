@@ -1,4 +1,4 @@
-import { openReader } from '../../src/spool/db.ts'
+import { openReader } from '../../src/spool/sqlite/db.ts'
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { silentLogger } from '../../src/log.ts'
 import { startSpool, type Spool } from '../../src/spool/spool.ts'

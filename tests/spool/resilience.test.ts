@@ -1,4 +1,4 @@
-import { openReader } from '../../src/spool/db.ts'
+import { openReader } from '../../src/spool/sqlite/db.ts'
 import { afterAll, expect, test } from 'bun:test'
 import { captureLog } from '../helpers/service.ts'
 import { startDevChain, startNode, type RunningNode } from '../helpers/devChain.ts'

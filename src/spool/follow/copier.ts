@@ -4,7 +4,7 @@
 import type { Rpc } from '../../chain/rpc.ts'
 import { NodeTimeoutError } from '../../errors.ts'
 import { quantity } from '../../eth/quantity.ts'
-import { getMeta, setMeta } from '../db.ts'
+import { getMeta, setMeta } from '../meta.ts'
 import type { SpoolWriter } from '../engine.ts'
 import { countTransactions, fetchBlockInParts, fetchBlocks, lackedMethods, type BlockBundle, type Capabilities } from '../fetchBlocks.ts'
 import type { SpoolMeter } from '../meter.ts'

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { getMeta } from '../db.ts'
-import { sqliteWriter } from '../engine.ts'
+import { getMeta } from '../meta.ts'
+import { sqliteWriter } from '../sqlite/engine.ts'
 import { SpoolMeter } from '../meter.ts'
 import { getCursor, recordGap, storedHash } from '../store.ts'
 import { readStreamCursor, runPass } from '../streams.ts'

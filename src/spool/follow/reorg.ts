@@ -3,7 +3,7 @@
 import type { Rpc } from '../../chain/rpc.ts'
 import { FatalError } from '../../errors.ts'
 import { quantity } from '../../eth/quantity.ts'
-import { getMeta, setMeta } from '../db.ts'
+import { getMeta, setMeta } from '../meta.ts'
 import type { Queries, SpoolWriter } from '../engine.ts'
 import type { SpoolMeter } from '../meter.ts'
 import { getCursor, rollbackTo, storedGapHolding, storedHash } from '../store.ts'

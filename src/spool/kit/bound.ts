@@ -1,4 +1,4 @@
-import { GET_META_SQL, SET_META_SQL } from '../db.ts'
+import { GET_META_SQL, SET_META_SQL } from '../meta.ts'
 import type { SpoolTx, SpoolWriter } from '../engine.ts'
 import type { StreamTable, VersionedTable } from './tables.ts'
 

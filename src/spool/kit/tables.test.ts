@@ -1,7 +1,7 @@
 import { Database } from 'bun:sqlite'
 import { expect, test } from 'bun:test'
 import { txId } from '../codec.ts'
-import { sqliteWriter } from '../engine.ts'
+import { sqliteWriter } from '../sqlite/engine.ts'
 import { Entities } from './entities.ts'
 import { createdTable, eventTable, rollbackTables, tableNames, versionedHistorySql, versionedTable } from './tables.ts'
 

@@ -1,6 +1,7 @@
 import { Database } from 'bun:sqlite'
 import { describe, expect, test } from 'bun:test'
-import { sqliteWriter, type SqlValue } from '../engine.ts'
+import { sqliteWriter } from '../sqlite/engine.ts'
+import type { SqlValue } from '../engine.ts'
 import { compareKeys, Entities } from './entities.ts'
 import { versionedHistorySql, versionedTable } from './tables.ts'
 import { versionedRows } from './versioned.ts'

@@ -3,7 +3,7 @@ import type { Queryable } from './lease.ts'
 
 // Schema changes on PostgreSQL (docs/operating.md): applied once, in order, each in its own
 // transaction, recorded by id in the configured schema's `migrations` table, like the embedded
-// engine's (src/spool/migrations.ts) but with PostgreSQL's own statements. Several instances may
+// engine's (src/spool/sqlite/migrations.ts) but with PostgreSQL's own statements. Several instances may
 // start at once: a transaction-scoped advisory lock on the schema makes them take turns, and each
 // looks again inside its transaction at what is applied, so a migration runs once. The writer
 // also passes its fence, so an instance that lost its lease changes nothing. An instance older

@@ -1,7 +1,7 @@
 import type { PostgresMigration } from './migrate.ts'
 
 // The spool's tables on PostgreSQL: the same tables, columns (in the same order), keys and
-// indexes as the embedded engine's after all of src/spool/migrations.ts, in PostgreSQL's types
+// indexes as the embedded engine's after all of src/spool/sqlite/migrations.ts, in PostgreSQL's types
 // (INTEGER is bigint, BLOB bytea, TEXT text). A PostgreSQL schema starts at today's shape, so its
 // first migration is the whole of it; later changes add migrations of their own, beside the
 // embedded engine's. tests/spool/postgresSchema.test.ts holds the two engines' tables equal.

@@ -1,11 +1,20 @@
 import type { SQL } from 'bun'
-import { postgresDialect, type SpoolDb, type SqlValue } from '../engine.ts'
+import type { Dialect, SpoolDb, SqlValue } from '../engine.ts'
 import { numbered } from './store.ts'
 
 // The spool's reader on PostgreSQL (engine.ts's interface): the SQL both engines take, its `?`
 // placeholders numbered, sent over Bun.sql's pool to the schema the client's search_path names,
 // and its rows made what the embedded engine gives, by each column's type as the server says it:
 // bigint and numeric (counts, sums) as numbers, booleans as 1 or 0, bytea as a plain Uint8Array.
+
+// PostgreSQL's planner weighs an index by the table's statistics; it takes no hint.
+export const postgresDialect: Dialect = {
+  bytes: (digits) => `'\\x${digits}'::bytea`,
+  unindexed: (column) => column,
+  jsonText: (column, key) => `(${column}::json -> '${key}')::text`,
+  joined: (column) => `string_agg(${column}, ',')`,
+  leastBytes: (column) => `(array_agg(${column} ORDER BY ${column}))[1]`,
+}
 
 /** PostgreSQL's type ids (pg_type.oid) of the columns turned into the embedded engine's values. */
 const INT8 = 20

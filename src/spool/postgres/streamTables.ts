@@ -1,7 +1,7 @@
 import { Database } from 'bun:sqlite'
 import { foldedKey } from '../kit/bound.ts'
 import { tableNames, type VersionedTable } from '../kit/tables.ts'
-import { migrate, spoolMigrations } from '../migrations.ts'
+import { migrate, spoolMigrations } from '../sqlite/migrations.ts'
 import type { StreamDefinition } from '../streams.ts'
 import type { PostgresMigration } from './migrate.ts'
 

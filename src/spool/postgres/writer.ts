@@ -1,5 +1,6 @@
 import type { SQL } from 'bun'
-import { postgresDialect, takingTurns, type SpoolTx, type SpoolWriter, type SqlValue } from '../engine.ts'
+import { postgresDialect } from './reader.ts'
+import { takingTurns, type SpoolTx, type SpoolWriter, type SqlValue } from '../engine.ts'
 import { notifyHead } from './heads.ts'
 import type { Queryable } from './lease.ts'
 import { sqliteValues, type Answer } from './reader.ts'

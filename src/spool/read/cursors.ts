@@ -1,4 +1,4 @@
-import { GET_META_SQL } from '../db.ts'
+import { GET_META_SQL } from '../meta.ts'
 import type { SpoolDb } from '../engine.ts'
 import { STREAM_CURSOR_SQL, streamCursorOf, type StreamCursor, type StreamCursorRow } from '../streams.ts'
 

@@ -1,12 +1,13 @@
 import { Database } from 'bun:sqlite'
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
-import type { Queries, SpoolTx } from './engine.ts'
-import { migrate, spoolMigrations, type Migration } from './migrations.ts'
+import { migrate, spoolMigrations } from './migrations.ts'
+import type { Migration } from '../migrations.ts'
+import { SET_META_SQL } from '../meta.ts'
 
 export type { Database }
 
-export { SPOOL_FILE } from '../files/spoolFile.ts'
+export { SPOOL_FILE } from '../../files/spoolFile.ts'
 
 /** Pages of write-ahead log (4 KiB each) after which the writer checkpoints it into the file. */
 const WAL_CHECKPOINT_PAGES = 16_384
@@ -15,7 +16,7 @@ const WAL_CHECKPOINT_PAGES = 16_384
  * Opens the spool database in WAL mode (readers never wait for the writer), applies the
  * migrations (the spool's own first, then those of the derived streams), and proves that it can
  * write. SQLite's errors about the file itself (not a database, damaged, read-only, disk full)
- * come out of here, not later: see storage.ts for how they are said.
+ * come out of here, not later: see ../storage.ts for how they are said.
  */
 export function openSpool(path: string, extraMigrations: Migration[] = []): Database {
   mkdirSync(dirname(path), { recursive: true })
@@ -85,20 +86,4 @@ export function openReader(path: string): Database {
   db.run('PRAGMA busy_timeout = 2000')
   db.run('PRAGMA query_only = ON')
   return db
-}
-
-/** A meta key's value (`?`: the key), in SQL both engines take. */
-export const GET_META_SQL = 'SELECT value FROM meta WHERE key = ?'
-
-/** A meta key's value, or null, on either engine. */
-export async function getMeta(db: Queries, key: string): Promise<string | null> {
-  return (await db.get<{ value: string }>(GET_META_SQL, key))?.value ?? null
-}
-
-/** A meta key set (`?`: the key, its value), in SQL both engines take. */
-export const SET_META_SQL = 'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'
-
-/** Sets a meta key inside the writer's transaction `tx`. */
-export async function setMeta(tx: SpoolTx, key: string, value: string): Promise<void> {
-  await tx.run(SET_META_SQL, key, value)
 }
