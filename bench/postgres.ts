@@ -8,7 +8,8 @@
 // 2. The Etherscan-compatible listener's reads over each engine, loaded by wrk from a second
 //    process: txlist's first and a later page, tokentx, getLogs by address and a block's reward;
 //    each engine's req/s and p99, and PostgreSQL's over SQLite's, with the bare Bun.serve ceiling
-//    of the same bytes in the same run.
+//    of the same bytes in the same run; PostgreSQL read through the engine's Bun.sql, and through
+//    the `postgres` package with its statements prepared.
 // 3. Derivation: every derived stream with work on this chain, from its first log to the head,
 //    on each engine, the passes the follower runs; per second, and PostgreSQL's over SQLite's.
 // 4. /api/blocks, /api/txs and /pools over the derived tables of each engine, every answer made
@@ -21,6 +22,7 @@
 // with fsync off like the embedded engine's synchronous = NORMAL: neither waits for the disk.
 
 import { SQL } from 'bun'
+import postgres from 'postgres'
 import { copyFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Hex } from 'viem'
@@ -33,12 +35,13 @@ import { createExplorerApp } from '../src/explorer/app.ts'
 import { listen } from '../src/http/serve.ts'
 import { closeSpool, openReader, openSpool } from '../src/spool/sqlite/db.ts'
 import { sqliteDb, sqliteWriter } from '../src/spool/sqlite/engine.ts'
-import type { SpoolDb } from '../src/spool/engine.ts'
+import type { SpoolDb, SqlValue } from '../src/spool/engine.ts'
 import { connectPostgres } from '../src/spool/postgres/connect.ts'
 import { COPIED_TABLES, copySpoolToPostgres, primaryKeyOf } from '../src/spool/postgres/importSqlite.ts'
 import { migratePostgres } from '../src/spool/postgres/migrate.ts'
 import { postgresSpoolMigrations } from '../src/spool/postgres/migrations.ts'
-import { postgresDb } from '../src/spool/postgres/reader.ts'
+import { postgresDb, postgresDialect, sqliteValues, type Answer } from '../src/spool/postgres/reader.ts'
+import { numbered } from '../src/spool/postgres/store.ts'
 import { postgresStreamMigrations } from '../src/spool/postgres/streamTables.ts'
 import { postgresWriter } from '../src/spool/postgres/writer.ts'
 import type { Spool } from '../src/spool/spool.ts'
@@ -122,6 +125,26 @@ function block(number: number) {
   return syntheticBundle(number, txs)
 }
 
+/** The spool's reader (engine.ts) over the `postgres` package, its statements prepared: for the comparison of section 2 only. */
+function packageDb(client: postgres.Sql): SpoolDb {
+  const over = (queries: postgres.Sql | postgres.TransactionSql, snapshot: SpoolDb['snapshot']): SpoolDb => {
+    const all = async <T>(query: string, ...params: SqlValue[]): Promise<T[]> => {
+      const result = await queries.unsafe(numbered(query), params as postgres.ParameterOrJSON<never>[], { prepare: true })
+      const rows: Answer = [...result]
+      rows.columns = result.columns.map(({ name, type }) => ({ name, type }))
+      return sqliteValues<T>(rows)
+    }
+    return { engine: 'postgres', dialect: postgresDialect, all, get: async <T>(query: string, ...params: SqlValue[]) => (await all<T>(query, ...params))[0] ?? null, snapshot }
+  }
+  const top: SpoolDb = over(client, (read) =>
+    client.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', (tx) => {
+      const inSnapshot: SpoolDb = over(tx, (inner) => inner(inSnapshot))
+      return read(inSnapshot)
+    }) as never,
+  )
+  return top
+}
+
 const dir = scratchDir('postgres')
 const spoolPath = join(dir, 'spool.db')
 const writer = openSpool(spoolPath)
@@ -172,8 +195,13 @@ const config = parseConfig(`[data]\ndir = "${dir}"\n[chain]\nrpc = "http://127.0
 const logs = fileLogger(dir)
 const context = { config, log: logs.log, chain: createChain({ rpcUrl: config.chain.rpc, wsUrl: config.chain.ws, chainId: config.chain.chainId }) }
 const pool = connectPostgres(url, { schema: 'stack', max: 10 })
+// The same reads through the `postgres` package, which keeps prepared statements (and prepares
+// again when a table is made anew): what the engine would gain from them with a client that
+// keeps them safely.
+const packagePool = postgres(url, { max: 10, prepare: true, onnotice: () => {}, connection: { search_path: '"stack"' } as Record<string, string> })
 const onFile = listen(createEtherscanApp(context, { reader: sqliteDb(file) } as Spool), 'etherscan', '127.0.0.1', 0, logs.log)
 const onPostgres = listen(createEtherscanApp(context, { reader: postgresDb(pool) } as Spool), 'etherscan', '127.0.0.1', 0, logs.log)
+const onPackage = listen(createEtherscanApp(context, { reader: packageDb(packagePool) } as Spool), 'etherscan', '127.0.0.1', 0, logs.log)
 
 const head = blockCount - 1
 const routes: Array<[string, string]> = [
@@ -185,12 +213,14 @@ const routes: Array<[string, string]> = [
 ]
 const table: string[][] = []
 for (const [name, path] of routes) {
-  const [fromFile, fromPostgres] = await Promise.all([fetch(`${onFile.url}${path}`).then((r) => r.text()), fetch(`${onPostgres.url}${path}`).then((r) => r.text())])
-  if (fromFile !== fromPostgres || !fromFile.includes('"status":"1"')) throw new Error(`${name}: the engines answer differently, or nothing`)
+  const [fromFile = '', fromPostgres, fromPackage] = await Promise.all([onFile, onPostgres, onPackage].map((app) => fetch(`${app.url}${path}`).then((r) => r.text())))
+  if (fromFile !== fromPostgres || fromFile !== fromPackage || !fromFile.includes('"status":"1"')) throw new Error(`${name}: the engines answer differently, or nothing`)
   const embedded = await againstCeiling(onFile.url, [path], { connections, seconds })
-  const postgres = await againstCeiling(onPostgres.url, [path], { connections, seconds })
+  const onBunSql = await againstCeiling(onPostgres.url, [path], { connections, seconds })
+  const prepared = await againstCeiling(onPackage.url, [path], { connections, seconds })
   table.push([`${name}, SQLite`, ...httpCells(embedded), '1.00'])
-  table.push([`${name}, PostgreSQL`, ...httpCells(postgres), (postgres.route.perSecond / embedded.route.perSecond).toFixed(2)])
+  table.push([`${name}, PostgreSQL`, ...httpCells(onBunSql), (onBunSql.route.perSecond / embedded.route.perSecond).toFixed(2)])
+  table.push([`${name}, PostgreSQL, postgres package, prepared`, ...httpCells(prepared), (prepared.route.perSecond / embedded.route.perSecond).toFixed(2)])
 }
 printTable(
   `The Etherscan-compatible listener over each engine, the same spool, wrk from a second process, ${connections} connections, ${seconds} s per route`,
@@ -199,11 +229,13 @@ printTable(
   [
     'ceiling: a bare Bun.serve in its own process returning the same bytes for the same path, loaded the same way in the same run',
     'each answer checked equal, byte for byte, between the engines before it is loaded',
-    "PostgreSQL on 127.0.0.1, a pool of 10 connections; SQLite: the listener's read-only connection",
+    "PostgreSQL on 127.0.0.1, a pool of 10 connections (the engine's Bun.sql, no prepared statements; or the postgres package, its statements prepared); SQLite: the listener's read-only connection",
   ],
 )
 await onFile.stop()
 await onPostgres.stop()
+await onPackage.stop()
+await packagePool.end()
 
 // 3. Derivation: every stream derived from the spool to its head, on each engine.
 const streams = createStreams(parseConfig('', null))
