@@ -51,7 +51,8 @@ export function replicaWait(primary: Queryable, replica: Queryable, late: (behin
     reach: async () => {
       const { lsn } = first(await primary.unsafe('SELECT pg_current_wal_lsn()::text AS lsn'))
       behindSince ??= performance.now()
-      // A standby promoted meanwhile replays nothing: its replay position is null, and it holds what it holds.
+      // A server that never replayed (started as a primary) has no replay position: it holds what it holds. A standby
+      // promoted meanwhile keeps its last one and stays behind: /health and the log say so.
       while (!first(await replica.unsafe('SELECT coalesce(pg_last_wal_replay_lsn() >= $1::pg_lsn, true) AS reached', [lsn])).reached) {
         if (!told && behindMs() >= LATE_MS) {
           told = true
