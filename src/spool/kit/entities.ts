@@ -1,6 +1,6 @@
 import type { SpoolTx, SqlValue } from '../engine.ts'
 import type { VersionedTable } from './tables.ts'
-import { versionedRows, type VersionedRows } from './versioned.ts'
+import { keyText, versionedRows, type VersionedRows } from './versioned.ts'
 
 /** A row as the pass holds it: its state (null: there is none) and the last block that changed it in this pass. */
 type Entry<E> = { entity: E | null; key: SqlValue[]; block: number | null }
@@ -133,9 +133,6 @@ export class Entities<E> {
 
 /** How many keys one preload query asks for. */
 const PRELOAD_KEYS = 500
-
-/** A key as text that two engines' values of it share: bytes as hex, numbers and text as they print. */
-const keyText = (key: readonly SqlValue[]) => key.map((value) => (value instanceof Uint8Array ? Buffer.from(value).toString('hex') : String(value))).join('\u0000')
 
 /** Two keys of one table in SQLite's order: numbers, then text, then bytes; each by value. */
 export function compareKeys(a: readonly SqlValue[], b: readonly SqlValue[]): number {

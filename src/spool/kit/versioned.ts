@@ -86,7 +86,7 @@ export function versionedRows(tx: SpoolTx, spec: VersionedTable) {
       const restored = new Set<string>()
       for (const entry of entries) {
         const key = keys.map((name) => entry[name]!)
-        const id = key.map((value) => (value instanceof Uint8Array ? Buffer.from(value).toString('hex') : String(value))).join('\u0000')
+        const id = keyText(key)
         if (restored.has(id)) continue
         restored.add(id)
         if (entry.existed) tx.queue(sql.write, ...all.map((name) => entry[name]!))
@@ -98,3 +98,6 @@ export function versionedRows(tx: SpoolTx, spec: VersionedTable) {
 }
 
 export type VersionedRows = ReturnType<typeof versionedRows>
+
+/** A key as text that two engines' values of it share: bytes as hex, numbers and text as they print. */
+export const keyText = (key: readonly SqlValue[]) => key.map((value) => (value instanceof Uint8Array ? Buffer.from(value).toString('hex') : String(value))).join('\u0000')

@@ -1,7 +1,7 @@
 import type { Queryable } from './lease.ts'
 
-// Bulk inserts on PostgreSQL for the copy of an embedded spool (importSqlite.ts), many rows a
-// statement; the writer queues its own (writer.ts).
+// Bulk inserts on PostgreSQL, many rows a statement: the copy of an embedded spool
+// (importSqlite.ts) sends them one after another, the writer queues them (writer.ts).
 
 /** The most parameters one INSERT carries (PostgreSQL's protocol allows 65,535). */
 export const MAX_PARAMETERS = 60_000
@@ -10,6 +10,23 @@ export const MAX_PARAMETERS = 60_000
 export function numbered(sql: string): string {
   let at = 0
   return sql.replace(/\?/g, () => `$${++at}`)
+}
+
+/**
+ * `rows` (each the same number of values) as INSERTs of many rows each, as many as fit under
+ * `maxParameters`: `into` is `INSERT INTO table (columns)`, `then` an ON CONFLICT clause.
+ */
+export function manyRowInserts(into: string, rows: readonly unknown[][], then = '', maxParameters = MAX_PARAMETERS): Array<{ sql: string; parameters: unknown[]; rows: number }> {
+  if (rows.length === 0) return []
+  const width = rows[0]!.length
+  const perInsert = Math.max(1, Math.floor(maxParameters / width))
+  const inserts = []
+  for (let start = 0; start < rows.length; start += perInsert) {
+    const batch = rows.slice(start, start + perInsert)
+    const values = batch.map((_, index) => `(${Array.from({ length: width }, (_, column) => `$${index * width + column + 1}`).join(', ')})`)
+    inserts.push({ sql: `${into} VALUES ${values.join(', ')} ${then}`, parameters: batch.flat(), rows: batch.length })
+  }
+  return inserts
 }
 
 /**
@@ -26,16 +43,8 @@ export async function insertRows(
   options: { conflict?: string; maxParameters?: number; onBatch?: (rows: number) => void } = {},
 ): Promise<void> {
   const { conflict = '', maxParameters = MAX_PARAMETERS, onBatch } = options
-  const perInsert = Math.max(1, Math.floor(maxParameters / columns.length))
-  for (let start = 0; start < rows.length; start += perInsert) {
-    const batch = rows.slice(start, start + perInsert)
-    const parameters: unknown[] = []
-    const values = batch.map((row) => {
-      const at = parameters.length
-      for (const value of row) parameters.push(value)
-      return `(${row.map((_, index) => `$${at + index + 1}`).join(', ')})`
-    })
-    await tx.unsafe(`INSERT INTO "${schema}".${table} (${columns.join(', ')}) VALUES ${values.join(', ')} ${conflict}`, parameters)
-    onBatch?.(batch.length)
+  for (const insert of manyRowInserts(`INSERT INTO "${schema}".${table} (${columns.join(', ')})`, rows, conflict, maxParameters)) {
+    await tx.unsafe(insert.sql, insert.parameters)
+    onBatch?.(insert.rows)
   }
 }

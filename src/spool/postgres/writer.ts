@@ -1,10 +1,9 @@
 import type { SQL } from 'bun'
-import { postgresDialect } from './reader.ts'
 import { takingTurns, type SpoolTx, type SpoolWriter, type SqlValue } from '../engine.ts'
 import { notifyHead } from './heads.ts'
 import type { Queryable } from './lease.ts'
-import { sqliteValues, type Answer } from './reader.ts'
-import { MAX_PARAMETERS, numbered } from './store.ts'
+import { postgresDialect, sqliteValues, type Answer } from './reader.ts'
+import { manyRowInserts, numbered } from './store.ts'
 
 // The spool's writer on PostgreSQL (engine.ts's SpoolWriter): the SQL both engines take, over a
 // pool whose search_path is the spool's schema. Every transaction first passes the writer's
@@ -50,13 +49,8 @@ function statementsOf(client: Queryable): SpoolTx & { settled: () => Promise<voi
       queued.push(sent)
     },
     queueRows: (into, rows, then = '') => {
-      if (rows.length === 0) return
-      const width = rows[0]!.length
-      const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / width))
-      for (let start = 0; start < rows.length; start += perStatement) {
-        const chunk = rows.slice(start, start + perStatement)
-        const values = chunk.map((_, index) => `(${Array.from({ length: width }, (_, column) => `$${index * width + column + 1}`).join(', ')})`)
-        const sent = client.unsafe(`${into} VALUES ${values.join(', ')} ${then}`, chunk.flat())
+      for (const insert of manyRowInserts(into, rows, then)) {
+        const sent = client.unsafe(insert.sql, insert.parameters)
         sent.catch(() => {})
         queued.push(sent)
       }

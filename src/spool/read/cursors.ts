@@ -2,7 +2,6 @@ import { GET_META_SQL } from '../meta.ts'
 import type { SpoolDb } from '../engine.ts'
 import { STREAM_CURSOR_SQL, streamCursorOf, type StreamCursor, type StreamCursorRow } from '../streams.ts'
 
-/** The last block the spool holds in full; null before the first. */
 /**
  * The spool's head and its block's hash, in one query: a key that changes when a block is added or
  * taken back by a reorganisation (null and null before the first block).
@@ -15,6 +14,7 @@ export async function spoolTip(db: SpoolDb): Promise<{ head: number | null; hash
   return cursor >= 0 ? { head: cursor, hash: row!.hash } : { head: null, hash: null }
 }
 
+/** The last block the spool holds in full; null before the first. */
 export async function spoolHead(db: SpoolDb): Promise<number | null> {
   const value = (await db.get<{ value: string }>(GET_META_SQL, 'cursor'))?.value
   const cursor = value === undefined ? -1 : Number(value)
