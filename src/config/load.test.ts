@@ -167,17 +167,18 @@ describe('secrets come from the environment only', () => {
 describe('the database', () => {
   test('none by default: the embedded spool file', () => {
     const config = parseConfig('', null, {})
-    expect(config.database).toEqual({ url: '', replicaUrl: '', schema: 'stack', poolSize: 10, statementTimeoutMs: 30_000, leaseMs: 5000, target: null })
+    expect(config.database).toEqual({ url: '', replicaUrl: '', schema: 'stack', poolSize: 10, statementTimeoutMs: 30_000, prepare: true, leaseMs: 5000, target: null })
   })
 
   test('database.url names it; where it is is said without user or password', () => {
-    const config = parseConfig('[database]\nurl = "postgres://stack@db.internal:6432/chain?sslmode=require"\nschema = "testnet_1"\npoolSize = 20\nleaseMs = 2000\n', null, {})
+    const config = parseConfig('[database]\nurl = "postgres://stack@db.internal:6432/chain?sslmode=require"\nschema = "testnet_1"\npoolSize = 20\nprepare = false\nleaseMs = 2000\n', null, {})
     expect(config.database.target).toEqual({
       url: 'postgres://stack@db.internal:6432/chain?sslmode=require',
       where: 'db.internal:6432/chain',
       schema: 'testnet_1',
       poolSize: 20,
       statementTimeoutMs: 30_000,
+      prepare: false,
       leaseMs: 2000,
       replica: null,
     })

@@ -27,6 +27,8 @@ export type DatabaseTarget = {
   schema: string
   poolSize: number
   statementTimeoutMs: number
+  /** Whether the pools that read keep their statements prepared (off behind a pooler that cannot keep them). */
+  prepare: boolean
   /** How long after an indexer's last heartbeat a standby may take its lease over. */
   leaseMs: number
   /** A streaming replica of the database the api role reads from (it listens on the primary); null to read the primary. */
@@ -130,6 +132,7 @@ function databaseTarget(database: ConfigFile['database'], env: Record<string, st
     schema: database.schema,
     poolSize: database.poolSize,
     statementTimeoutMs: database.statementTimeoutMs,
+    prepare: database.prepare,
     leaseMs: database.leaseMs,
     replica,
   }

@@ -111,6 +111,11 @@ export const ConfigSchema = T.Object(
         default: 30_000,
         description: 'milliseconds after which the database cancels a statement, from 0 (none) to 3600000',
       }),
+      prepare: T.Boolean({
+        default: true,
+        description:
+          "true or false: whether the connections that read keep each statement prepared (faster reads); false behind PgBouncer's transaction mode when its max_prepared_statements is 0",
+      }),
       leaseMs: T.Integer({
         minimum: 1000,
         maximum: 60_000,

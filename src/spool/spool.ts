@@ -191,8 +191,8 @@ async function startOnFile(config: SpoolConfig, wiring: SpoolWiring, log: Logger
  */
 async function startOnPostgres(config: SpoolConfig, target: DatabaseTarget, wiring: SpoolWiring, log: Logger, options: StartOptions): Promise<Spool> {
   const { failureRepeatMs, resetBlock = null, role = 'all' } = options
-  const { url, where, schema, poolSize, statementTimeoutMs, leaseMs } = target
-  const pool = await connected(url, where, { schema, max: poolSize, statementTimeoutMs })
+  const { url, where, schema, poolSize, statementTimeoutMs, leaseMs, prepare } = target
+  const pool = await connected(url, where, { schema, max: poolSize, statementTimeoutMs, prepare })
   const state = new SpoolState(config.chain.chainId)
   let reader = postgresDb(pool)
   let lease: IndexerLease | null = null
@@ -201,7 +201,7 @@ async function startOnPostgres(config: SpoolConfig, target: DatabaseTarget, wiri
   let replica: { pool: SQL; where: string; wait: ReplicaWait } | null = null
   if (role === 'api') {
     if (target.replica) {
-      const replicaPool = await connected(target.replica.url, target.replica.where, { schema, max: poolSize, statementTimeoutMs }).catch(async (error) => {
+      const replicaPool = await connected(target.replica.url, target.replica.where, { schema, max: poolSize, statementTimeoutMs, prepare }).catch(async (error) => {
         await pool.close()
         throw error
       })

@@ -55,7 +55,9 @@ export async function engineSpool(engine: SpoolEngine, prefix: string, streams: 
   const url = await (await testPostgres()).database(prefix)
   const pool: SQL = connectPostgres(url, { schema: SCHEMA, max: 4 })
   await migratePostgres(pool, SCHEMA, [...postgresSpoolMigrations, ...postgresStreamMigrations(streams)])
-  return withWrites({ engine, db: postgresDb(pool), writer: postgresWriter(pool, { schema: SCHEMA }), sqlite: null, close: () => pool.close() })
+  // Read as a running stack reads: through a pool of its own that keeps its statements prepared.
+  const reads: SQL = connectPostgres(url, { schema: SCHEMA, max: 4, prepare: true })
+  return withWrites({ engine, db: postgresDb(reads), writer: postgresWriter(pool, { schema: SCHEMA }), sqlite: null, close: async () => void (await Promise.all([reads.close(), pool.close()])) })
 }
 
 /** The spool's writes a test makes, through the engine's writer. */
@@ -71,9 +73,11 @@ function withWrites(spool: Omit<EngineSpool, 'write' | 'moveStream'>): EngineSpo
  * The spool at `path` as it stands now, in a file of its own beside it that no writer moves, and
  * the same in a new PostgreSQL database (the copy `stack db import` makes), with the derived
  * streams' tables made there as the embedded engine has them when `derived`: for a test that
- * asks a service over each engine at one head. `pool` reads the copy.
+ * asks a service over each engine at one head. `pool` reads the copy, its statements prepared as
+ * a running stack's reads are, unless `prepare` is false (a test that writes through it, as the
+ * indexer's unprepared pool does).
  */
-export async function frozenOnBothEngines(path: string, prefix: string, { derived = false } = {}): Promise<{ frozen: string; file: Database; pool: SQL }> {
+export async function frozenOnBothEngines(path: string, prefix: string, { derived = false, prepare = true } = {}): Promise<{ frozen: string; file: Database; pool: SQL }> {
   const frozen = join(dirname(path), '..', `frozen-${prefix}.db`)
   const live = new SqliteDatabase(path, { readonly: true })
   live.run(`VACUUM INTO '${frozen}'`)
@@ -87,5 +91,5 @@ export async function frozenOnBothEngines(path: string, prefix: string, { derive
   } finally {
     await admin.close()
   }
-  return { frozen, file, pool: connectPostgres(url, { schema: SCHEMA, max: 8 }) }
+  return { frozen, file, pool: connectPostgres(url, { schema: SCHEMA, max: 8, prepare }) }
 }

@@ -80,7 +80,7 @@ beforeAll(async () => {
   dev = await stillSeededDevStack()
   head = Number(await dev.node.call<string>('eth_blockNumber'))
   await waitFor(async () => (await dev.api<{ indexedBlock: number }>('/stats')).indexedBlock === head, 'the spool at the stopped head', 30_000)
-  const frozen = await frozenOnBothEngines(join(dev.dir, 'data', 'spool.db'), 'streams')
+  const frozen = await frozenOnBothEngines(join(dev.dir, 'data', 'spool.db'), 'streams', { prepare: false })
   frozen.file.close()
   frozenPath = frozen.frozen
   pool = frozen.pool
