@@ -4,7 +4,7 @@ import { tableNames } from '../../src/spool/kit/tables.ts'
 import { primaryKeyOf } from '../../src/spool/postgres/importSqlite.ts'
 import { migratePostgres } from '../../src/spool/postgres/migrate.ts'
 import { postgresSpoolMigrations } from '../../src/spool/postgres/migrations.ts'
-import { insertRows } from '../../src/spool/postgres/store.ts'
+import { manyRowInserts } from '../../src/spool/postgres/store.ts'
 import { postgresStreamMigrations } from '../../src/spool/postgres/streamTables.ts'
 import type { StreamDefinition } from '../../src/spool/streams.ts'
 
@@ -27,6 +27,11 @@ export function sqliteRows(sqlite: Database, table: string): Array<Record<string
 /** Every row of `table` in `schema` on PostgreSQL, ordered by the embedded table's key. */
 export async function postgresRows(db: SQL, schema: string, table: string, sqlite: Database): Promise<Array<Record<string, unknown>>> {
   return normal((await db.unsafe(`SELECT * FROM "${schema}".${table} ORDER BY ${primaryKey(sqlite, table)}`)) as Array<Record<string, unknown>>)
+}
+
+/** Inserts `rows` (each its values in `columns`'s order) into `schema`.`table`, many rows a statement. */
+export async function insertRows(db: SQL, schema: string, table: string, columns: readonly string[], rows: readonly unknown[][]): Promise<void> {
+  for (const insert of manyRowInserts(`INSERT INTO "${schema}".${table} (${columns.join(', ')})`, rows)) await db.unsafe(insert.sql, insert.parameters)
 }
 
 /**

@@ -52,7 +52,12 @@ beforeAll(async () => {
           ]
     await writeBlock(spool, number, txs)
   }
-  spool.run("INSERT INTO verified_contracts (address, block_number, match, creation_match, runtime_match, origin, name, compiler_version, code_hash, verified_at, details) VALUES (?, 5, 'exact_match', 'exact_match', 'exact_match', 'etherscan', 'Token', 'v0.8.37+commit.f401782d', ?, 1700000000000, '{\"abi\":[]}')", [Buffer.from(TOKEN.slice(2), 'hex'), new Uint8Array(32).fill(7)])
+  // Text with what COPY's format must escape: backslashes (a JSON's own escapes), tabs, line ends, and `\.` that could end the data.
+  const details = JSON.stringify({ abi: [], sources: { 'Token.sol': { content: 'contract Token {\n\tuint x; // \\.\r\n}' } } })
+  spool.run(
+    "INSERT INTO verified_contracts (address, block_number, match, creation_match, runtime_match, origin, name, compiler_version, code_hash, verified_at, details) VALUES (?, 5, 'exact_match', 'exact_match', 'exact_match', 'etherscan', ?, 'v0.8.37+commit.f401782d', ?, 1700000000000, ?)",
+    [Buffer.from(TOKEN.slice(2), 'hex'), 'To\tken\n\\.\r', new Uint8Array(32).fill(7), details],
+  )
   spool.run('INSERT INTO verified_proxies (address, implementation, block_number, verified_at) VALUES (?, ?, NULL, 1700000000001)', [Buffer.from(MADE.slice(2), 'hex'), Buffer.from(TOKEN.slice(2), 'hex')])
   url = await (await testPostgres()).database('import')
   db = new SQL(url, { max: 4 })
@@ -66,8 +71,8 @@ afterAll(async () => {
 describe('the copy of an embedded spool into PostgreSQL', () => {
   test('every table the chain fills, row for row and value for value, with its progress said', async () => {
     const progress: CopyProgress[] = []
-    // A small batch, so that the larger tables take several inserts.
-    const copied = await copySpoolToPostgres(spool, db, 'copied', { onProgress: (step) => progress.push(step), maxParameters: 200 })
+    // Small chunks, so that the larger tables take several.
+    const copied = await copySpoolToPostgres(spool, db, 'copied', { onProgress: (step) => progress.push(step), chunkRows: 20 })
     for (const table of COPIED_TABLES) {
       const embedded = sqliteRows(spool, table)
       expect([table, copied[table]]).toEqual([table, embedded.length])
@@ -94,7 +99,7 @@ describe('the copy of an embedded spool into PostgreSQL', () => {
   test('a copy refused part way leaves the schema empty, and the next copies whole', async () => {
     let batches = 0
     const stopped = await copySpoolToPostgres(spool, db, 'retried', {
-      maxParameters: 200,
+      chunkRows: 20,
       onProgress: () => {
         if (++batches === 5) throw new Error('stopped part way')
       },

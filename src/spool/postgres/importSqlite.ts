@@ -1,15 +1,15 @@
+import type { SQL } from 'bun'
 import type { Database } from 'bun:sqlite'
 import { FatalError } from '../../errors.ts'
 import type { Queryable } from './lease.ts'
-import { migratePostgres, type Transactional } from './migrate.ts'
+import { migratePostgres } from './migrate.ts'
 import { postgresSpoolMigrations } from './migrations.ts'
-import { insertRows, MAX_PARAMETERS } from './store.ts'
 
 // The copy of an embedded spool into an empty PostgreSQL schema (docs/operating.md): the chain
 // as the spool holds it, so that a switch of engines never reads the chain again from a node
 // that keeps only a short history. Every table of the chain's is copied row for row, in one
-// transaction: a copy that is stopped part way leaves the schema empty, and the next starts
-// afresh. The derived streams' cursors are not copied: their tables are derived again from the
+// transaction, through PostgreSQL's COPY (its text format, a few thousand rows a chunk): a copy
+// that is stopped part way leaves the schema empty, and the next starts afresh. The derived streams' cursors are not copied: their tables are derived again from the
 // copied logs (nothing is lost, the spool holds every log), as after a migration that restarts
 // a stream.
 
@@ -22,12 +22,29 @@ export type CopiedTable = (typeof COPIED_TABLES)[number]
 export type CopyProgress = { table: CopiedTable; copied: number; total: number }
 
 export type CopyOptions = {
-  /** Called after each batch of rows. */
+  /** Called after each chunk of rows. */
   onProgress?: (progress: CopyProgress) => void
   /** The writer's lease check, inside the copy's transaction (lease.ts checkFence). */
   fence?: (tx: Queryable) => Promise<void>
-  /** The most parameters one INSERT carries (PostgreSQL's protocol allows 65,535). */
-  maxParameters?: number
+  /** The most rows a chunk sends (fewer when they pass a mebibyte). */
+  chunkRows?: number
+}
+
+const CHUNK_ROWS = 5000
+const CHUNK_BYTES = 1 << 20
+
+/** What COPY's text format takes for the characters a text value may hold that end a value or a row. */
+const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' }
+
+/**
+ * A value as COPY's text format writes it: `\N` for null, bytes as bytea's hex (its backslash
+ * doubled), text with its backslashes, tabs and line ends escaped, numbers as they are.
+ */
+export function copyText(value: unknown): string {
+  if (value === null || value === undefined) return '\\N'
+  if (value instanceof Uint8Array) return `\\\\x${Buffer.from(value).toString('hex')}`
+  if (typeof value === 'string') return value.replace(/[\\\n\r\t]/g, (character) => COPY_ESCAPES[character]!)
+  return String(value)
 }
 
 /** A table's columns in the embedded spool, in their order (the PostgreSQL tables have the same, tests/spool/postgresSchema.test.ts). */
@@ -56,8 +73,8 @@ const rows = (answer: unknown) => answer as Array<Record<string, unknown>>
  * checks each table's count against the source's, then vacuums and analyzes them. Gives the
  * rows copied by table.
  */
-export async function copySpoolToPostgres(sqlite: Database, db: Transactional, schema: string, options: CopyOptions = {}): Promise<Record<CopiedTable, number>> {
-  const { onProgress, fence = async () => {}, maxParameters = MAX_PARAMETERS } = options
+export async function copySpoolToPostgres(sqlite: Database, db: SQL, schema: string, options: CopyOptions = {}): Promise<Record<CopiedTable, number>> {
+  const { onProgress, fence = async () => {}, chunkRows = CHUNK_ROWS } = options
   await migratePostgres(db, schema, postgresSpoolMigrations, fence)
   const held = rows(await db.unsafe(`SELECT (SELECT count(*) FROM "${schema}".blocks) AS blocks, (SELECT count(*) FROM "${schema}".meta) AS meta`))[0]!
   if (Number(held.blocks) > 0 || Number(held.meta) > 0) {
@@ -71,21 +88,40 @@ export async function copySpoolToPostgres(sqlite: Database, db: Transactional, s
       await fence(tx)
       for (const table of COPIED_TABLES) {
         const columns = columnsOf(sqlite, table)
-        const perInsert = Math.max(1, Math.floor(maxParameters / columns.length))
         const read = sqlite.query<Record<string, unknown>, []>(`SELECT ${columns.join(', ')} FROM ${table} ORDER BY ${primaryKeyOf(sqlite, table).join(', ')}`)
-        let batch: unknown[][] = []
-        let copied = 0
-        const flush = async () => {
-          await insertRows(tx, schema, table, columns, batch, { maxParameters })
-          copied += batch.length
-          batch = []
-          onProgress?.({ table, copied, total: totals[table] })
+        const copy = tx.unsafe(`COPY "${schema}".${table} (${columns.join(', ')}) FROM STDIN`)
+        const stream = copy.writable().getWriter()
+        // Its outcome is awaited below; a copy given up part way must not leave it unhandled.
+        const stored = copy.then(
+          () => null,
+          (error: unknown) => error,
+        )
+        try {
+          let lines: string[] = []
+          let bytes = 0
+          let copied = 0
+          const flush = async () => {
+            await stream.write(lines.join(''))
+            copied += lines.length
+            lines = []
+            bytes = 0
+            onProgress?.({ table, copied, total: totals[table] })
+          }
+          for (const row of read.iterate()) {
+            const line = `${columns.map((column) => copyText(row[column])).join('\t')}\n`
+            lines.push(line)
+            bytes += line.length
+            if (lines.length === chunkRows || bytes >= CHUNK_BYTES) await flush()
+          }
+          if (lines.length > 0) await flush()
+          await stream.close()
+        } catch (error) {
+          await stream.abort(error).catch(() => {})
+          await stored
+          throw error
         }
-        for (const row of read.iterate()) {
-          batch.push(columns.map((column) => row[column]))
-          if (batch.length === perInsert) await flush()
-        }
-        if (batch.length > 0) await flush()
+        const failed = await stored
+        if (failed) throw failed
         const count = Number(rows(await tx.unsafe(`SELECT count(*) AS n FROM "${schema}".${table}`))[0]!.n)
         if (count !== totals[table]) throw new FatalError(`the copy of ${table} holds ${count} rows where the spool holds ${totals[table]}: nothing was kept`)
       }

@@ -1,7 +1,5 @@
-import type { Queryable } from './lease.ts'
-
-// Bulk inserts on PostgreSQL, many rows a statement: the copy of an embedded spool
-// (importSqlite.ts) sends them one after another, the writer queues them (writer.ts).
+// Bulk inserts on PostgreSQL, many rows a statement, which the writer queues (writer.ts); and the
+// embedded engine's `?` placeholders numbered as PostgreSQL's.
 
 /** The most parameters one INSERT carries (PostgreSQL's protocol allows 65,535). */
 export const MAX_PARAMETERS = 60_000
@@ -27,24 +25,4 @@ export function manyRowInserts(into: string, rows: readonly unknown[][], then = 
     inserts.push({ sql: `${into} VALUES ${values.join(', ')} ${then}`, parameters: batch.flat(), rows: batch.length })
   }
   return inserts
-}
-
-/**
- * Inserts `rows` (each its values in `columns`'s order) into `schema`.`table`, as many rows an
- * INSERT as fit under `maxParameters`; `conflict` is an ON CONFLICT clause. `onBatch` is told
- * each batch's rows once written.
- */
-export async function insertRows(
-  tx: Queryable,
-  schema: string,
-  table: string,
-  columns: readonly string[],
-  rows: readonly unknown[][],
-  options: { conflict?: string; maxParameters?: number; onBatch?: (rows: number) => void } = {},
-): Promise<void> {
-  const { conflict = '', maxParameters = MAX_PARAMETERS, onBatch } = options
-  for (const insert of manyRowInserts(`INSERT INTO "${schema}".${table} (${columns.join(', ')})`, rows, conflict, maxParameters)) {
-    await tx.unsafe(insert.sql, insert.parameters)
-    onBatch?.(insert.rows)
-  }
 }
