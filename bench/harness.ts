@@ -161,28 +161,42 @@ export type AgainstCeiling = {
 
 /** Loads `paths` on `base`, then a ceiling returning the same answers, with the same wrk settings. */
 export async function againstCeiling(base: string, paths: string[], options: LoadOptions & { trials?: number }): Promise<AgainstCeiling> {
-  const { trials = TRIALS } = options
-  const recorded = await record(base, paths)
-  const bytes = recorded.reduce((sum, answer) => sum + Buffer.byteLength(answer.body, 'base64'), 0) / recorded.length
-  // The route and its ceiling in turn, `trials` times each; the best run of each counts: on a
-  // shared machine a run is slowed now and then by something else, never sped up.
-  const best = (runs: LoadResult[]) => runs.reduce((fastest, run) => (run.perSecond > fastest.perSecond ? run : fastest))
-  const routeRuns: LoadResult[] = []
-  const ceilingRuns: LoadResult[] = []
-  await withCeiling(recorded, async (url) => {
-    for (let trial = 0; trial < trials; trial++) {
-      // Warmed up once: after the first run both servers are.
-      const run = trial === 0 ? options : { ...options, warmupSeconds: 0 }
-      routeRuns.push(await wrkLoad(base, paths, run))
-      ceilingRuns.push(await wrkLoad(url, paths, run))
-    }
-  })
-  const [route, ceiling] = [best(routeRuns), best(ceilingRuns)]
-  return { route, ceiling, ratio: route.perSecond / ceiling.perSecond, bytes }
+  const [measured] = await sideBySide([base], paths, options)
+  return measured
 }
 
 /** How many times a route and its ceiling are each loaded; the best of each counts. */
 const TRIALS = 3
+
+/**
+ * As againstCeiling, for servers that give the same answers (one service over two engines): the
+ * answers are recorded from the first, one ceiling returns them, and each trial loads every
+ * server and the ceiling in turn, so that a stretch of a slower machine falls on all of them,
+ * not on one server's trials.
+ */
+export async function sideBySide<const Bases extends readonly string[]>(bases: Bases, paths: string[], options: LoadOptions & { trials?: number }): Promise<{ [Index in keyof Bases]: AgainstCeiling }> {
+  const { trials = TRIALS } = options
+  const recorded = await record(bases[0]!, paths)
+  const bytes = recorded.reduce((sum, answer) => sum + Buffer.byteLength(answer.body, 'base64'), 0) / recorded.length
+  // Each server and the ceiling in turn, `trials` times each; the best run of each counts: on a
+  // shared machine a run is slowed now and then by something else, never sped up.
+  const best = (runs: LoadResult[]) => runs.reduce((fastest, run) => (run.perSecond > fastest.perSecond ? run : fastest))
+  const routeRuns: LoadResult[][] = bases.map(() => [])
+  const ceilingRuns: LoadResult[] = []
+  await withCeiling(recorded, async (url) => {
+    for (let trial = 0; trial < trials; trial++) {
+      // Warmed up once: after the first run every server is.
+      const run = trial === 0 ? options : { ...options, warmupSeconds: 0 }
+      for (const [index, base] of bases.entries()) routeRuns[index]!.push(await wrkLoad(base, paths, run))
+      ceilingRuns.push(await wrkLoad(url, paths, run))
+    }
+  })
+  const ceiling = best(ceilingRuns)
+  return routeRuns.map((runs) => {
+    const route = best(runs)
+    return { route, ceiling, ratio: route.perSecond / ceiling.perSecond, bytes }
+  }) as { [Index in keyof Bases]: AgainstCeiling }
+}
 
 /** The standard columns of an HTTP row: the route's figures, the ceiling's and the ratio. */
 export const HTTP_COLUMNS = ['req/s', 'p50 ms', 'p99 ms', 'ceiling req/s', 'ceiling p99 ms', 'of ceiling']

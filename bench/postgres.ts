@@ -8,12 +8,12 @@
 // 2. The Etherscan-compatible listener's reads over each engine, loaded by wrk from a second
 //    process: txlist's first and a later page, tokentx, getLogs by address and a block's reward;
 //    each engine's req/s and p99, and PostgreSQL's over SQLite's, with the bare Bun.serve ceiling
-//    of the same bytes in the same run; PostgreSQL read through the engine's Bun.sql, and through
-//    the `postgres` package with its statements prepared.
+//    of the same bytes in the same run; PostgreSQL read as the engine reads (Bun.sql, its
+//    statements prepared), and without prepared statements (`database.prepare = false`).
 // 3. Derivation: every derived stream with work on this chain, from its first log to the head,
 //    on each engine, the passes the follower runs; per second, and PostgreSQL's over SQLite's.
 // 4. /api/blocks, /api/txs and /pools over the derived tables of each engine, every answer made
-//    anew, under wrk: req/s and p99, and PostgreSQL's over SQLite's.
+//    anew, under wrk: req/s and p99, and PostgreSQL's over SQLite's, prepared and not.
 //
 // The chain: blocks of 100 transactions, every other one a token transfer with its Transfer log
 // to or from the address the reads ask for, the rest swaps (Sync and Swap, or a concentrated
@@ -22,7 +22,6 @@
 // with fsync off like the embedded engine's synchronous = NORMAL: neither waits for the disk.
 
 import { SQL } from 'bun'
-import postgres from 'postgres'
 import { copyFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Hex } from 'viem'
@@ -35,13 +34,12 @@ import { createExplorerApp } from '../src/explorer/app.ts'
 import { listen } from '../src/http/serve.ts'
 import { closeSpool, openReader, openSpool } from '../src/spool/sqlite/db.ts'
 import { sqliteDb, sqliteWriter } from '../src/spool/sqlite/engine.ts'
-import type { SpoolDb, SqlValue } from '../src/spool/engine.ts'
+import type { SpoolDb } from '../src/spool/engine.ts'
 import { connectPostgres } from '../src/spool/postgres/connect.ts'
 import { COPIED_TABLES, copySpoolToPostgres, primaryKeyOf } from '../src/spool/postgres/importSqlite.ts'
 import { migratePostgres } from '../src/spool/postgres/migrate.ts'
 import { postgresSpoolMigrations } from '../src/spool/postgres/migrations.ts'
-import { postgresDb, postgresDialect, sqliteValues, type Answer } from '../src/spool/postgres/reader.ts'
-import { numbered } from '../src/spool/postgres/store.ts'
+import { postgresDb } from '../src/spool/postgres/reader.ts'
 import { postgresStreamMigrations } from '../src/spool/postgres/streamTables.ts'
 import { postgresWriter } from '../src/spool/postgres/writer.ts'
 import type { Spool } from '../src/spool/spool.ts'
@@ -52,7 +50,7 @@ import { fixedSpool } from '../tests/helpers/fixedSpool.ts'
 import { startPostgresServer } from '../tests/helpers/postgresServer.ts'
 import { syntheticBundle, type SyntheticTx } from '../tests/helpers/spoolBlocks.ts'
 import { ROOT } from '../tests/helpers/stack.ts'
-import { againstCeiling, atExit, fileLogger, findWrk, fmt, HTTP_COLUMNS, httpCells, printTable, scratchDir } from './harness.ts'
+import { sideBySide, atExit, fileLogger, findWrk, fmt, HTTP_COLUMNS, httpCells, printTable, scratchDir } from './harness.ts'
 
 const [blockCount = 1000, seconds = 3, connections = 4] = process.argv.slice(2).map(Number)
 findWrk()
@@ -125,26 +123,6 @@ function block(number: number) {
   return syntheticBundle(number, txs)
 }
 
-/** The spool's reader (engine.ts) over the `postgres` package, its statements prepared: for the comparison of section 2 only. */
-function packageDb(client: postgres.Sql): SpoolDb {
-  const over = (queries: postgres.Sql | postgres.TransactionSql, snapshot: SpoolDb['snapshot']): SpoolDb => {
-    const all = async <T>(query: string, ...params: SqlValue[]): Promise<T[]> => {
-      const result = await queries.unsafe(numbered(query), params as postgres.ParameterOrJSON<never>[], { prepare: true })
-      const rows: Answer = [...result]
-      rows.columns = result.columns.map(({ name, type }) => ({ name, type }))
-      return sqliteValues<T>(rows)
-    }
-    return { engine: 'postgres', dialect: postgresDialect, all, get: async <T>(query: string, ...params: SqlValue[]) => (await all<T>(query, ...params))[0] ?? null, snapshot }
-  }
-  const top: SpoolDb = over(client, (read) =>
-    client.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', (tx) => {
-      const inSnapshot: SpoolDb = over(tx, (inner) => inner(inSnapshot))
-      return read(inSnapshot)
-    }) as never,
-  )
-  return top
-}
-
 const dir = scratchDir('postgres')
 const spoolPath = join(dir, 'spool.db')
 const writer = openSpool(spoolPath)
@@ -187,21 +165,20 @@ printTable(
     ['PostgreSQL (stack db import)', postgresCopySeconds.toFixed(2), fmt.count(rows / postgresCopySeconds), (sqliteCopySeconds / postgresCopySeconds).toFixed(2)],
     ['SQLite, the same rows and batches', sqliteCopySeconds.toFixed(2), fmt.count(rows / sqliteCopySeconds), '1.00'],
   ],
-  ["PostgreSQL: multi-row INSERTs of up to 60,000 parameters through Bun.sql; SQLite: one prepared INSERT a row, the tables' indexes in place on both"],
+  ["PostgreSQL: COPY FROM STDIN in its text format, 5,000 rows a chunk, through Bun.sql; SQLite: one prepared INSERT a row, the tables' indexes in place on both"],
 )
 
 // 2. The listener's reads over each engine.
 const config = parseConfig(`[data]\ndir = "${dir}"\n[chain]\nrpc = "http://127.0.0.1:9"\nws = "ws://127.0.0.1:9"\n[etherscan]\nport = 0\nrateLimitPerMinute = 1000000000\n`, null)
 const logs = fileLogger(dir)
 const context = { config, log: logs.log, chain: createChain({ rpcUrl: config.chain.rpc, wsUrl: config.chain.ws, chainId: config.chain.chainId }) }
+// The pool the derivation writes through, and that reads as `database.prepare = false` does;
+// and the pool that reads as an instance reads by default, its statements prepared.
 const pool = connectPostgres(url, { schema: 'stack', max: 10 })
-// The same reads through the `postgres` package, which keeps prepared statements (and prepares
-// again when a table is made anew): what the engine would gain from them with a client that
-// keeps them safely.
-const packagePool = postgres(url, { max: 10, prepare: true, onnotice: () => {}, connection: { search_path: '"stack"' } as Record<string, string> })
+const preparedPool = connectPostgres(url, { schema: 'stack', max: 10, prepare: true })
 const onFile = listen(createEtherscanApp(context, { reader: sqliteDb(file) } as Spool), 'etherscan', '127.0.0.1', 0, logs.log)
-const onPostgres = listen(createEtherscanApp(context, { reader: postgresDb(pool) } as Spool), 'etherscan', '127.0.0.1', 0, logs.log)
-const onPackage = listen(createEtherscanApp(context, { reader: packageDb(packagePool) } as Spool), 'etherscan', '127.0.0.1', 0, logs.log)
+const onPostgres = listen(createEtherscanApp(context, { reader: postgresDb(preparedPool) } as Spool), 'etherscan', '127.0.0.1', 0, logs.log)
+const onUnprepared = listen(createEtherscanApp(context, { reader: postgresDb(pool) } as Spool), 'etherscan', '127.0.0.1', 0, logs.log)
 
 const head = blockCount - 1
 const routes: Array<[string, string]> = [
@@ -213,14 +190,12 @@ const routes: Array<[string, string]> = [
 ]
 const table: string[][] = []
 for (const [name, path] of routes) {
-  const [fromFile = '', fromPostgres, fromPackage] = await Promise.all([onFile, onPostgres, onPackage].map((app) => fetch(`${app.url}${path}`).then((r) => r.text())))
-  if (fromFile !== fromPostgres || fromFile !== fromPackage || !fromFile.includes('"status":"1"')) throw new Error(`${name}: the engines answer differently, or nothing`)
-  const embedded = await againstCeiling(onFile.url, [path], { connections, seconds })
-  const onBunSql = await againstCeiling(onPostgres.url, [path], { connections, seconds })
-  const prepared = await againstCeiling(onPackage.url, [path], { connections, seconds })
+  const [fromFile = '', fromPostgres, fromUnprepared] = await Promise.all([onFile, onPostgres, onUnprepared].map((app) => fetch(`${app.url}${path}`).then((r) => r.text())))
+  if (fromFile !== fromPostgres || fromFile !== fromUnprepared || !fromFile.includes('"status":"1"')) throw new Error(`${name}: the engines answer differently, or nothing`)
+  const [embedded, prepared, unprepared] = await sideBySide([onFile.url, onPostgres.url, onUnprepared.url], [path], { connections, seconds })
   table.push([`${name}, SQLite`, ...httpCells(embedded), '1.00'])
-  table.push([`${name}, PostgreSQL`, ...httpCells(onBunSql), (onBunSql.route.perSecond / embedded.route.perSecond).toFixed(2)])
-  table.push([`${name}, PostgreSQL, postgres package, prepared`, ...httpCells(prepared), (prepared.route.perSecond / embedded.route.perSecond).toFixed(2)])
+  table.push([`${name}, PostgreSQL`, ...httpCells(prepared), (prepared.route.perSecond / embedded.route.perSecond).toFixed(2)])
+  table.push([`${name}, PostgreSQL, not prepared`, ...httpCells(unprepared), (unprepared.route.perSecond / embedded.route.perSecond).toFixed(2)])
 }
 printTable(
   `The Etherscan-compatible listener over each engine, the same spool, wrk from a second process, ${connections} connections, ${seconds} s per route`,
@@ -229,13 +204,12 @@ printTable(
   [
     'ceiling: a bare Bun.serve in its own process returning the same bytes for the same path, loaded the same way in the same run',
     'each answer checked equal, byte for byte, between the engines before it is loaded',
-    "PostgreSQL on 127.0.0.1, a pool of 10 connections (the engine's Bun.sql, no prepared statements; or the postgres package, its statements prepared); SQLite: the listener's read-only connection",
+    "PostgreSQL on 127.0.0.1, a pool of 10 connections of the engine's Bun.sql, its statements prepared (the default) or not (database.prepare = false); SQLite: the listener's read-only connection",
   ],
 )
 await onFile.stop()
 await onPostgres.stop()
-await onPackage.stop()
-await packagePool.end()
+await onUnprepared.stop()
 
 // 3. Derivation: every stream derived from the spool to its head, on each engine.
 const streams = createStreams(parseConfig('', null))
@@ -290,7 +264,7 @@ const appsOn = (reader: SpoolDb) => ({
   explorer: listen(createExplorerApp(routesContext, movingSpool(reader), { answerCacheMs: 0, collectionCacheMs: 0 }), 'explorer', '127.0.0.1', 0, logs.log),
   exchange: listen(createExchangeApp(routesContext, movingSpool(reader)), 'exchange', '127.0.0.1', 0, logs.log),
 })
-const served = { SQLite: appsOn(sqliteDb(derivedFile)), PostgreSQL: appsOn(postgresDb(pool)) }
+const served = { SQLite: appsOn(sqliteDb(derivedFile)), PostgreSQL: appsOn(postgresDb(preparedPool)), 'PostgreSQL, not prepared': appsOn(postgresDb(pool)) }
 const pages: Array<[string, 'explorer' | 'exchange', string]> = [
   ['/api/blocks', 'explorer', '/api/blocks'],
   ['/api/txs', 'explorer', '/api/txs'],
@@ -298,12 +272,13 @@ const pages: Array<[string, 'explorer' | 'exchange', string]> = [
 ]
 const routeRows: string[][] = []
 for (const [name, service, path] of pages) {
-  const [fromFile, fromPostgres] = await Promise.all([fetch(`${served.SQLite[service].url}${path}`).then((r) => r.text()), fetch(`${served.PostgreSQL[service].url}${path}`).then((r) => r.text())])
-  if (fromFile !== fromPostgres) throw new Error(`${name}: the engines answer differently`)
-  const embedded = await againstCeiling(served.SQLite[service].url, [path], { connections, seconds })
-  const postgres = await againstCeiling(served.PostgreSQL[service].url, [path], { connections, seconds })
-  routeRows.push([`${name}, SQLite`, ...httpCells(embedded), '1.00'])
-  routeRows.push([`${name}, PostgreSQL`, ...httpCells(postgres), (postgres.route.perSecond / embedded.route.perSecond).toFixed(2)])
+  const [fromFile, ...fromPostgres] = await Promise.all(Object.values(served).map((apps) => fetch(`${apps[service].url}${path}`).then((r) => r.text())))
+  if (fromPostgres.some((answer) => answer !== fromFile)) throw new Error(`${name}: the engines answer differently`)
+  const [embedded, ...measured] = await sideBySide(Object.values(served).map((apps) => apps[service].url), [path], { connections, seconds })
+  routeRows.push([`${name}, SQLite`, ...httpCells(embedded!), '1.00'])
+  for (const [index, engine] of Object.keys(served).slice(1).entries()) {
+    routeRows.push([`${name}, ${engine}`, ...httpCells(measured[index]!), (measured[index]!.route.perSecond / embedded!.route.perSecond).toFixed(2)])
+  }
 }
 printTable(
   `The explorer's and the exchange index's routes over each engine, every answer made anew, wrk from a second process, ${connections} connections, ${seconds} s per route`,
@@ -314,5 +289,5 @@ printTable(
 for (const apps of Object.values(served)) for (const app of Object.values(apps)) await app.stop()
 derivedFile.close()
 deriving.close()
-await pool.close()
+await Promise.all([pool.close(), preparedPool.close()])
 file.close()
