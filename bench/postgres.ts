@@ -50,7 +50,7 @@ import { fixedSpool } from '../tests/helpers/fixedSpool.ts'
 import { startPostgresServer } from '../tests/helpers/postgresServer.ts'
 import { syntheticBundle, type SyntheticTx } from '../tests/helpers/spoolBlocks.ts'
 import { ROOT } from '../tests/helpers/stack.ts'
-import { sideBySide, atExit, fileLogger, findWrk, fmt, HTTP_COLUMNS, httpCells, printTable, scratchDir } from './harness.ts'
+import { atExit, fileLogger, findWrk, fmt, HTTP_COLUMNS, httpCells, printTable, scratchDir, sideBySide } from './harness.ts'
 
 const [blockCount = 1000, seconds = 3, connections = 4] = process.argv.slice(2).map(Number)
 findWrk()

@@ -9,9 +9,9 @@ import { postgresSpoolMigrations } from './migrations.ts'
 // as the spool holds it, so that a switch of engines never reads the chain again from a node
 // that keeps only a short history. Every table of the chain's is copied row for row, in one
 // transaction, through PostgreSQL's COPY (its text format, a few thousand rows a chunk): a copy
-// that is stopped part way leaves the schema empty, and the next starts afresh. The derived streams' cursors are not copied: their tables are derived again from the
-// copied logs (nothing is lost, the spool holds every log), as after a migration that restarts
-// a stream.
+// that is stopped part way leaves the schema empty, and the next starts afresh. The derived
+// streams' cursors are not copied: their tables are derived again from the copied logs (nothing
+// is lost, the spool holds every log), as after a migration that restarts a stream.
 
 /** The spool's tables the copy carries, in the order it copies them. */
 export const COPIED_TABLES = ['meta', 'blocks', 'minis', 'txs', 'logs', 'traces', 'history_gaps', 'contract_creations', 'internal_calls', 'verified_contracts', 'verified_proxies'] as const
@@ -40,7 +40,7 @@ const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': 
  * A value as COPY's text format writes it: `\N` for null, bytes as bytea's hex (its backslash
  * doubled), text with its backslashes, tabs and line ends escaped, numbers as they are.
  */
-export function copyText(value: unknown): string {
+function copyText(value: unknown): string {
   if (value === null || value === undefined) return '\\N'
   if (value instanceof Uint8Array) return `\\\\x${Buffer.from(value).toString('hex')}`
   if (typeof value === 'string') return value.replace(/[\\\n\r\t]/g, (character) => COPY_ESCAPES[character]!)
