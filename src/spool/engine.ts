@@ -80,6 +80,13 @@ export type Dialect = {
   joined: (column: string) => string
   /** A group's least value of the bytes `column` (PostgreSQL has no min of bytea). */
   leastBytes: (column: string) => string
+  /**
+   * `walk` (a SELECT that one index serves in `order`) as a side of a UNION whose page ends at
+   * `rows` rows: SQLite merges a UNION's sides as they come and stops at the page's end, so the
+   * walk stays as it is; PostgreSQL gathers every side whole before it orders them (every
+   * transaction of an address), so each side stops at the rows the page can need.
+   */
+  unionSide: (walk: string, order: string, rows: number) => string
 }
 
 /**

@@ -191,6 +191,27 @@ describe('an address’s transactions', () => {
     expect(lines).toContain('MERGE (UNION)')
     expect(lines.join('\n')).not.toContain('TEMP B-TREE')
   })
+
+  test('on PostgreSQL too, a page reads the entries it can need, not every transaction of the address', async () => {
+    type PlanNode = { 'Node Type': string; 'Actual Rows': number; Plans?: PlanNode[] }
+    let plan: PlanNode | null = null
+    const explaining: SpoolDb = {
+      ...pg.db,
+      all: async <T>(sql: string, ...params: Parameters<SpoolDb['all']>[1][]) => {
+        const [row] = await pg.db.all<Record<string, unknown>>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, ...params)
+        const json = Object.values(row!)[0]
+        plan = (typeof json === 'string' ? JSON.parse(json) : json)[0].Plan
+        return pg.db.all<T>(sql, ...params)
+      },
+    }
+    const limit = 10
+    const ids = await addressTxIds(explaining, blob(X), { first: 0, last: 1e8 }, { limit, offset: 0, newestFirst: true })
+    expect(ids).toEqual([...all()].reverse().slice(0, limit))
+    const scanned = (node: PlanNode): number => (node['Node Type'].endsWith('Scan') ? node['Actual Rows'] : 0) + (node.Plans ?? []).reduce((sum, child) => sum + scanned(child), 0)
+    // Each of the three sides stops at the page's end; the address has far more.
+    expect(all().length).toBeGreaterThan(9 * limit)
+    expect(scanned(plan!)).toBeLessThanOrEqual(3 * limit)
+  })
 })
 
 describe('a spool made before the lists', () => {

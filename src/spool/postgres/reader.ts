@@ -14,6 +14,7 @@ export const postgresDialect: Dialect = {
   jsonText: (column, key) => `(${column}::json -> '${key}')::text`,
   joined: (column) => `string_agg(${column}, ',')`,
   leastBytes: (column) => `(array_agg(${column} ORDER BY ${column}))[1]`,
+  unionSide: (walk, order, rows) => `SELECT * FROM (${walk} ORDER BY ${order} LIMIT ${Math.trunc(rows)}) AS side`,
 }
 
 /** PostgreSQL's type ids (pg_type.oid) of the columns turned into the embedded engine's values. */

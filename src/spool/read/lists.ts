@@ -18,12 +18,13 @@ const direction = (page: ListPage) => (page.newestFirst ? 'DESC' : 'ASC')
  * The ids of the transactions `address` sent, received or created a contract with, in the
  * range, paged. One compound SELECT over the three index ranges (txs_from, txs_to and
  * txs_created, ids alone): SQLite merges them as they come in order (its MERGE of a UNION,
- * which also counts a transaction to itself once) and stops at the page's end, so a page costs
- * the `offset + limit` entries before it, 100 or 10,000, whatever the address's total.
+ * which also counts a transaction to itself once) and stops at the page's end; on PostgreSQL
+ * each side stops there (Dialect.unionSide). So a page costs the `offset + limit` entries before
+ * it, 100 or 10,000, whatever the address's total.
  */
 export async function addressTxIds(db: SpoolDb, address: Uint8Array, range: BlockRange, page: ListPage): Promise<number[]> {
   const [from, to] = idBounds(range)
-  const side = (column: string) => `SELECT id FROM txs WHERE ${column} = ? AND id BETWEEN ? AND ?`
+  const side = (column: string) => db.dialect.unionSide(`SELECT id FROM txs WHERE ${column} = ? AND id BETWEEN ? AND ?`, `id ${direction(page)}`, page.offset + page.limit)
   const bounds = [address, from, to] as const
   return (
     await db.all<{ id: number }>(

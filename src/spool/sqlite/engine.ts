@@ -10,6 +10,7 @@ export const sqliteDialect: Dialect = {
   jsonText: (column, key) => `json_extract(${column}, '$.${key}')`,
   joined: (column) => `group_concat(${column})`,
   leastBytes: (column) => `min(${column})`,
+  unionSide: (walk) => walk,
 }
 
 /**
