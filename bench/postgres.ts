@@ -53,6 +53,11 @@ import { ROOT } from '../tests/helpers/stack.ts'
 import { atExit, fileLogger, findWrk, fmt, HTTP_COLUMNS, httpCells, printTable, scratchDir, sideBySide } from './harness.ts'
 
 const [blockCount = 1000, seconds = 3, connections = 4] = process.argv.slice(2).map(Number)
+/**
+ * Each route is loaded this many times on each engine, the engines in turn within a trial, and
+ * the best of each counts: with three, a ratio still moved by a third from run to run.
+ */
+const TRIALS = 5
 findWrk()
 
 const PER_BLOCK = 100
@@ -192,7 +197,7 @@ const table: string[][] = []
 for (const [name, path] of routes) {
   const [fromFile = '', fromPostgres, fromUnprepared] = await Promise.all([onFile, onPostgres, onUnprepared].map((app) => fetch(`${app.url}${path}`).then((r) => r.text())))
   if (fromFile !== fromPostgres || fromFile !== fromUnprepared || !fromFile.includes('"status":"1"')) throw new Error(`${name}: the engines answer differently, or nothing`)
-  const [embedded, prepared, unprepared] = await sideBySide([onFile.url, onPostgres.url, onUnprepared.url], [path], { connections, seconds })
+  const [embedded, prepared, unprepared] = await sideBySide([onFile.url, onPostgres.url, onUnprepared.url], [path], { connections, seconds, trials: TRIALS })
   table.push([`${name}, SQLite`, ...httpCells(embedded), '1.00'])
   table.push([`${name}, PostgreSQL`, ...httpCells(prepared), (prepared.route.perSecond / embedded.route.perSecond).toFixed(2)])
   table.push([`${name}, PostgreSQL, not prepared`, ...httpCells(unprepared), (unprepared.route.perSecond / embedded.route.perSecond).toFixed(2)])
@@ -274,7 +279,7 @@ const routeRows: string[][] = []
 for (const [name, service, path] of pages) {
   const [fromFile, ...fromPostgres] = await Promise.all(Object.values(served).map((apps) => fetch(`${apps[service].url}${path}`).then((r) => r.text())))
   if (fromPostgres.some((answer) => answer !== fromFile)) throw new Error(`${name}: the engines answer differently`)
-  const [embedded, ...measured] = await sideBySide(Object.values(served).map((apps) => apps[service].url), [path], { connections, seconds })
+  const [embedded, ...measured] = await sideBySide(Object.values(served).map((apps) => apps[service].url), [path], { connections, seconds, trials: TRIALS })
   routeRows.push([`${name}, SQLite`, ...httpCells(embedded!), '1.00'])
   for (const [index, engine] of Object.keys(served).slice(1).entries()) {
     routeRows.push([`${name}, ${engine}`, ...httpCells(measured[index]!), (measured[index]!.route.perSecond / embedded!.route.perSecond).toFixed(2)])
