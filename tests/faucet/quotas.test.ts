@@ -31,8 +31,11 @@ describe('storms', () => {
     const statuses = count(answers.map((answer) => answer.status))
     expect(statuses[200]).toBe(1)
     expect((statuses[409] ?? 0) + (statuses[429] ?? 0)).toBe(49)
-    // The per-address quota lets a second request through to the cooldown, which refuses it.
-    expect(statuses).toEqual({ 200: 1, 409: 1, 429: 48 })
+    // The per-address quota lets a second request through to the cooldown, which refuses it
+    // (409) and gives its slot back: a request that arrives after that takes the slot and is
+    // refused by the cooldown too, the others meanwhile by the quota (429). How many arrive that
+    // late depends on how fast the first drip lands; the second request is always one.
+    expect(statuses[409]).toBeGreaterThanOrEqual(1)
     expect(await chain.dripCount()).toBe(before + 1)
     expect(await chain.ethBalance(address)).toBe(10n ** 18n)
   })
