@@ -26,12 +26,12 @@ export type CopyOptions = {
   onProgress?: (progress: CopyProgress) => void
   /** The writer's lease check, inside the copy's transaction (lease.ts checkFence). */
   fence?: (tx: Queryable) => Promise<void>
-  /** The most rows a chunk sends (fewer when they pass a mebibyte). */
+  /** The most rows a chunk sends (fewer when their text passes a million characters). */
   chunkRows?: number
 }
 
 const CHUNK_ROWS = 5000
-const CHUNK_BYTES = 1 << 20
+const CHUNK_CHARACTERS = 1 << 20
 
 /** What COPY's text format takes for the characters a text value may hold that end a value or a row. */
 const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' }
@@ -98,20 +98,20 @@ export async function copySpoolToPostgres(sqlite: Database, db: SQL, schema: str
         )
         try {
           let lines: string[] = []
-          let bytes = 0
+          let characters = 0
           let copied = 0
           const flush = async () => {
             await stream.write(lines.join(''))
             copied += lines.length
             lines = []
-            bytes = 0
+            characters = 0
             onProgress?.({ table, copied, total: totals[table] })
           }
           for (const row of read.iterate()) {
             const line = `${columns.map((column) => copyText(row[column])).join('\t')}\n`
             lines.push(line)
-            bytes += line.length
-            if (lines.length === chunkRows || bytes >= CHUNK_BYTES) await flush()
+            characters += line.length
+            if (lines.length === chunkRows || characters >= CHUNK_CHARACTERS) await flush()
           }
           if (lines.length > 0) await flush()
           await stream.close()

@@ -2,7 +2,7 @@
 // embedded engine's `?` placeholders numbered as PostgreSQL's.
 
 /** The most parameters one INSERT carries (PostgreSQL's protocol allows 65,535). */
-export const MAX_PARAMETERS = 60_000
+const MAX_PARAMETERS = 60_000
 
 /** `?` placeholders as PostgreSQL's numbered ones: the embedded engine's SQL, unchanged otherwise. */
 export function numbered(sql: string): string {
@@ -12,12 +12,12 @@ export function numbered(sql: string): string {
 
 /**
  * `rows` (each the same number of values) as INSERTs of many rows each, as many as fit under
- * `maxParameters`: `into` is `INSERT INTO table (columns)`, `then` an ON CONFLICT clause.
+ * MAX_PARAMETERS: `into` is `INSERT INTO table (columns)`, `then` an ON CONFLICT clause.
  */
-export function manyRowInserts(into: string, rows: readonly unknown[][], then = '', maxParameters = MAX_PARAMETERS): Array<{ sql: string; parameters: unknown[]; rows: number }> {
+export function manyRowInserts(into: string, rows: readonly unknown[][], then = ''): Array<{ sql: string; parameters: unknown[]; rows: number }> {
   if (rows.length === 0) return []
   const width = rows[0]!.length
-  const perInsert = Math.max(1, Math.floor(maxParameters / width))
+  const perInsert = Math.max(1, Math.floor(MAX_PARAMETERS / width))
   const inserts = []
   for (let start = 0; start < rows.length; start += perInsert) {
     const batch = rows.slice(start, start + perInsert)
