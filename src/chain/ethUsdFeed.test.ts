@@ -1,5 +1,6 @@
 import { expect, test } from 'bun:test'
 import { encodeFunctionData, encodeFunctionResult, type Hex } from 'viem'
+import { pollUntil } from '../time/poll.ts'
 import { aggregatorV3Abi, ethUsdFeed, feedPrice, type FeedReading } from './ethUsdFeed.ts'
 
 const reading = (overrides: Partial<FeedReading> = {}): FeedReading => ({ answer: 300_012_345_678n, decimals: 8, updatedAt: 1000n, chainTime: 1000n, ...overrides })
@@ -28,14 +29,18 @@ test('a node that cannot be reached: null, not an error', async () => {
   expect(await read()).toBeNull()
 })
 
-/** A node that answers the feed's batch with `answer` (8 decimals, written at chain time), after `delayMs`. */
-function fakeNode(state: { answer: bigint; delayMs: number }) {
+/**
+ * A node that answers the feed's batch with `answer` (8 decimals, written at chain time), after
+ * `delayMs`, and not before `held` (when set) has resolved.
+ */
+function fakeNode(state: { answer: bigint; delayMs: number; held?: Promise<void> }) {
   return Bun.serve({
     port: 0,
     hostname: '127.0.0.1',
     fetch: async (request) => {
       const calls = (await request.json()) as Array<{ id: number; method: string; params: Array<{ data?: Hex }> }>
       await Bun.sleep(state.delayMs)
+      await state.held
       const answer = (call: (typeof calls)[number]) => {
         if (call.method === 'eth_getBlockByNumber') return { timestamp: '0x3e8' }
         const latest = call.params[0]!.data === encodeFunctionData({ abi: aggregatorV3Abi, functionName: 'latestRoundData' })
@@ -49,7 +54,7 @@ function fakeNode(state: { answer: bigint; delayMs: number }) {
 }
 
 test('one reading serves a second; then a slow node keeps no request waiting while a recent reading stands', async () => {
-  const state = { answer: 300_000_000_000n, delayMs: 0 }
+  const state: Parameters<typeof fakeNode>[0] = { answer: 300_000_000_000n, delayMs: 0 }
   const node = fakeNode(state)
   let now = 1000
   try {
@@ -59,12 +64,15 @@ test('one reading serves a second; then a slow node keeps no request waiting whi
     now += 99
     expect((await read())!.numerator).toBe(300_000_000_000n)
     now += 21
-    state.delayMs = 300
-    const started = performance.now()
+    // The node holds its answer until let go: a read that waited for it would not come back.
+    const { promise: held, resolve: letGo } = Promise.withResolvers<void>()
+    state.held = held
     expect((await read())!.numerator).toBe(300_000_000_000n)
-    expect(performance.now() - started).toBeLessThan(100)
-    // The reading in flight lands, and is the answer from then on.
-    await Bun.sleep(350)
+    expect((await read())!.numerator).toBe(300_000_000_000n)
+    // Let go, the reading in flight lands, and is the answer from then on.
+    letGo()
+    const landed = await pollUntil(async () => (await read())!.numerator, (numerator) => numerator === 310_000_000_000n, { timeoutMs: 10_000, intervalMs: 10 })
+    expect(landed.met).toBe(true)
     expect((await read())!.numerator).toBe(310_000_000_000n)
     // Five times its age, a reading answers no more: the request waits for the next one.
     now += 500
