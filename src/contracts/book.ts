@@ -2,6 +2,7 @@ import type { SpoolDb } from '../spool/engine.ts'
 import type { Abi, Address, Hex } from 'viem'
 import { createCache, type Clock } from '../cache.ts'
 import { fromChain, type Chain } from '../chain/client.ts'
+import { NodeOutage } from '../chain/outage.ts'
 import { NodeUnreachableError } from '../errors.ts'
 import { checksum } from '../eth/address.ts'
 import { verifiedByCodeHash, verifiedCodeShapes, verifiedContracts, verifiedProxy, type MatchKind, type VerifiedContract } from '../spool/verified.ts'
@@ -96,13 +97,16 @@ export function createContractBook(reader: SpoolDb, options: ContractBookOptions
   const proxies = createCache<string, { found: DetectedProxy | null }>({ max: 10_000, ttl: PROXY_TTL_MS, clock })
   // The verifications of the addresses looked up together (a page's) read in one query, not one each.
   const verificationOf = gathered((addresses) => verifiedContracts(reader, addresses))
+  // A node that could not be reached is skipped for a moment: with the node gone (or hanging),
+  // a page's lookups do not each wait out the timeout, nor does every request after it.
+  const outage = new NodeOutage(clock)
 
   async function codeOf(address: string): Promise<{ code: string; hashes: Map<string, Hex> } | null> {
     if (!chain) return null
     const key = address.toLowerCase()
     const kept = codes.get(key)
     if (kept) return kept.code === '' ? null : kept
-    const code = bare((await fromChain(() => chain.publicClient.getCode({ address: key as Address }))) ?? '0x')
+    const code = bare((await outage.read(() => fromChain(() => chain.publicClient.getCode({ address: key as Address })))) ?? '0x')
     const entry = { code, hashes: new Map<string, Hex>() }
     codes.set(key, entry, code === '' ? { ttl: NO_CODE_TTL_MS } : {})
     return code === '' ? null : entry
@@ -154,7 +158,7 @@ export function createContractBook(reader: SpoolDb, options: ContractBookOptions
     if (kept) return kept.found
     const entry = await codeOf(address)
     if (!entry) return null
-    const found = await detectProxy(chain, key, `0x${entry.code}`)
+    const found = await outage.read(() => detectProxy(chain, key, `0x${entry.code}`))
     proxies.set(key, { found })
     return found
   }

@@ -1,21 +1,19 @@
 import { decodeFunctionResult, encodeFunctionData, type Abi, type Address, type Hex } from 'viem'
 import { createRpc, type Rpc, type RpcCall, type RpcResult } from '../chain/rpc.ts'
+import { NodeOutage } from '../chain/outage.ts'
 import { NodeUnreachableError } from '../errors.ts'
-
-/** How long a failed read keeps the explorer from asking the node again during requests. */
-const DOWN_FOR_MS = 2000
 
 /**
  * The live parts of the explorer's answers (docs/explorer.md): balances,
  * nonces, code, contract probes and mini-blocks the spool lacks. Each request makes one
  * JSON-RPC batch with a short timeout. When the node cannot be reached the batch answers null and
  * the route serves the spool's part with those fields null; after a failure, requests skip the
- * node for two seconds rather than each waiting out the timeout, while the stats task (which
- * asks every second with `force`) notices when it is back.
+ * node for a short while (NodeOutage) rather than each waiting out the timeout, while the stats
+ * task (which asks every second with `force`) notices when it is back.
  */
 export class LiveNode {
   private readonly rpc: Rpc
-  private downUntil = 0
+  private readonly outage = new NodeOutage()
   /** Whether the last read reached the node; null before the first. */
   reachable: boolean | null = null
 
@@ -25,16 +23,16 @@ export class LiveNode {
 
   async batch(calls: RpcCall[], { force = false } = {}): Promise<RpcResult[] | null> {
     if (calls.length === 0) return []
-    if (!force && Date.now() < this.downUntil) return null
+    if (!force && this.outage.down) return null
     try {
       const results = await this.rpc.batch(calls)
       this.reachable = true
-      this.downUntil = 0
+      this.outage.reached()
       return results
     } catch (error) {
       if (!(error instanceof NodeUnreachableError)) throw error
       this.reachable = false
-      this.downUntil = Date.now() + DOWN_FOR_MS
+      this.outage.failed()
       return null
     }
   }
