@@ -63,6 +63,42 @@ describe('the faucet page', () => {
     await expectText('#address-check', 'It can have another in', 'contains')
   })
 
+  test('a check answered after the drip was asked for is not shown; the address is checked again once the drip has its answer', async () => {
+    // Each check of the address reaches the faucet at once, and its answer is held here until let go.
+    const held: Array<() => Promise<void>> = []
+    await page.route('**/status?address=*', async (route) => {
+      const response = await route.fetch()
+      held.push(() => route.fulfill({ response }))
+    })
+    const letGo = async (count: number) => {
+      const { met } = await pollUntil(() => held.length, (length) => length >= count, { timeoutMs: 5000, intervalMs: 25 })
+      expect(met).toBe(true)
+      await held[count - 1]!()
+    }
+    try {
+      const address = freshAddress()
+      await page.getByLabel('Your account address').fill(address)
+      // The first check is answered before the drip: "can receive a drip now", stale once it is sent.
+      const { met } = await pollUntil(() => held.length, (length) => length === 1, { timeoutMs: 5000, intervalMs: 25 })
+      expect(met).toBe(true)
+      await page.evaluate(() => {
+        const check = document.getElementById('address-check')!
+        const shown: string[] = ((window as unknown as { shown: string[] }).shown = [])
+        new MutationObserver(() => shown.push(check.textContent ?? '')).observe(check, { childList: true, characterData: true, subtree: true })
+      })
+      await page.getByRole('button', { name: 'Send me test funds' }).click()
+      await page.locator('#tx-hash').waitFor({ timeout: 10_000 })
+      await letGo(1)
+      await letGo(2)
+      await expectText('#address-check', 'This address had a drip recently. It can have another in 24 hours.')
+      const shown = await page.evaluate(() => (window as unknown as { shown: string[] }).shown)
+      expect(shown).not.toContain('This address can receive a drip now.')
+    } finally {
+      await page.unroute('**/status?address=*')
+      for (const fulfil of held.splice(0)) await fulfil().catch(() => {})
+    }
+  }, 20_000)
+
   test('an address whose daily drips are spent is explained as it is typed, though its cooldown has run out', async () => {
     const address = freshAddress()
     expect((await service.drip(address)).status).toBe(200)

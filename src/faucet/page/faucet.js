@@ -38,8 +38,13 @@ async function showStatus() {
 }
 
 let checkTimer
+// Each check, and each drip, takes the next number: an answer to an older one is not shown. A
+// check answered while a drip was in flight would count that drip's own open reservation (the
+// address's quota "reached" by the drip the page is waiting on), and say so after it was settled.
+let checks = 0
 function checkAddress() {
   clearTimeout(checkTimer)
+  const asked = ++checks
   const text = $('address').value.trim()
   const check = $('address-check')
   if (text === '') return (check.textContent = '')
@@ -48,7 +53,7 @@ function checkAddress() {
   checkTimer = setTimeout(async () => {
     try {
       const { status, body } = await getJson(`status?address=${encodeURIComponent(text)}`)
-      if ($('address').value.trim() !== text) return
+      if (asked !== checks || $('address').value.trim() !== text) return
       if (status === 400) check.textContent = 'This is not a valid address: check it for typos.'
       else if (status !== 200) check.textContent = ''
       else if (body.canDrip) check.textContent = 'This address can receive a drip now.'
@@ -115,6 +120,9 @@ async function drip(event) {
     $('address').focus()
     return
   }
+  // The address is checked again once the drip has its answer, whatever it is.
+  clearTimeout(checkTimer)
+  checks++
   const button = $('drip')
   button.disabled = true
   button.textContent = 'Sending…'
@@ -128,7 +136,6 @@ async function drip(event) {
     if (status === 200) {
       showResult('good', `Sent! ${$('amounts').textContent} are on their way to ${body.address}. Transaction:`, body.hash)
       void showStatus()
-      checkAddress()
     } else {
       showResult('bad', explain(status, body), body.hash)
     }
@@ -137,6 +144,7 @@ async function drip(event) {
   } finally {
     button.disabled = false
     button.textContent = 'Send me test funds'
+    checkAddress()
   }
 }
 
