@@ -81,9 +81,11 @@ describe('the faucet page', () => {
       // The first check is answered before the drip: "can receive a drip now", stale once it is sent.
       const { met } = await pollUntil(() => held.length, (length) => length === 1, { timeoutMs: 5000, intervalMs: 25 })
       expect(met).toBe(true)
+      // Every text the check shows from here on, kept in the page (its globals untyped here: the tests have no DOM types).
       await page.evaluate(() => {
-        const check = document.getElementById('address-check')!
-        const shown: string[] = ((window as unknown as { shown: string[] }).shown = [])
+        const { document, MutationObserver } = globalThis as any
+        const check = document.getElementById('address-check')
+        const shown: string[] = ((globalThis as any).shown = [])
         new MutationObserver(() => shown.push(check.textContent ?? '')).observe(check, { childList: true, characterData: true, subtree: true })
       })
       await page.getByRole('button', { name: 'Send me test funds' }).click()
@@ -91,7 +93,7 @@ describe('the faucet page', () => {
       await letGo(1)
       await letGo(2)
       await expectText('#address-check', 'This address had a drip recently. It can have another in 24 hours.')
-      const shown = await page.evaluate(() => (window as unknown as { shown: string[] }).shown)
+      const shown = await page.evaluate(() => (globalThis as any).shown as string[])
       expect(shown).not.toContain('This address can receive a drip now.')
     } finally {
       await page.unroute('**/status?address=*')
