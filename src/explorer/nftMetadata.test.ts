@@ -1,7 +1,7 @@
 import { afterAll, expect, test } from 'bun:test'
 import { decodeFunctionData, encodeAbiParameters, parseAbi } from 'viem'
-import { decodeDataUri, NftMetadata } from './nftMetadata.ts'
 import { sleep } from '../time/sleep.ts'
+import { decodeDataUri, NftMetadata } from './nftMetadata.ts'
 import { LiveNode } from './node.ts'
 import type { AddressPolicy } from './publicFetch.ts'
 

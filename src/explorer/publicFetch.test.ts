@@ -4,9 +4,9 @@ import { sleep } from '../time/sleep.ts'
 import { fetchPublic, isPublicAddress, publicOnly, type AddressPolicy, type Lookup } from './publicFetch.ts'
 
 /**
- * How long the slow server and the hanging lookup hold out, and the bound a give-up must beat:
- * both far past the fetch's time limit and any stall of a loaded machine, so that only a time
- * limit that did not hold fails the test.
+ * How long the slow server holds out (and the time limit of a fetch that must not wait it out),
+ * and the bound a give-up must beat: both far past the fetch's time limit and any stall of a
+ * loaded machine, so that only a time limit that did not hold fails the test.
  */
 const HOLD_MS = 20_000
 const GIVES_UP_WITHIN_MS = 10_000
