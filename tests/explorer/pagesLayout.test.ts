@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
-import { everyPageKind, headings, lowContrast, overflow, settled, unfoldAll, type LowContrast, type PageKind } from '../helpers/pageChecks.ts'
+import { answersSettled, countFetches, everyPageKind, headings, lowContrast, overflow, settled, unfoldAll, type LowContrast, type PageKind } from '../helpers/pageChecks.ts'
 import { openPage, pagesStack, screenshot, type PagesStack } from '../helpers/explorerPages.ts'
 
 // Every kind of explorer page in Chromium, at a phone's width and a laptop's, light and dark:
@@ -28,6 +28,7 @@ describe('every page kind fits, is titled and reads', () => {
     const scheme = view.dark ? 'dark' : 'light'
     test(`at ${view.width} px, ${scheme}`, async () => {
       const { page, errors, close } = await openPage(stack.browser, { width: view.width, height: 900, dark: view.dark })
+      await countFetches(page)
       const wide: string[] = []
       const titles: string[] = []
       const low: Array<LowContrast & { page: string }> = []
@@ -37,7 +38,7 @@ describe('every page kind fits, is titled and reads', () => {
           expect([kind, response?.status()]).toEqual([kind, kind === '404' ? 404 : 200])
           await settled(page)
           // The names of the addresses a page draws arrive after its answers.
-          await page.waitForLoadState('networkidle')
+          await answersSettled(page)
           await screenshot(page, `layout-${kind}-${view.width}-${scheme}`)
           const unfolded = await unfoldAll(page)
           for (const [state, extra] of [['drawn', await overflow(page)], ...(unfolded > 0 ? [['unfolded', await overflow(page)]] : [])] as Array<[string, number]>) {

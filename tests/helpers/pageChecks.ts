@@ -20,6 +20,36 @@ export async function settled(page: Page, timeoutMs = 20_000): Promise<void> {
   )
 }
 
+/** Counts the page's fetches in flight, for `answersSettled`: installed before the page loads. */
+export const countFetches = (page: Page) =>
+  page.addInitScript(() => {
+    const scope = globalThis as any
+    const original = scope.fetch.bind(scope)
+    scope.fetchesInFlight = 0
+    scope.fetch = (...args: unknown[]) => {
+      scope.fetchesInFlight++
+      return original(...args).finally(() => scope.fetchesInFlight--)
+    }
+  })
+
+/**
+ * Waits, once a page is `settled`, for what it asks for after drawing (the names of the addresses
+ * it shows, gathered for 10 ms and then fetched): until no fetch has been in flight for three
+ * frames, each followed by 20 ms. The page's timers run in the order they were set, so a fetch
+ * its drawing scheduled has started before the first of these waits ends, however slow the
+ * machine. Needs `countFetches`.
+ */
+export const answersSettled = (page: Page) =>
+  page.evaluate(async () => {
+    const scope = globalThis as any
+    const frame = () => new Promise((resolve) => scope.requestAnimationFrame(() => scope.setTimeout(resolve, 20)))
+    for (let quiet = 0, frames = 0; quiet < 3; frames++) {
+      if (frames === 1000) throw new Error(`the page kept ${scope.fetchesInFlight} fetches open`)
+      await frame()
+      quiet = scope.fetchesInFlight === 0 ? quiet + 1 : 0
+    }
+  })
+
 /** How far the document is wider than the viewport (0 when it fits). */
 export const overflow = (page: Page) =>
   page.evaluate(() => {
