@@ -35,9 +35,9 @@ export const countFetches = (page: Page) =>
 /**
  * Waits, once a page is `settled`, for what it asks for after drawing (the names of the addresses
  * it shows, gathered for 10 ms and then fetched): until no fetch has been in flight for three
- * frames, each followed by 20 ms. The page's timers run in the order they were set, so a fetch
- * its drawing scheduled has started before the first of these waits ends, however slow the
- * machine. Needs `countFetches`.
+ * frames, each followed by 20 ms. The drawing's effects run after its next frame, and the page's
+ * timers in the order they fall due, so a fetch the drawing scheduled has started before the
+ * second of these waits ends, however slow the machine. Needs `countFetches`.
  */
 export const answersSettled = (page: Page) =>
   page.evaluate(async () => {
