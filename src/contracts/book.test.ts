@@ -23,8 +23,8 @@ const hanging = Bun.serve({
 })
 const folder = mkdtempSync(join(tmpdir(), 'stack-book-'))
 const reader = sqliteDb(openSpool(join(folder, 'spool.sqlite')))
-afterAll(() => {
-  hanging.stop(true)
+afterAll(async () => {
+  await hanging.stop(true)
   rmSync(folder, { recursive: true, force: true })
 })
 
