@@ -128,6 +128,18 @@ function block(number: number) {
   return syntheticBundle(number, txs)
 }
 
+/**
+ * One route on a server of each engine (SQLite's first): their answers checked equal, byte for
+ * byte, and holding `wanted`; then loaded side by side. A table row an engine, with its rate
+ * over SQLite's.
+ */
+async function engineRows(name: string, urls: Record<string, string>, path: string, wanted = ''): Promise<string[][]> {
+  const answers = await Promise.all(Object.values(urls).map((url) => fetch(`${url}${path}`).then((response) => response.text())))
+  if (answers.some((answer) => answer !== answers[0]) || !answers[0]!.includes(wanted)) throw new Error(`${name}: the engines answer differently, or nothing`)
+  const measured = await sideBySide(Object.values(urls), [path], { connections, seconds, trials: TRIALS })
+  return Object.keys(urls).map((engine, index) => [`${name}, ${engine}`, ...httpCells(measured[index]!), (measured[index]!.route.perSecond / measured[0]!.route.perSecond).toFixed(2)])
+}
+
 const dir = scratchDir('postgres')
 const spoolPath = join(dir, 'spool.db')
 const writer = openSpool(spoolPath)
@@ -195,12 +207,7 @@ const routes: Array<[string, string]> = [
 ]
 const table: string[][] = []
 for (const [name, path] of routes) {
-  const [fromFile = '', fromPostgres, fromUnprepared] = await Promise.all([onFile, onPostgres, onUnprepared].map((app) => fetch(`${app.url}${path}`).then((r) => r.text())))
-  if (fromFile !== fromPostgres || fromFile !== fromUnprepared || !fromFile.includes('"status":"1"')) throw new Error(`${name}: the engines answer differently, or nothing`)
-  const [embedded, prepared, unprepared] = await sideBySide([onFile.url, onPostgres.url, onUnprepared.url], [path], { connections, seconds, trials: TRIALS })
-  table.push([`${name}, SQLite`, ...httpCells(embedded), '1.00'])
-  table.push([`${name}, PostgreSQL`, ...httpCells(prepared), (prepared.route.perSecond / embedded.route.perSecond).toFixed(2)])
-  table.push([`${name}, PostgreSQL, not prepared`, ...httpCells(unprepared), (unprepared.route.perSecond / embedded.route.perSecond).toFixed(2)])
+  table.push(...(await engineRows(name, { SQLite: onFile.url, PostgreSQL: onPostgres.url, 'PostgreSQL, not prepared': onUnprepared.url }, path, '"status":"1"')))
 }
 printTable(
   `The Etherscan-compatible listener over each engine, the same spool, wrk from a second process, ${connections} connections, ${seconds} s per route`,
@@ -277,13 +284,7 @@ const pages: Array<[string, 'explorer' | 'exchange', string]> = [
 ]
 const routeRows: string[][] = []
 for (const [name, service, path] of pages) {
-  const [fromFile, ...fromPostgres] = await Promise.all(Object.values(served).map((apps) => fetch(`${apps[service].url}${path}`).then((r) => r.text())))
-  if (fromPostgres.some((answer) => answer !== fromFile)) throw new Error(`${name}: the engines answer differently`)
-  const [embedded, ...measured] = await sideBySide(Object.values(served).map((apps) => apps[service].url), [path], { connections, seconds, trials: TRIALS })
-  routeRows.push([`${name}, SQLite`, ...httpCells(embedded!), '1.00'])
-  for (const [index, engine] of Object.keys(served).slice(1).entries()) {
-    routeRows.push([`${name}, ${engine}`, ...httpCells(measured[index]!), (measured[index]!.route.perSecond / embedded!.route.perSecond).toFixed(2)])
-  }
+  routeRows.push(...(await engineRows(name, Object.fromEntries(Object.entries(served).map(([engine, apps]) => [engine, apps[service].url])), path)))
 }
 printTable(
   `The explorer's and the exchange index's routes over each engine, every answer made anew, wrk from a second process, ${connections} connections, ${seconds} s per route`,
