@@ -70,17 +70,15 @@ describe('the faucet page', () => {
       const response = await route.fetch()
       held.push(() => route.fulfill({ response }))
     })
-    const letGo = async (count: number) => {
-      const { met } = await pollUntil(() => held.length, (length) => length >= count, { timeoutMs: 5000, intervalMs: 25 })
-      expect(met).toBe(true)
-      await held[count - 1]!()
+    const asked = async (count: number) => {
+      const { value } = await pollUntil(() => held.length, (length) => length >= count, { timeoutMs: 5000, intervalMs: 25 })
+      expect(value).toBe(count)
     }
     try {
       const address = freshAddress()
       await page.getByLabel('Your account address').fill(address)
       // The first check is answered before the drip: "can receive a drip now", stale once it is sent.
-      const { met } = await pollUntil(() => held.length, (length) => length === 1, { timeoutMs: 5000, intervalMs: 25 })
-      expect(met).toBe(true)
+      await asked(1)
       // Every text the check shows from here on, kept in the page (its globals untyped here: the tests have no DOM types).
       await page.evaluate(() => {
         const { document, MutationObserver } = globalThis as any
@@ -90,8 +88,9 @@ describe('the faucet page', () => {
       })
       await page.getByRole('button', { name: 'Send me test funds' }).click()
       await page.locator('#tx-hash').waitFor({ timeout: 10_000 })
-      await letGo(1)
-      await letGo(2)
+      await held[0]!()
+      await asked(2)
+      await held[1]!()
       await expectText('#address-check', 'This address had a drip recently. It can have another in 24 hours.')
       const shown = await page.evaluate(() => (globalThis as any).shown as string[])
       expect(shown).not.toContain('This address can receive a drip now.')
